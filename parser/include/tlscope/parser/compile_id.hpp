@@ -1,0 +1,20 @@
+// Compile ids in the forms PyTorch and tlparse print them.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "tlscope/parser/event.hpp"
+
+namespace tlscope::parser {
+
+// PyTorch CompileId/TraceId form: "0/1", "0/1_2" (attempt != 0), "!0/3/0", "!0"; empty if the
+// context has no ids at all.
+std::string compile_id_string(const CompileContext& ctx);
+
+// Parses the PyTorch form used inside payloads ("0/0", "!1/2/0", "0/1_1"). "None" and malformed
+// text give nullopt.
+std::optional<CompileContext> parse_compile_id(std::string_view text);
+
+}  // namespace tlscope::parser

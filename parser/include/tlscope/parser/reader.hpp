@@ -1,0 +1,41 @@
+// Streaming reader of TORCH_TRACE logs: bytes -> lines -> records -> Event callbacks.
+// Memory is bounded by the largest single record, never by the input size.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tlscope/parser/sink.hpp"
+
+namespace tlscope::parser {
+
+struct ReaderOptions {
+  // A record (envelope + payload) larger than this is reported as kTooLarge and skipped, so one
+  // runaway payload cannot exhaust memory. The default admits any real PyTorch payload.
+  uint64_t max_record_bytes = uint64_t{1} << 30;
+  // Bytes per read() call.
+  size_t chunk_bytes = size_t{1} << 20;
+};
+
+// What the command line named, expanded: a file, each dedicated_log_torch_trace*.log in a
+// directory, or "-" for stdin. Files ending in .gz are read through zlib.
+struct InputPlan {
+  std::vector<SourceInfo> sources;
+  std::vector<std::string> skipped;  // files in a directory that are not trace logs (not errors)
+  std::vector<std::string> problems; // missing paths, directories with no logs: "path: reason"
+};
+
+InputPlan plan_inputs(const std::vector<std::string>& paths);
+
+// Rank from `dedicated_log_torch_trace_rank_<N>[_suffix].log`; nullopt for other names.
+std::optional<int64_t> rank_from_filename(std::string_view path);
+
+// Reads one source to its end, driving the sink. Never throws for bad input: every problem
+// becomes an on_error call. on_source_begin / on_source_end always bracket the events.
+SourceSummary parse_source(const SourceInfo& source, EventSink& sink,
+                           const ReaderOptions& options = {});
+
+}  // namespace tlscope::parser
