@@ -33,7 +33,8 @@ class CountingSink final : public EventSink {
 double cpu_seconds() {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
-  return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+  return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+         (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
 }  // namespace
@@ -75,12 +76,12 @@ int main(int argc, char** argv) {
   }
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
-  std::printf("sources %zu  bytes %llu  events %llu  errors %llu  payload bytes %llu  md5 ok %llu\n",
-              plan.sources.size(), static_cast<unsigned long long>(bytes),
-              static_cast<unsigned long long>(sink.events),
-              static_cast<unsigned long long>(sink.errors),
-              static_cast<unsigned long long>(sink.payload_bytes),
-              static_cast<unsigned long long>(sink.md5_ok));
+  std::printf(
+      "sources %zu  bytes %llu  events %llu  errors %llu  payload bytes %llu  md5 ok %llu\n",
+      plan.sources.size(), static_cast<unsigned long long>(bytes),
+      static_cast<unsigned long long>(sink.events), static_cast<unsigned long long>(sink.errors),
+      static_cast<unsigned long long>(sink.payload_bytes),
+      static_cast<unsigned long long>(sink.md5_ok));
   std::printf("best of %d: %.3f s  %.0f MB/s  %.2f M events/s  peak RSS %.1f MiB\n", repeat, best,
               bytes / best / 1e6, sink.events / best / 1e6, ru.ru_maxrss / 1024.0);
   // The machine may be shared: CPU seconds show the cost independent of other load.

@@ -163,8 +163,8 @@ class Walk {
     std::string_view json = text.substr(glog->envelope_offset);
     EnvelopeStatus status = envelope_.read(json, fields, why_);
     if (status != EnvelopeStatus::kOk) {
-      ErrorKind kind = status == EnvelopeStatus::kInvalidUtf8 ? ErrorKind::kInvalidUtf8
-                                                              : ErrorKind::kBadJson;
+      ErrorKind kind =
+          status == EnvelopeStatus::kInvalidUtf8 ? ErrorKind::kInvalidUtf8 : ErrorKind::kBadJson;
       if (has_control_bytes(json.data(), json.data() + json.size())) kind = ErrorKind::kBinary;
       std::string msg = why_;
       if (unterminated_) {
@@ -313,7 +313,8 @@ class Walk {
 
   void open_error(ErrorKind kind, uint64_t line, size_t begin, size_t end, std::string message) {
     open_error_index_ = out_.errors.size();
-    add_error(kind, line, begin, 1, std::move(message), begin, std::min(end - begin, kExcerptBytes));
+    add_error(kind, line, begin, 1, std::move(message), begin,
+              std::min(end - begin, kExcerptBytes));
   }
 
   void add_error(ErrorKind kind, uint64_t line, size_t offset, uint64_t line_count,

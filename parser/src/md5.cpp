@@ -26,7 +26,9 @@ constexpr const uint32_t* kInit = kMd5Init;
 // kMd5T[i] = floor(abs(sin(i + 1)) * 2^32), RFC 1321 section 3.4.
 constexpr const uint32_t* kT = kMd5T;
 
-inline uint32_t rotl(uint32_t x, int s) { return (x << s) | (x >> (32 - s)); }
+inline uint32_t rotl(uint32_t x, int s) {
+  return (x << s) | (x >> (32 - s));
+}
 
 inline uint32_t load_le32(const uint8_t* p) {
   uint32_t v;

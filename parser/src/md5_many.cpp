@@ -33,7 +33,8 @@ struct BlockCursor {
     tail[rest] = 0x80;
     tail_blocks = rest < 56 ? 1 : 2;
     uint64_t bits = static_cast<uint64_t>(m.size()) * 8;
-    for (int i = 0; i < 8; ++i) tail[tail_blocks * 64 - 8 + i] = static_cast<uint8_t>(bits >> (8 * i));
+    for (int i = 0; i < 8; ++i)
+      tail[tail_blocks * 64 - 8 + i] = static_cast<uint8_t>(bits >> (8 * i));
     next = 0;
   }
   size_t blocks_left() const { return full_blocks + tail_blocks - next; }
@@ -161,9 +162,8 @@ __attribute__((target("avx2"))) void compress8(uint32_t (*state)[kLanes],
 void md5_lanes(const std::string_view* messages, size_t count, std::array<uint8_t, 16>* digests) {
   std::vector<uint32_t> order(count);
   std::iota(order.begin(), order.end(), 0u);
-  std::sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
-    return messages[x].size() > messages[y].size();
-  });
+  std::sort(order.begin(), order.end(),
+            [&](uint32_t x, uint32_t y) { return messages[x].size() > messages[y].size(); });
   alignas(32) uint32_t state[4][kLanes];
   BlockCursor cursor[kLanes];
   int64_t owner[kLanes];  // message index per lane, -1 when idle
