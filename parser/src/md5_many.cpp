@@ -68,13 +68,30 @@ void md5_one(std::string_view m, std::array<uint8_t, 16>& out) {
 // One block for each of the 8 lanes; w[k] holds word k of every lane's block.
 __attribute__((target("avx2"))) void compress8(uint32_t (*state)[kLanes],
                                                const uint8_t* const* blocks) {
-  alignas(32) uint32_t words[16][kLanes];
-  for (int lane = 0; lane < kLanes; ++lane) {
-    const uint8_t* p = blocks[lane];
-    for (int k = 0; k < 16; ++k) std::memcpy(&words[k][lane], p + 4 * k, 4);
-  }
+  // w[k] = word k of every lane: load each lane's block as two rows of 8 words and transpose
+  // the two 8x8 matrices in registers.
   __m256i w[16];
-  for (int k = 0; k < 16; ++k) w[k] = _mm256_load_si256(reinterpret_cast<const __m256i*>(words[k]));
+  for (int half = 0; half < 2; ++half) {
+    __m256i r[kLanes];
+    for (int lane = 0; lane < kLanes; ++lane) {
+      r[lane] = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(blocks[lane] + 32 * half));
+    }
+    __m256i t[8], u[8];
+    for (int i = 0; i < 8; i += 2) {
+      t[i] = _mm256_unpacklo_epi32(r[i], r[i + 1]);
+      t[i + 1] = _mm256_unpackhi_epi32(r[i], r[i + 1]);
+    }
+    for (int i = 0; i < 8; i += 4) {
+      u[i] = _mm256_unpacklo_epi64(t[i], t[i + 2]);
+      u[i + 1] = _mm256_unpackhi_epi64(t[i], t[i + 2]);
+      u[i + 2] = _mm256_unpacklo_epi64(t[i + 1], t[i + 3]);
+      u[i + 3] = _mm256_unpackhi_epi64(t[i + 1], t[i + 3]);
+    }
+    for (int i = 0; i < 4; ++i) {
+      w[8 * half + i] = _mm256_permute2x128_si256(u[i], u[i + 4], 0x20);
+      w[8 * half + i + 4] = _mm256_permute2x128_si256(u[i], u[i + 4], 0x31);
+    }
+  }
   const __m256i ones = _mm256_set1_epi32(-1);
   __m256i a0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(state[0]));
   __m256i b0 = _mm256_load_si256(reinterpret_cast<const __m256i*>(state[1]));
