@@ -301,7 +301,7 @@ TEST_CASE("bad input: orphan payload lines") {
   CHECK(lines_add_up(got.summary.lines));
 }
 
-TEST_CASE("unknown event kinds are kept as events; null ids count as absent") {
+TEST_CASE("unknown event kinds are kept as events and null ids count as absent") {
   TempDir dir("unknown");
   std::string text =
       record(
