@@ -159,8 +159,15 @@ TensorGridResult layout_tensor_grid(const TensorGridInput& input,
 
   // Cells, in row-major order of their slot tuples.
   std::vector<int64_t> strides(n, 1);
-  for (int k = n - 2; k >= 0; --k) strides[k] = strides[k + 1] * std::max<int64_t>(1, input.shape[k + 1]);
+  // Overflow only happens when numel saturated, and then flat indices are not shown.
+  for (int k = n - 2; k >= 0; --k) {
+    if (__builtin_mul_overflow(strides[k + 1], std::max<int64_t>(1, input.shape[k + 1]), &strides[k])) {
+      strides[k] = 0;
+    }
+  }
   const bool empty = numel == 0;
+  // Flat indices only when they fit in int64 (numel saturates at INT64_MAX otherwise).
+  const bool index_text = input.flat_index_values && numel < std::numeric_limits<int64_t>::max();
   std::vector<size_t> slot(n, 0);
   while (!empty) {
     bool outer_ellipsis = false;
@@ -176,8 +183,8 @@ TensorGridResult layout_tensor_grid(const TensorGridInput& input,
       if (idx == kEllipsisIndex) {
         if (d.level > 0) outer_ellipsis = true;
         (d.direction == Direction::kHorizontal ? h_ell : v_ell) = true;
-      } else {
-        flat += idx * strides[k];
+      } else if (index_text || !input.values.empty()) {
+        flat += idx * strides[k];  // < numel < INT64_MAX whenever it is used
       }
     }
     if (!outer_ellipsis) {
@@ -185,7 +192,11 @@ TensorGridResult layout_tensor_grid(const TensorGridInput& input,
       if (cell.ellipsis) {
         cell.text = h_ell && v_ell ? "\u22f1" : h_ell ? "\u2026" : "\u22ee";
       } else {
-        if (!input.values.empty()) cell.text = format_cell_value(input.values[flat]);
+        if (!input.values.empty()) {
+          cell.text = format_cell_value(input.values[flat]);
+        } else if (index_text) {
+          cell.text = std::to_string(flat);
+        }
         if (ownership) cell.owners = ownership->owners(cell.index);
       }
       grid.cells.push_back(std::move(cell));

@@ -102,6 +102,7 @@ std::string render_tensor_grid_text(const TensorGrid& grid, const TensorTextOpti
                            : ", tiles level-" + std::to_string(a.level - 1) + " blocks") +
              (a.summarized ? ", summarised" : "") + "\n";
     }
+    if (grid.axes.empty()) out += "scalar (0-D)\n";
     if (grid.summarized) {
       out += "summarised: " + std::to_string(grid.edge_items) + " edge items kept per long dim\n";
     }

@@ -23,6 +23,9 @@ struct TensorGridInput {
   std::vector<int64_t> shape;
   std::vector<std::string> names;   // empty, or one per dim ("" = unnamed)
   std::vector<double> values;       // empty, or numel values in row-major order
+  // Without values: label each cell with its row-major flat index (torch.arange), computed per
+  // drawn cell so a summarised 10^12-element tensor costs no more than a small one.
+  bool flat_index_values = false;
   std::optional<DeviceMesh> mesh;   // set for a sharded tensor
 };
 
