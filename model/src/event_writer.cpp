@@ -146,8 +146,10 @@ struct EventWriter::Impl {
     if (!ok) {
       // The event row stays; the typed row is missing, and says so. Its lines are already
       // counted with the event, hence line_count 0.
-      std::string reason = std::string(e.kind) + " record at line " + std::to_string(e.line) +
-                           " cannot be read: " + error;
+      // Same form as the parser's reasons: "<path>:<line>: ...".
+      std::string reason = source.path + ":" + std::to_string(e.line) + ": " +
+                           std::string(e.kind) + " record kept, but its typed row is missing: " +
+                           error;
       std::string_view excerpt = e.payload.empty() ? e.metadata : e.payload;
       store_error(file_id, e.line, e.byte_offset, 0, "bad_payload", reason,
                   excerpt.substr(0, 200));
