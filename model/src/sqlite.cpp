@@ -8,6 +8,8 @@ namespace tlscope::model {
 Connection::Connection(const std::string& path, OpenMode mode) {
   int flags = mode == OpenMode::kReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
   if (mode == OpenMode::kCreate) flags |= SQLITE_OPEN_CREATE;
+  // A connection never crosses threads here: skip SQLite's per-call mutexes.
+  flags |= SQLITE_OPEN_NOMUTEX;
   int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
   if (rc != SQLITE_OK) {
     std::string msg = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
