@@ -1,7 +1,7 @@
 // Damaged inputs: each must give the right error kind at the right line, with a message naming
 // the file, while everything around the damage is still read.
-#include <catch2/catch.hpp>
 #include <zlib.h>
+#include <catch2/catch.hpp>
 
 #include "parse_harness.hpp"
 #include "tlscope/parser/md5.hpp"
@@ -143,8 +143,9 @@ TEST_CASE("bad input: a 50 MB payload is read whole, or skipped past when over t
   }
   payload.pop_back();
   size_t payload_lines = count_lines(payload);
-  std::string text = record("{\"artifact\": {\"name\": \"big\", \"encoding\": \"string\"}", payload) +
-                     record("{\"link\": {\"name\": \"a\", \"url\": \"b\"}", "");
+  std::string text =
+      record("{\"artifact\": {\"name\": \"big\", \"encoding\": \"string\"}", payload) +
+      record("{\"link\": {\"name\": \"a\", \"url\": \"b\"}", "");
   std::string path = dir.file("big.log", text);
   payload.clear();
   payload.shrink_to_fit();
@@ -300,12 +301,13 @@ TEST_CASE("bad input: orphan payload lines") {
   CHECK(lines_add_up(got.summary.lines));
 }
 
-TEST_CASE("unknown event kinds are kept as events; null ids count as absent") {
+TEST_CASE("unknown event kinds are kept as events and null ids count as absent") {
   TempDir dir("unknown");
   std::string text =
-      record("{\"my_new_event\": {\"a\": [1, 2]}, \"compiled_autograd_id\": null, \"frame_id\": 3,"
-             " \"frame_compile_id\": 1, \"attempt\": 2",
-             "") +
+      record(
+          "{\"my_new_event\": {\"a\": [1, 2]}, \"compiled_autograd_id\": null, \"frame_id\": 3,"
+          " \"frame_compile_id\": 1, \"attempt\": 2",
+          "") +
       record("{\"frame_id\": 4, \"scalar_event\": 17, \"rank\": null", "");
   std::string path = dir.file("unknown.log", text);
   KeepingSink got = parse_file(path);
@@ -326,9 +328,9 @@ TEST_CASE("unknown event kinds are kept as events; null ids count as absent") {
 
 TEST_CASE("bad input: envelopes that are not one JSON object with an event key") {
   TempDir dir("bad_json");
-  std::string text = record("{\"rank\": 0", "") +                          // no event key
-                     record("{\"link\": {}} trailing", "").substr(0) +       // text after JSON
-                     "V0101 00:00:00.000000 1 torch/x.py:1] [1, 2]\n" +     // not an object
+  std::string text = record("{\"rank\": 0", "") +                        // no event key
+                     record("{\"link\": {}} trailing", "").substr(0) +   // text after JSON
+                     "V0101 00:00:00.000000 1 torch/x.py:1] [1, 2]\n" +  // not an object
                      "V0101 00:00:00.000000 1 torch/x.py:1] {\"frame_id\": \"7\", \"a\": {}}\n" +
                      record("{\"link\": {\"name\": \"ok\", \"url\": \"u\"}", "");
   std::string path = dir.file("bad_json.log", text);
@@ -367,9 +369,9 @@ TEST_CASE("interleaved ranks in one stream keep each record's rank") {
 
 TEST_CASE("blank lines inside a payload are dropped, as tlparse does") {
   TempDir dir("blank");
-  // The has_payload is for the text with the blank line's content, so dropping it shows up.
+  // has_payload is the MD5 of "a\nb": with the blank line dropped it still matches.
   std::string text = record("{\"artifact\": {\"name\": \"x\", \"encoding\": \"string\"}", "a\nb");
-  text.insert(text.find("\tb"), "\n");
+  text.insert(text.begin() + static_cast<std::ptrdiff_t>(text.find("\tb")), '\n');
   text += "\n   \n";
   std::string path = dir.file("blank.log", text);
   KeepingSink got = parse_file(path);
@@ -379,5 +381,37 @@ TEST_CASE("blank lines inside a payload are dropped, as tlparse does") {
   CHECK(got.events[0].payload_lines == 2);
   CHECK(got.summary.lines.blank_lines == 3);
   CHECK(got.summary.lines.total_lines == 6);
+  CHECK(lines_add_up(got.summary.lines));
+}
+
+TEST_CASE("bad input: records over max_record_bytes inside a batch are skipped, others kept") {
+  // Record sizes (header line + its TAB lines, newlines included) counted here independently.
+  auto lines = split_lines(kBase);
+  const uint64_t limit = 300;
+  size_t small_records = 0, big_records = 0, big_lines = 0;
+  for (size_t i = 0; i < lines.size();) {
+    size_t bytes = lines[i].size() + 1, n = 1;
+    while (i + n < lines.size() && lines[i + n][0] == '\t') bytes += lines[i + n++].size() + 1;
+    if (i + n == lines.size() && kBase.back() != '\n') --bytes;  // last line has no newline
+    if (bytes > limit) {
+      ++big_records;
+      big_lines += n;
+    } else {
+      ++small_records;
+    }
+    i += n;
+  }
+  REQUIRE(big_records > 0);
+  REQUIRE(small_records > 0);
+  ReaderOptions options;
+  options.max_record_bytes = limit;
+  KeepingSink got = parse_file(fixture("comp_failure.log"), options);
+  CHECK(got.events.size() == small_records);
+  CHECK(got.errors.size() == big_records);
+  for (const auto& e : got.errors) {
+    CHECK(e.kind == ErrorKind::kTooLarge);
+    CHECK(names_file(e, fixture("comp_failure.log")));
+  }
+  CHECK(got.summary.lines.error_lines == big_lines);
   CHECK(lines_add_up(got.summary.lines));
 }
