@@ -37,9 +37,9 @@ class ChromiumEventTable final : public TypedTable {
         insert_(db.prepare(
             "INSERT INTO chromium_events(event_id, file_id, rank, name, cat, ph, ts, dur, pid, "
             "tid, compile_id, args) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)")),
-        close_(db.prepare(
-            "UPDATE chromium_events SET dur = ?1, args = CASE WHEN ?2 IS NULL THEN args "
-            "WHEN args IS NULL THEN ?2 ELSE json_patch(args, ?2) END WHERE id = ?3")) {}
+        close_(
+            db.prepare("UPDATE chromium_events SET dur = ?1, args = CASE WHEN ?2 IS NULL THEN args "
+                       "WHEN args IS NULL THEN ?2 ELSE json_patch(args, ?2) END WHERE id = ?3")) {}
 
   bool add(const EventRow& row, JsonFields& json, std::string& error) override {
     if (row.event.payload.empty()) {

@@ -86,7 +86,9 @@ void create_schema(Connection& db) {
           "'), ('tlscope_version', '0.1.0')");
 }
 
-void create_indexes(Connection& db) { db.exec(kIndexes); }
+void create_indexes(Connection& db) {
+  db.exec(kIndexes);
+}
 
 void apply_bulk_load_pragmas(Connection& db) {
   // 64 KiB pages cut B-tree overhead for the large payload texts; it only takes effect on a new
