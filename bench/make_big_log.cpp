@@ -35,8 +35,8 @@ void shift_after(std::string& line, std::string_view key, int64_t delta) {
 }
 
 struct Record {
-  std::string header;                 // without line end
-  std::vector<std::string> payload;   // raw lines (with TAB), without line end
+  std::string header;                // without line end
+  std::vector<std::string> payload;  // raw lines (with TAB), without line end
   bool crlf = false;
 };
 
@@ -145,6 +145,7 @@ int main(int argc, char** argv) {
   }
   std::fclose(out);
   std::printf("%s: %llu bytes, %lld rounds of %zu logs\n", output.c_str(),
-              static_cast<unsigned long long>(written), static_cast<long long>(rounds), files.size());
+              static_cast<unsigned long long>(written), static_cast<long long>(rounds),
+              files.size());
   return 0;
 }

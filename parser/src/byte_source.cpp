@@ -108,8 +108,8 @@ class GzipSource final : public ByteSource {
 
 }  // namespace
 
-std::unique_ptr<ByteSource> open_byte_source(const std::string& path, bool gzip,
-                                              size_t chunk_bytes, std::string& error) {
+std::unique_ptr<ByteSource> open_byte_source(const std::string& path, bool gzip, size_t chunk_bytes,
+                                             std::string& error) {
   int fd = 0;
   bool owned = false;
   if (path != "-") {

@@ -20,7 +20,7 @@ class ByteSource {
 
 // Opens `path` ("-" is stdin). Gzip is used when `gzip` is set or the data starts with the gzip
 // magic bytes. nullptr with `error` set when the file cannot be opened.
-std::unique_ptr<ByteSource> open_byte_source(const std::string& path, bool gzip,
-                                             size_t chunk_bytes, std::string& error);
+std::unique_ptr<ByteSource> open_byte_source(const std::string& path, bool gzip, size_t chunk_bytes,
+                                             std::string& error);
 
 }  // namespace tlscope::parser

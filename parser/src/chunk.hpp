@@ -23,6 +23,11 @@ class ByteBuffer {
     reserve(n);
     size_ = n;
   }
+  // Gives the memory back (after a chunk grew to hold one huge record).
+  void release() {
+    data_.reset();
+    capacity_ = size_ = 0;
+  }
   void reserve(size_t n) {
     if (n <= capacity_) return;
     std::unique_ptr<char[]> bigger(new char[n]);

@@ -58,7 +58,9 @@ ChunkSplitter::ChunkSplitter(ByteSource& source, const ReaderOptions& options)
 bool ChunkSplitter::read_more(ByteBuffer& buf, size_t want) {
   if (eof_) return false;
   want = std::min(want, options_.chunk_bytes);
-  buf.reserve(buf.size() + want);
+  // Grow geometrically: a buffer growing for one huge record must not be copied per read.
+  if (buf.capacity() < buf.size() + want)
+    buf.reserve(std::max(buf.size() + want, 2 * buf.capacity()));
   long n = source_.read(buf.data() + buf.size(), want, read_error_);
   if (n <= 0) {
     eof_ = true;  // on error read_error_ is set; the bytes before it are still parsed
@@ -72,6 +74,8 @@ bool ChunkSplitter::read_more(ByteBuffer& buf, size_t want) {
 
 bool ChunkSplitter::next(Chunk& chunk) {
   ByteBuffer& buf = chunk.bytes;
+  // A buffer that grew for one huge record is not kept for ordinary chunks.
+  if (buf.capacity() > 4 * options_.batch_bytes) buf.release();
   buf.resize(0);
   buf.reserve(std::max(options_.batch_bytes, carry_.size()));
   if (carry_.size() > 0) std::memcpy(buf.data(), carry_.data(), carry_.size());

@@ -32,9 +32,9 @@ class ChunkSplitter {
   ByteSource& source_;
   ReaderOptions options_;
   ContentHash hash_;
-  ByteBuffer carry_;          // bytes read past the last cut, first bytes of the next chunk
-  uint64_t offset_ = 0;       // bytes read so far
-  uint64_t chunk_offset_ = 0; // absolute offset of the next chunk's first byte
+  ByteBuffer carry_;           // bytes read past the last cut, first bytes of the next chunk
+  uint64_t offset_ = 0;        // bytes read so far
+  uint64_t chunk_offset_ = 0;  // absolute offset of the next chunk's first byte
   bool eof_ = false;
   std::string read_error_;
 };

@@ -36,9 +36,15 @@ std::string compile_id_string(const CompileContext& ctx) {
   }
   if (has_frame) {
     // A half-present frame id is not something PyTorch writes; tlparse shows the gap as '-'.
-    if (ctx.frame_id) append_int(out, *ctx.frame_id); else out += '-';
+    if (ctx.frame_id)
+      append_int(out, *ctx.frame_id);
+    else
+      out += '-';
     out += '/';
-    if (ctx.frame_compile_id) append_int(out, *ctx.frame_compile_id); else out += '-';
+    if (ctx.frame_compile_id)
+      append_int(out, *ctx.frame_compile_id);
+    else
+      out += '-';
   }
   if (ctx.attempt && *ctx.attempt != 0) {
     out += '_';

@@ -10,7 +10,9 @@ namespace {
 constexpr uint64_t kMul1 = 0x9e3779b97f4a7c15ull;  // 2^64 / golden ratio
 constexpr uint64_t kMul2 = 0xd6e8feb86659fd93ull;
 
-inline uint64_t rotl(uint64_t x, int s) { return (x << s) | (x >> (64 - s)); }
+inline uint64_t rotl(uint64_t x, int s) {
+  return (x << s) | (x >> (64 - s));
+}
 
 inline uint64_t load64(const char* p) {
   uint64_t v;
@@ -18,7 +20,9 @@ inline uint64_t load64(const char* p) {
   return v;
 }
 
-inline uint64_t lane_step(uint64_t v, uint64_t w) { return rotl(v ^ (w * kMul1), 29) * kMul2; }
+inline uint64_t lane_step(uint64_t v, uint64_t w) {
+  return rotl(v ^ (w * kMul1), 29) * kMul2;
+}
 
 inline uint64_t avalanche(uint64_t x) {
   x ^= x >> 32;

@@ -10,8 +10,8 @@ namespace {
 namespace od = simdjson::ondemand;
 
 std::string_view trim_right(std::string_view s) {
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' ||
-                        s.back() == '\r')) {
+  while (!s.empty() &&
+         (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r')) {
     s.remove_suffix(1);
   }
   return s;
@@ -43,7 +43,16 @@ simdjson::error_code raw_value(od::value& v, std::string_view& out) {
   return simdjson::SUCCESS;
 }
 
-enum class Field : uint8_t { kEvent, kRank, kAutograd, kFrame, kFrameCompile, kAttempt, kPayload, kStack };
+enum class Field : uint8_t {
+  kEvent,
+  kRank,
+  kAutograd,
+  kFrame,
+  kFrameCompile,
+  kAttempt,
+  kPayload,
+  kStack
+};
 
 Field classify(std::string_view key) {
   switch (key.size()) {
@@ -113,7 +122,8 @@ EnvelopeStatus EnvelopeReader::read(std::string_view json, EnvelopeFields& out, 
 
   for (auto field_result : obj) {
     od::field field;
-    if (auto err = std::move(field_result).get(field)) return fail(err, "envelope is not valid JSON");
+    if (auto err = std::move(field_result).get(field))
+      return fail(err, "envelope is not valid JSON");
     std::string_view key = raw_key(field.key(), end);
     od::value value = field.value();
     simdjson::error_code err = simdjson::SUCCESS;
@@ -150,7 +160,8 @@ EnvelopeStatus EnvelopeReader::read(std::string_view json, EnvelopeFields& out, 
         if ((err = value.is_null().get(null)) || null) break;
         std::string_view md5 = trim_right(value.raw_json_token());
         // The hex digest as written; a non-string value stays as its token and cannot match.
-        if (md5.size() >= 2 && md5.front() == '"' && md5.back() == '"') md5 = md5.substr(1, md5.size() - 2);
+        if (md5.size() >= 2 && md5.front() == '"' && md5.back() == '"')
+          md5 = md5.substr(1, md5.size() - 2);
         out.has_payload = true;
         out.payload_md5 = to_source(md5);
         break;

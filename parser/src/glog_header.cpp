@@ -6,7 +6,9 @@
 namespace tlscope::parser {
 namespace {
 
-inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+inline bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 // Reads exactly `n` digits at `p`.
 inline bool fixed_digits(const char* p, int n, uint32_t& out) {
@@ -78,7 +80,9 @@ bool match_at(const char* s, const char* end, GlogLine& out, const char* line_be
   return true;
 }
 
-inline bool is_level(char c) { return c == 'V' || c == 'I' || c == 'W' || c == 'E' || c == 'C'; }
+inline bool is_level(char c) {
+  return c == 'V' || c == 'I' || c == 'W' || c == 'E' || c == 'C';
+}
 
 }  // namespace
 

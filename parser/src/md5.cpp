@@ -2,15 +2,14 @@
 // the rotations become single instructions, which is as fast as a scalar MD5 gets.
 #include "tlscope/parser/md5.hpp"
 
+#include "md5_many.hpp"
+
 #include <cstring>
 
 namespace tlscope::parser {
-namespace {
 
-constexpr uint32_t kInit[4] = {0x67452301u, 0xefcdab89u, 0x98badcfeu, 0x10325476u};
-
-// T[i] = floor(abs(sin(i + 1)) * 2^32), RFC 1321 section 3.4.
-constexpr uint32_t kT[64] = {
+const uint32_t kMd5Init[4] = {0x67452301u, 0xefcdab89u, 0x98badcfeu, 0x10325476u};
+const uint32_t kMd5T[64] = {
     0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee, 0xf57c0faf, 0x4787c62a, 0xa8304613, 0xfd469501,
     0x698098d8, 0x8b44f7af, 0xffff5bb1, 0x895cd7be, 0x6b901122, 0xfd987193, 0xa679438e, 0x49b40821,
     0xf61e2562, 0xc040b340, 0x265e5a51, 0xe9b6c7aa, 0xd62f105d, 0x02441453, 0xd8a1e681, 0xe7d3fbc8,
@@ -20,7 +19,16 @@ constexpr uint32_t kT[64] = {
     0xf4292244, 0x432aff97, 0xab9423a7, 0xfc93a039, 0x655b59c3, 0x8f0ccc92, 0xffeff47d, 0x85845dd1,
     0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb, 0xeb86d391};
 
-inline uint32_t rotl(uint32_t x, int s) { return (x << s) | (x >> (32 - s)); }
+namespace {
+
+constexpr const uint32_t* kInit = kMd5Init;
+
+// kMd5T[i] = floor(abs(sin(i + 1)) * 2^32), RFC 1321 section 3.4.
+constexpr const uint32_t* kT = kMd5T;
+
+inline uint32_t rotl(uint32_t x, int s) {
+  return (x << s) | (x >> (32 - s));
+}
 
 inline uint32_t load_le32(const uint8_t* p) {
   uint32_t v;
@@ -36,9 +44,18 @@ inline uint32_t load_le32(const uint8_t* p) {
 Md5::Md5() : a_(kInit[0]), b_(kInit[1]), c_(kInit[2]), d_(kInit[3]) {}
 
 void Md5::block(const uint8_t* p) {
+  uint32_t state[4] = {a_, b_, c_, d_};
+  md5_compress(state, p);
+  a_ = state[0];
+  b_ = state[1];
+  c_ = state[2];
+  d_ = state[3];
+}
+
+void md5_compress(uint32_t state[4], const uint8_t* p) {
   uint32_t x[16];
   for (int i = 0; i < 16; ++i) x[i] = load_le32(p + 4 * i);
-  uint32_t a = a_, b = b_, c = c_, d = d_;
+  uint32_t a = state[0], b = state[1], c = state[2], d = state[3];
 
   // The 64 steps of RFC 1321 section 3.4, unrolled so every message index and constant is fixed:
   // a = b + rotl(a + f(b,c,d) + X[k] + T[i], s). The round functions are written in forms with
@@ -114,10 +131,10 @@ void Md5::block(const uint8_t* p) {
   TLSCOPE_MD5_STEP(d ^ (c | ~a), b, c, d, a, 9, 21, 63);
 #undef TLSCOPE_MD5_STEP
 
-  a_ += a;
-  b_ += b;
-  c_ += c;
-  d_ += d;
+  state[0] += a;
+  state[1] += b;
+  state[2] += c;
+  state[3] += d;
 }
 
 void Md5::update(const void* data, size_t len) {

@@ -213,8 +213,8 @@ SourceSummary parse_source(const SourceInfo& source, EventSink& sink,
     uint64_t line = summary.lines.total_lines;
     delivery.report_source_problem(
         ErrorKind::kIo, line,
-        splitter.read_error() + "; reading stopped after line " + std::to_string(line) +
-            " (byte " + std::to_string(summary.bytes) + "), the records before it are kept");
+        splitter.read_error() + "; reading stopped after line " + std::to_string(line) + " (byte " +
+            std::to_string(summary.bytes) + "), the records before it are kept");
   } else if (summary.bytes == 0) {
     delivery.report_source_problem(ErrorKind::kTruncated, 0, "input is empty");
   }

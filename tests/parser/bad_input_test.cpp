@@ -1,7 +1,7 @@
 // Damaged inputs: each must give the right error kind at the right line, with a message naming
 // the file, while everything around the damage is still read.
-#include <catch2/catch.hpp>
 #include <zlib.h>
+#include <catch2/catch.hpp>
 
 #include "parse_harness.hpp"
 #include "tlscope/parser/md5.hpp"
@@ -143,8 +143,9 @@ TEST_CASE("bad input: a 50 MB payload is read whole, or skipped past when over t
   }
   payload.pop_back();
   size_t payload_lines = count_lines(payload);
-  std::string text = record("{\"artifact\": {\"name\": \"big\", \"encoding\": \"string\"}", payload) +
-                     record("{\"link\": {\"name\": \"a\", \"url\": \"b\"}", "");
+  std::string text =
+      record("{\"artifact\": {\"name\": \"big\", \"encoding\": \"string\"}", payload) +
+      record("{\"link\": {\"name\": \"a\", \"url\": \"b\"}", "");
   std::string path = dir.file("big.log", text);
   payload.clear();
   payload.shrink_to_fit();
@@ -303,9 +304,10 @@ TEST_CASE("bad input: orphan payload lines") {
 TEST_CASE("unknown event kinds are kept as events; null ids count as absent") {
   TempDir dir("unknown");
   std::string text =
-      record("{\"my_new_event\": {\"a\": [1, 2]}, \"compiled_autograd_id\": null, \"frame_id\": 3,"
-             " \"frame_compile_id\": 1, \"attempt\": 2",
-             "") +
+      record(
+          "{\"my_new_event\": {\"a\": [1, 2]}, \"compiled_autograd_id\": null, \"frame_id\": 3,"
+          " \"frame_compile_id\": 1, \"attempt\": 2",
+          "") +
       record("{\"frame_id\": 4, \"scalar_event\": 17, \"rank\": null", "");
   std::string path = dir.file("unknown.log", text);
   KeepingSink got = parse_file(path);
@@ -326,9 +328,9 @@ TEST_CASE("unknown event kinds are kept as events; null ids count as absent") {
 
 TEST_CASE("bad input: envelopes that are not one JSON object with an event key") {
   TempDir dir("bad_json");
-  std::string text = record("{\"rank\": 0", "") +                          // no event key
-                     record("{\"link\": {}} trailing", "").substr(0) +       // text after JSON
-                     "V0101 00:00:00.000000 1 torch/x.py:1] [1, 2]\n" +     // not an object
+  std::string text = record("{\"rank\": 0", "") +                        // no event key
+                     record("{\"link\": {}} trailing", "").substr(0) +   // text after JSON
+                     "V0101 00:00:00.000000 1 torch/x.py:1] [1, 2]\n" +  // not an object
                      "V0101 00:00:00.000000 1 torch/x.py:1] {\"frame_id\": \"7\", \"a\": {}}\n" +
                      record("{\"link\": {\"name\": \"ok\", \"url\": \"u\"}", "");
   std::string path = dir.file("bad_json.log", text);
@@ -367,9 +369,9 @@ TEST_CASE("interleaved ranks in one stream keep each record's rank") {
 
 TEST_CASE("blank lines inside a payload are dropped, as tlparse does") {
   TempDir dir("blank");
-  // The has_payload is for the text with the blank line's content, so dropping it shows up.
+  // has_payload is the MD5 of "a\nb": with the blank line dropped it still matches.
   std::string text = record("{\"artifact\": {\"name\": \"x\", \"encoding\": \"string\"}", "a\nb");
-  text.insert(text.find("\tb"), "\n");
+  text.insert(text.begin() + static_cast<std::ptrdiff_t>(text.find("\tb")), '\n');
   text += "\n   \n";
   std::string path = dir.file("blank.log", text);
   KeepingSink got = parse_file(path);

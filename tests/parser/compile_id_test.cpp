@@ -49,8 +49,8 @@ TEST_CASE("parse_compile_id reads 0/1_1, !0/3/0, !0 and rejects None") {
   CHECK(compile_id_string(*d) == "12/7");
 
   // What PyTorch's CompileId.from_string rejects, and tlscope with it.
-  for (const char* bad : {"None", "", "!1/2", "-/-", "-/1", "1/-", "!1/-/-", "0", "0/1/2", "a/b",
-                          "0/1_", "0/1_x"}) {
+  for (const char* bad :
+       {"None", "", "!1/2", "-/-", "-/1", "1/-", "!1/-/-", "0", "0/1/2", "a/b", "0/1_", "0/1_x"}) {
     INFO(bad);
     CHECK_FALSE(parse_compile_id(bad));
   }

@@ -24,7 +24,8 @@ TEST_CASE("glog header fields are read from a real trace line") {
 }
 
 TEST_CASE("glog header skips a [rank0]: prefix like tlparse's unanchored regex") {
-  std::string line = "[rank0]:I0822 14:00:48.899000 2354971 torch/_dynamo/utils.py:1946] {\"x\": 1}";
+  std::string line =
+      "[rank0]:I0822 14:00:48.899000 2354971 torch/_dynamo/utils.py:1946] {\"x\": 1}";
   auto g = parse_glog_header(line);
   REQUIRE(g);
   CHECK(g->header.level == 'I');
@@ -48,13 +49,13 @@ TEST_CASE("glog header rejects lines that are not headers") {
   const char* bad[] = {
       "",
       "hello world",
-      "X1206 15:18:16.845000 1500233 torch/a.py:12] {}",   // level letter not in VIWEC
-      "V126 15:18:16.845000 1500233 torch/a.py:12] {}",    // 3-digit date
-      "V1206 15:18:16.84500 1500233 torch/a.py:12] {}",    // 5-digit fraction
-      "V1206 15:18:16.845000 torch/a.py:12] {}",           // no PID
-      "V1206 15:18:16.845000 1500233 torch/a.py] {}",      // no :lineno
-      "V1206 15:18:16.845000 1500233 torch/a.py:12]",      // nothing after "] "
-      "V1206 15:18:16.845000 1500233 torch/a.py:12 {}",    // no ']'
+      "X1206 15:18:16.845000 1500233 torch/a.py:12] {}",     // level letter not in VIWEC
+      "V126 15:18:16.845000 1500233 torch/a.py:12] {}",      // 3-digit date
+      "V1206 15:18:16.84500 1500233 torch/a.py:12] {}",      // 5-digit fraction
+      "V1206 15:18:16.845000 torch/a.py:12] {}",             // no PID
+      "V1206 15:18:16.845000 1500233 torch/a.py] {}",        // no :lineno
+      "V1206 15:18:16.845000 1500233 torch/a.py:12]",        // nothing after "] "
+      "V1206 15:18:16.845000 1500233 torch/a.py:12 {}",      // no ']'
       "V1206 15:18:16.845000 1500233 C:/torch/a.py:12] {}",  // ':' inside the pathname
       "\t{\"name\": \"compile_file\"}",
   };

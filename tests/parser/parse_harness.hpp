@@ -54,7 +54,8 @@ class KeepingSink final : public EventSink {
     events.push_back(std::move(k));
   }
   void on_error(const ParseError& e) override {
-    errors.push_back({e.kind, e.line, e.line_count, e.byte_offset, e.reason, std::string(e.excerpt)});
+    errors.push_back(
+        {e.kind, e.line, e.line_count, e.byte_offset, e.reason, std::string(e.excerpt)});
   }
   void on_source_end(const SourceSummary& s) override {
     ++ends;
@@ -120,7 +121,9 @@ inline bool lines_add_up(const LineAccounting& l) {
   return l.envelope_lines + l.payload_lines + l.blank_lines + l.error_lines == l.total_lines;
 }
 
-inline std::string fixture(const std::string& name) { return std::string(TLSCOPE_FIXTURES) + "/" + name; }
+inline std::string fixture(const std::string& name) {
+  return std::string(TLSCOPE_FIXTURES) + "/" + name;
+}
 inline std::string shared_log(const std::string& name) {
   return std::string(TLSCOPE_SHARED_LOGS) + "/" + name;
 }

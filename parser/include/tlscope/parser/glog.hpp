@@ -10,7 +10,7 @@
 namespace tlscope::parser {
 
 struct GlogLine {
-  GlogHeader header;         // pathname points into the line given to parse_glog_header
+  GlogHeader header;           // pathname points into the line given to parse_glog_header
   size_t envelope_offset = 0;  // where the text after "] " starts in that line
 };
 

@@ -31,8 +31,8 @@ struct ReaderOptions {
 // directory, or "-" for stdin. Files ending in .gz are read through zlib.
 struct InputPlan {
   std::vector<SourceInfo> sources;
-  std::vector<std::string> skipped;  // files in a directory that are not trace logs (not errors)
-  std::vector<std::string> problems; // missing paths, directories with no logs: "path: reason"
+  std::vector<std::string> skipped;   // files in a directory that are not trace logs (not errors)
+  std::vector<std::string> problems;  // missing paths, directories with no logs: "path: reason"
 };
 
 InputPlan plan_inputs(const std::vector<std::string>& paths);
