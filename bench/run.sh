@@ -26,8 +26,14 @@ done
 [[ -x /usr/bin/time ]] || { echo "bench/run.sh: needs /usr/bin/time (apt-get install time)" >&2; exit 2; }
 
 mkdir -p "$out"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTLSCOPE_GUI=OFF \
-  -DTLSCOPE_TESTS=OFF >/dev/null
+if [[ -f "$build/CMakeCache.txt" ]]; then
+  # An existing build directory keeps its options; it must be a Release build.
+  grep -q '^CMAKE_BUILD_TYPE:STRING=Release$' "$build/CMakeCache.txt" ||
+    { echo "bench/run.sh: $build is not a Release build" >&2; exit 2; }
+else
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DTLSCOPE_GUI=OFF \
+    -DTLSCOPE_TESTS=OFF >/dev/null
+fi
 cmake --build "$build" -j2 --target tlscope make_big_log parse_bench
 
 log="$out/big.log"

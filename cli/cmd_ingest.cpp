@@ -100,18 +100,20 @@ int run_ingest(const IngestArgs& args) {
   return kOk;
 }
 
-CommandRegistration reg{10, [](CLI::App& app, int& exit_code) {
-  auto args = std::make_shared<IngestArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "ingest", "Read TORCH_TRACE logs (files, rank directories, - for stdin, .gz) into SQLite");
-  cmd->add_option("paths", args->paths, "Log files, directories of rank logs, or - for stdin")
-      ->required();
-  cmd->add_option("--db", args->db, "Database file to create or add to")->required();
-  cmd->add_flag("--strict", args->strict, "Exit 1 when any input line could not be read");
-  cmd->add_option("--jobs", args->jobs, "Parse threads (files are parsed in parallel)")
-      ->check(CLI::Range(1, 64));
-  cmd->callback([args, &exit_code] { exit_code = run_ingest(*args); });
-}};
+CommandRegistration reg{
+    10, [](CLI::App& app, int& exit_code) {
+      auto args = std::make_shared<IngestArgs>();
+      CLI::App* cmd = app.add_subcommand(
+          "ingest",
+          "Read TORCH_TRACE logs (files, rank directories, - for stdin, .gz) into SQLite");
+      cmd->add_option("paths", args->paths, "Log files, directories of rank logs, or - for stdin")
+          ->required();
+      cmd->add_option("--db", args->db, "Database file to create or add to")->required();
+      cmd->add_flag("--strict", args->strict, "Exit 1 when any input line could not be read");
+      cmd->add_option("--jobs", args->jobs, "Parse threads (files are parsed in parallel)")
+          ->check(CLI::Range(1, 64));
+      cmd->callback([args, &exit_code] { exit_code = run_ingest(*args); });
+    }};
 
 }  // namespace
 }  // namespace tlscope::cli

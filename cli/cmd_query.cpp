@@ -106,14 +106,15 @@ int run_query(const QueryArgs& args) {
   }
 }
 
-CommandRegistration reg{12, [](CLI::App& app, int& exit_code) {
-  auto args = std::make_shared<QueryArgs>();
-  CLI::App* cmd = app.add_subcommand("query", "Run SQL on a tlscope database (read-only)");
-  cmd->add_option("db", args->db, "Database written by tlscope ingest")->required();
-  cmd->add_option("sql", args->sql, "SQL text (see docs/schema.md)")->required();
-  cmd->add_flag("--csv", args->csv, "Print CSV instead of an aligned table");
-  cmd->callback([args, &exit_code] { exit_code = run_query(*args); });
-}};
+CommandRegistration reg{
+    12, [](CLI::App& app, int& exit_code) {
+      auto args = std::make_shared<QueryArgs>();
+      CLI::App* cmd = app.add_subcommand("query", "Run SQL on a tlscope database (read-only)");
+      cmd->add_option("db", args->db, "Database written by tlscope ingest")->required();
+      cmd->add_option("sql", args->sql, "SQL text (see docs/schema.md)")->required();
+      cmd->add_flag("--csv", args->csv, "Print CSV instead of an aligned table");
+      cmd->callback([args, &exit_code] { exit_code = run_query(*args); });
+    }};
 
 }  // namespace
 }  // namespace tlscope::cli

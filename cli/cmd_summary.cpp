@@ -19,7 +19,8 @@ std::string text_or(const Statement& s, int col, const char* null_text) {
 
 void print_files(Connection& db) {
   Statement s = db.prepare(
-      "SELECT id, path, rank, bytes, lines, events, errors, completed, gzip FROM files ORDER BY id");
+      "SELECT id, path, rank, bytes, lines, events, errors, completed, gzip FROM files ORDER BY "
+      "id");
   std::printf("Files\n");
   int n = 0;
   while (s.step()) {
@@ -61,8 +62,7 @@ void print_kinds(Connection& db) {
       db.prepare("SELECT kind, count(*) FROM events GROUP BY kind ORDER BY count(*) DESC, kind");
   std::printf("\nEvents per kind\n");
   while (s.step()) {
-    std::printf("  %8lld  %s\n", static_cast<long long>(s.column_int(1)),
-                s.column_text(0).c_str());
+    std::printf("  %8lld  %s\n", static_cast<long long>(s.column_int(1)), s.column_text(0).c_str());
   }
 }
 
@@ -81,7 +81,8 @@ void print_compile_ids(Connection& db) {
 }
 
 void print_errors(Connection& db) {
-  Statement total = db.prepare("SELECT kind, count(*) FROM ingest_errors GROUP BY kind ORDER BY kind");
+  Statement total =
+      db.prepare("SELECT kind, count(*) FROM ingest_errors GROUP BY kind ORDER BY kind");
   std::string by_kind;
   long long n = 0;
   while (total.step()) {
@@ -113,7 +114,8 @@ void print_line_accounting(Connection& db) {
     std::printf("  %s: %lld + %lld + %lld + %lld = %lld  %s\n", s.column_text(0).c_str(),
                 static_cast<long long>(s.column_int(1)), static_cast<long long>(s.column_int(2)),
                 static_cast<long long>(s.column_int(3)), static_cast<long long>(s.column_int(4)),
-                total, sum == total ? "ok" : ("MISMATCH: buckets sum to " + std::to_string(sum)).c_str());
+                total,
+                sum == total ? "ok" : ("MISMATCH: buckets sum to " + std::to_string(sum)).c_str());
   }
 }
 
@@ -137,12 +139,13 @@ int run_summary(const std::string& path) {
   }
 }
 
-CommandRegistration reg{11, [](CLI::App& app, int& exit_code) {
-  auto path = std::make_shared<std::string>();
-  CLI::App* cmd = app.add_subcommand("summary", "Print what a tlscope database holds");
-  cmd->add_option("db", *path, "Database written by tlscope ingest")->required();
-  cmd->callback([path, &exit_code] { exit_code = run_summary(*path); });
-}};
+CommandRegistration reg{
+    11, [](CLI::App& app, int& exit_code) {
+      auto path = std::make_shared<std::string>();
+      CLI::App* cmd = app.add_subcommand("summary", "Print what a tlscope database holds");
+      cmd->add_option("db", *path, "Database written by tlscope ingest")->required();
+      cmd->callback([path, &exit_code] { exit_code = run_summary(*path); });
+    }};
 
 }  // namespace
 }  // namespace tlscope::cli

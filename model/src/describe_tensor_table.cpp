@@ -29,8 +29,9 @@ constexpr size_t kFirstDefaulted = 7;
 class DescribeTensorTable final : public TypedTable {
  public:
   explicit DescribeTensorTable(Connection& db)
-      : insert_(db.prepare(
-            "INSERT INTO describe_tensor VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {}
+      : insert_(
+            db.prepare("INSERT INTO describe_tensor VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
+  }
 
   bool add(const EventRow& row, JsonFields& json, std::string& error) override {
     if (!json.parse(row.event.metadata, kFields, values_, error)) return false;

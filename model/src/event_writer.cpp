@@ -28,10 +28,14 @@ std::optional<Md5Key> md5_key(std::string_view hex) {
   for (size_t i = 0; i < 32; ++i) {
     char c = hex[i];
     uint64_t v;
-    if (c >= '0' && c <= '9') v = c - '0';
-    else if (c >= 'a' && c <= 'f') v = c - 'a' + 10;
-    else if (c >= 'A' && c <= 'F') v = c - 'A' + 10;
-    else return std::nullopt;
+    if (c >= '0' && c <= '9')
+      v = c - '0';
+    else if (c >= 'a' && c <= 'f')
+      v = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F')
+      v = c - 'A' + 10;
+    else
+      return std::nullopt;
     uint64_t& half = i < 16 ? key.hi : key.lo;
     half = (half << 4) | v;
   }
@@ -66,14 +70,12 @@ struct Watermarks {
 struct EventWriter::Impl {
   explicit Impl(Connection& c)
       : db(c),
-        insert_event(c.prepare(
-            "INSERT INTO events VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
+        insert_event(c.prepare("INSERT INTO events VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
         insert_payload(c.prepare("INSERT INTO payloads(id, md5, size, text) VALUES(?,?,?,?)")),
         insert_error(c.prepare(
             "INSERT INTO ingest_errors(file_id, line, byte_offset, line_count, kind, reason, "
             "excerpt) VALUES(?,?,?,?,?,?,?)")),
-        insert_file(c.prepare(
-            "INSERT INTO files(path, rank, gzip, completed) VALUES(?,?,?,0)")),
+        insert_file(c.prepare("INSERT INTO files(path, rank, gzip, completed) VALUES(?,?,?,0)")),
         update_file(c.prepare(
             "UPDATE files SET rank = ?, bytes = ?, lines = ?, envelope_lines = ?, "
             "payload_lines = ?, blank_lines = ?, error_lines = ?, events = ?, errors = ?, "
@@ -147,12 +149,10 @@ struct EventWriter::Impl {
       // The event row stays; the typed row is missing, and says so. Its lines are already
       // counted with the event, hence line_count 0.
       // Same form as the parser's reasons: "<path>:<line>: ...".
-      std::string reason = source.path + ":" + std::to_string(e.line) + ": " +
-                           std::string(e.kind) + " record kept, but its typed row is missing: " +
-                           error;
+      std::string reason = source.path + ":" + std::to_string(e.line) + ": " + std::string(e.kind) +
+                           " record kept, but its typed row is missing: " + error;
       std::string_view excerpt = e.payload.empty() ? e.metadata : e.payload;
-      store_error(file_id, e.line, e.byte_offset, 0, "bad_payload", reason,
-                  excerpt.substr(0, 200));
+      store_error(file_id, e.line, e.byte_offset, 0, "bad_payload", reason, excerpt.substr(0, 200));
     }
   }
 

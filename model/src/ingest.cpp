@@ -176,8 +176,7 @@ IngestResult ingest(const std::string& db_path, const std::vector<std::string>& 
   }
   for (auto& t : parsers) t.join();
   result.errors += result.problems.size();
-  result.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
 

@@ -117,10 +117,18 @@ bool JsonFields::parse(std::string_view json, std::span<const FieldSpec> specs,
 
 void bind_field(Statement& stmt, int index, const FieldValue& v) {
   switch (v.kind) {
-    case FieldValue::Kind::kNull: stmt.bind_null(index); break;
-    case FieldValue::Kind::kInt: stmt.bind_int(index, v.i); break;
-    case FieldValue::Kind::kReal: stmt.bind_double(index, v.d); break;
-    case FieldValue::Kind::kText: stmt.bind_text(index, v.text); break;
+    case FieldValue::Kind::kNull:
+      stmt.bind_null(index);
+      break;
+    case FieldValue::Kind::kInt:
+      stmt.bind_int(index, v.i);
+      break;
+    case FieldValue::Kind::kReal:
+      stmt.bind_double(index, v.d);
+      break;
+    case FieldValue::Kind::kText:
+      stmt.bind_text(index, v.text);
+      break;
   }
 }
 

@@ -20,7 +20,9 @@ Connection::Connection(const std::string& path, OpenMode mode) {
   sqlite3_extended_result_codes(db_, 1);
 }
 
-Connection::~Connection() { sqlite3_close_v2(db_); }
+Connection::~Connection() {
+  sqlite3_close_v2(db_);
+}
 
 void Connection::exec(const std::string& sql) {
   char* err = nullptr;
@@ -31,7 +33,9 @@ void Connection::exec(const std::string& sql) {
   }
 }
 
-Statement Connection::prepare(std::string_view sql) { return Statement(db_, sql); }
+Statement Connection::prepare(std::string_view sql) {
+  return Statement(db_, sql);
+}
 
 std::optional<int64_t> Connection::scalar_int(std::string_view sql) {
   Statement s(db_, sql);
@@ -46,7 +50,9 @@ Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
   }
 }
 
-Statement::~Statement() { sqlite3_finalize(stmt_); }
+Statement::~Statement() {
+  sqlite3_finalize(stmt_);
+}
 
 Statement::Statement(Statement&& other) noexcept
     : db_(other.db_), stmt_(std::exchange(other.stmt_, nullptr)) {}
@@ -60,11 +66,18 @@ Statement& Statement::operator=(Statement&& other) noexcept {
   return *this;
 }
 
-void Statement::bind_null(int i) { sqlite3_bind_null(stmt_, i); }
-void Statement::bind_int(int i, int64_t v) { sqlite3_bind_int64(stmt_, i, v); }
-void Statement::bind_double(int i, double v) { sqlite3_bind_double(stmt_, i, v); }
+void Statement::bind_null(int i) {
+  sqlite3_bind_null(stmt_, i);
+}
+void Statement::bind_int(int i, int64_t v) {
+  sqlite3_bind_int64(stmt_, i, v);
+}
+void Statement::bind_double(int i, double v) {
+  sqlite3_bind_double(stmt_, i, v);
+}
 void Statement::bind_text(int i, std::string_view v) {
-  sqlite3_bind_text64(stmt_, i, v.data(), v.size(), SQLITE_STATIC, SQLITE_UTF8);
+  // An empty view may have a null data(), which SQLite would store as NULL instead of ''.
+  sqlite3_bind_text64(stmt_, i, v.data() ? v.data() : "", v.size(), SQLITE_STATIC, SQLITE_UTF8);
 }
 void Statement::bind_opt_int(int i, const std::optional<int64_t>& v) {
   v ? bind_int(i, *v) : bind_null(i);
@@ -96,8 +109,12 @@ void Statement::reset() {
   sqlite3_clear_bindings(stmt_);
 }
 
-int64_t Statement::column_int(int i) const { return sqlite3_column_int64(stmt_, i); }
-double Statement::column_double(int i) const { return sqlite3_column_double(stmt_, i); }
+int64_t Statement::column_int(int i) const {
+  return sqlite3_column_int64(stmt_, i);
+}
+double Statement::column_double(int i) const {
+  return sqlite3_column_double(stmt_, i);
+}
 std::string Statement::column_text(int i) const {
   auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, i));
   return p ? std::string(p, sqlite3_column_bytes(stmt_, i)) : std::string();

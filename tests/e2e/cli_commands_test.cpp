@@ -23,8 +23,8 @@ TEST_CASE("ingest: --strict exits 1 on input errors, 0 without them") {
   RunResult strict =
       run_tlscope(dir, "ingest --strict " + q(broken) + " --db " + q((dir / "b.db").string()));
   CHECK(strict.exit_code == 1);
-  RunResult clean = run_tlscope(dir, "ingest --strict " + q(kLogs + "/simple.log") + " --db " +
-                                     q((dir / "c.db").string()));
+  RunResult clean = run_tlscope(
+      dir, "ingest --strict " + q(kLogs + "/simple.log") + " --db " + q((dir / "c.db").string()));
   CHECK(clean.exit_code == 0);
   // The result line counts files, events and errors; not a TTY, so no progress bar.
   CHECK(lax.out.find("1 file(s) ingested") != std::string::npos);
@@ -33,7 +33,7 @@ TEST_CASE("ingest: --strict exits 1 on input errors, 0 without them") {
 
 TEST_CASE("ingest: usage errors exit 2") {
   fs::path dir = scratch("usage");
-  CHECK(run_tlscope(dir, "ingest " + q(kLogs + "/simple.log")).exit_code == 2);  // no --db
+  CHECK(run_tlscope(dir, "ingest " + q(kLogs + "/simple.log")).exit_code == 2);         // no --db
   CHECK(run_tlscope(dir, "ingest --db " + q((dir / "t.db").string())).exit_code == 2);  // no input
   RunResult help = run_tlscope(dir, "ingest --help");
   CHECK(help.exit_code == 0);
@@ -46,7 +46,7 @@ TEST_CASE("summary: files, ranks, kinds, errors and line accounting") {
   fs::path dir = scratch("summary");
   std::string db = (dir / "t.db").string();
   REQUIRE(run_tlscope(dir, "ingest " + q(kLogs + "/simple_corrupted_json.log") + " " +
-                           q(kLogs + "/multi_rank_logs") + " --db " + q(db))
+                               q(kLogs + "/multi_rank_logs") + " --db " + q(db))
               .exit_code == 0);
   RunResult r = run_tlscope(dir, "summary " + q(db));
   REQUIRE(r.exit_code == 0);
@@ -65,8 +65,9 @@ TEST_CASE("summary: files, ranks, kinds, errors and line accounting") {
 TEST_CASE("summary: an interrupted ingest is reported as incomplete") {
   fs::path dir = scratch("killed");
   std::string db = (dir / "t.db").string();
-  REQUIRE(run_tlscope(dir, "ingest " + q(kLogs + "/comp_metrics.log") + " --db " + q(db)).exit_code ==
-          0);
+  REQUIRE(
+      run_tlscope(dir, "ingest " + q(kLogs + "/comp_metrics.log") + " --db " + q(db)).exit_code ==
+      0);
   {
     // What a killed ingest leaves: the file row was written, completed never set.
     Connection c(db, OpenMode::kReadWrite);
@@ -99,11 +100,37 @@ TEST_CASE("query: aligned table, CSV, and SQL errors") {
         "name          url\n------------  ----------------------\n"
         "manifold_url  https://www.google.com\n");
   RunResult quoted = run_tlscope(
-      dir, "query " + q(db) + " \"SELECT 'a,b' AS x, 'say ' || char(34) || 'hi' || char(34) AS y\" --csv");
+      dir, "query " + q(db) +
+               " \"SELECT 'a,b' AS x, 'say ' || char(34) || 'hi' || char(34) AS y\" --csv");
   CHECK(quoted.out == "x,y\n\"a,b\",\"say \"\"hi\"\"\"\n");
   RunResult bad = run_tlscope(dir, "query " + q(db) + " 'SELECT nope FROM links'");
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("no such column: nope") != std::string::npos);
   // The database is opened read-only.
   CHECK(run_tlscope(dir, "query " + q(db) + " 'DELETE FROM links'").exit_code == 2);
+}
+
+TEST_CASE("ingest --jobs 2 parses files in parallel but stores them in input order") {
+  fs::path dir = scratch("jobs");
+  std::string inputs = q(kLogs + "/multi_rank_logs") + " " + q(kLogs + "/simple.log");
+  REQUIRE(run_tlscope(dir, "ingest --jobs 1 " + inputs + " --db " + q((dir / "one.db").string()))
+              .exit_code == 0);
+  REQUIRE(run_tlscope(dir, "ingest --jobs 2 " + inputs + " --db " + q((dir / "two.db").string()))
+              .exit_code == 0);
+  auto rows = [](const fs::path& db_path) {
+    Connection db(db_path.string(), OpenMode::kReadOnly);
+    std::vector<std::string> out;
+    tlscope::model::Statement s = db.prepare(
+        "SELECT e.id, f.path, e.line, e.kind, coalesce(p.md5, '') FROM events e "
+        "JOIN files f ON f.id = e.file_id LEFT JOIN payloads p ON p.id = e.payload_id "
+        "ORDER BY e.id");
+    while (s.step()) {
+      out.push_back(s.column_text(0) + " " + s.column_text(1) + ":" + s.column_text(2) + " " +
+                    s.column_text(3) + " " + s.column_text(4));
+    }
+    return out;
+  };
+  std::vector<std::string> one = rows(dir / "one.db");
+  CHECK(one.size() > 1000);
+  CHECK(rows(dir / "two.db") == one);
 }

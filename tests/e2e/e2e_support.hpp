@@ -45,8 +45,8 @@ inline std::string slurp(const fs::path& p) {
 // Runs `tlscope <args>` through the shell (args are already quoted as needed).
 inline RunResult run_tlscope(const fs::path& dir, const std::string& args) {
   fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
-  std::string cmd = "'" + kTlscope + "' " + args + " >'" + out.string() + "' 2>'" + err.string() +
-                    "'";
+  std::string cmd =
+      "'" + kTlscope + "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
   int status = std::system(cmd.c_str());
   RunResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -55,7 +55,9 @@ inline RunResult run_tlscope(const fs::path& dir, const std::string& args) {
   return r;
 }
 
-inline std::string q(const std::string& s) { return "'" + s + "'"; }
+inline std::string q(const std::string& s) {
+  return "'" + s + "'";
+}
 
 // Per event key, how many envelope lines a log has: a line that is neither blank nor a TAB
 // payload line, whose JSON starts after "] " with {"<key>".

@@ -57,16 +57,16 @@ TEST_CASE("every real log: one events row per envelope line, lines add up") {
   // (multi_rank_schedule rank 0 and 2) are different ranks and both stay.
   CHECK(stored == 14);
   // Event ids follow the input order: files in ingest order, lines in file order.
-  CHECK(scalar(db, "SELECT count(*) FROM events a JOIN events b ON b.id = a.id + 1 "
-                   "WHERE b.file_id < a.file_id OR (b.file_id = a.file_id AND b.line <= a.line)") ==
-        0);
+  CHECK(scalar(db,
+               "SELECT count(*) FROM events a JOIN events b ON b.id = a.id + 1 "
+               "WHERE b.file_id < a.file_id OR (b.file_id = a.file_id AND b.line <= a.line)") == 0);
 }
 
 TEST_CASE("simple_corrupted_json.log: the damaged record is an error, the rest equals simple.log") {
   fs::path dir = scratch("corrupted");
   std::string simple = kLogs + "/simple.log", broken = kLogs + "/simple_corrupted_json.log";
-  RunResult r = run_tlscope(dir, "ingest " + q(simple) + " " + q(broken) + " --db " +
-                                 q((dir / "t.db").string()));
+  RunResult r = run_tlscope(
+      dir, "ingest " + q(simple) + " " + q(broken) + " --db " + q((dir / "t.db").string()));
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   Connection db((dir / "t.db").string(), OpenMode::kReadOnly);
@@ -74,8 +74,9 @@ TEST_CASE("simple_corrupted_json.log: the damaged record is an error, the rest e
   CHECK(scalar(db, "SELECT count(*) FROM ingest_errors WHERE file_id = 1") == 0);
   // simple_corrupted_json.log lost the payload line "},"" of the chromium_event whose envelope is
   // line 13: its MD5 no longer matches and its JSON no longer parses.
-  CHECK(scalar(db, "SELECT count(*) FROM ingest_errors WHERE file_id = 2 AND line = 13 "
-                   "AND kind = 'md5_mismatch'") == 1);
+  CHECK(scalar(db,
+               "SELECT count(*) FROM ingest_errors WHERE file_id = 2 AND line = 13 "
+               "AND kind = 'md5_mismatch'") == 1);
   CHECK(scalar(db, "SELECT count(*) FROM ingest_errors WHERE file_id = 2 AND line <> 13") == 0);
   CHECK(scalar(db, "SELECT md5_ok FROM events WHERE file_id = 2 AND line = 13") == 0);
   CHECK(scalar(db, "SELECT count(*) FROM chromium_events WHERE file_id = 1") ==
@@ -85,8 +86,8 @@ TEST_CASE("simple_corrupted_json.log: the damaged record is an error, the rest e
 TEST_CASE("multi-rank directories ingest as one source per rank file") {
   fs::path dir = scratch("multi_rank");
   RunResult r = run_tlscope(dir, "ingest " + q(kLogs + "/multi_rank_logs") + " " +
-                                 q(kLogs + "/multi_rank_schedule") + " --db " +
-                                 q((dir / "t.db").string()));
+                                     q(kLogs + "/multi_rank_schedule") + " --db " +
+                                     q((dir / "t.db").string()));
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   Connection db((dir / "t.db").string(), OpenMode::kReadOnly);
@@ -96,17 +97,20 @@ TEST_CASE("multi-rank directories ingest as one source per rank file") {
                        std::to_string(rank) + ".log'") == std::to_string(rank));
   }
   CHECK(text(db, "SELECT rank FROM files WHERE path LIKE '%rank_1_n8zycf07.log'") == "1");
-  CHECK(text(db, "SELECT group_concat(rank) FROM (SELECT rank FROM files "
-                 "WHERE path LIKE '%multi_rank_schedule%' ORDER BY rank)") == "0,1,2");
+  CHECK(text(db,
+             "SELECT group_concat(rank) FROM (SELECT rank FROM files "
+             "WHERE path LIKE '%multi_rank_schedule%' ORDER BY rank)") == "0,1,2");
   // Events without an envelope rank (str lines, and every line of multi_rank_logs) carry their
   // file's rank.
-  CHECK(scalar(db, "SELECT count(*) FROM events e JOIN files f ON f.id = e.file_id "
-                   "WHERE (e.kind = 'str' OR f.path LIKE '%multi_rank_logs%') "
-                   "AND e.rank IS NOT f.rank") == 0);
+  CHECK(scalar(db,
+               "SELECT count(*) FROM events e JOIN files f ON f.id = e.file_id "
+               "WHERE (e.kind = 'str' OR f.path LIKE '%multi_rank_logs%') "
+               "AND e.rank IS NOT f.rank") == 0);
   // ...while an envelope rank is kept as written: rank_1_n8zycf07.log's 159 envelopes say
   // "rank": 0, a fixture that disagrees with its file name.
-  CHECK(scalar(db, "SELECT count(*) FROM events e JOIN files f ON f.id = e.file_id "
-                   "WHERE f.path LIKE '%rank_1_n8zycf07.log' AND e.rank = 0") == 159);
+  CHECK(scalar(db,
+               "SELECT count(*) FROM events e JOIN files f ON f.id = e.file_id "
+               "WHERE f.path LIKE '%rank_1_n8zycf07.log' AND e.rank = 0") == 159);
 }
 
 TEST_CASE("ingesting the same content twice adds nothing") {
@@ -117,18 +121,18 @@ TEST_CASE("ingesting the same content twice adds nothing") {
   REQUIRE(first.exit_code == 0);
   auto counts = [&] {
     Connection db(db_path, OpenMode::kReadOnly);
-    return std::vector<int64_t>{
-        scalar(db, "SELECT count(*) FROM files"), scalar(db, "SELECT count(*) FROM events"),
-        scalar(db, "SELECT count(*) FROM payloads"),
-        scalar(db, "SELECT count(*) FROM chromium_events"),
-        scalar(db, "SELECT count(*) FROM stack_frames"),
-        scalar(db, "SELECT count(*) FROM ingest_errors")};
+    return std::vector<int64_t>{scalar(db, "SELECT count(*) FROM files"),
+                                scalar(db, "SELECT count(*) FROM events"),
+                                scalar(db, "SELECT count(*) FROM payloads"),
+                                scalar(db, "SELECT count(*) FROM chromium_events"),
+                                scalar(db, "SELECT count(*) FROM stack_frames"),
+                                scalar(db, "SELECT count(*) FROM ingest_errors")};
   };
   std::vector<int64_t> before = counts();
   // Again in a second run, and twice more in one run (once through a copy with another name).
   fs::copy_file(simple, dir / "renamed.log");
-  RunResult again = run_tlscope(dir, "ingest " + q(simple) + " " + q((dir / "renamed.log").string()) +
-                                     " --db " + q(db_path));
+  RunResult again = run_tlscope(
+      dir, "ingest " + q(simple) + " " + q((dir / "renamed.log").string()) + " --db " + q(db_path));
   INFO(again.err);
   CHECK(again.exit_code == 0);
   CHECK(again.err.find("same content as") != std::string::npos);
@@ -141,7 +145,8 @@ TEST_CASE("gzip and stdin inputs give the same rows as the plain file") {
   std::string gz = (dir / "simple.log.gz").string();
   REQUIRE(std::system(("gzip -c " + q(simple) + " > " + q(gz)).c_str()) == 0);
   RunResult a = run_tlscope(dir, "ingest " + q(gz) + " --db " + q((dir / "gz.db").string()));
-  RunResult b = run_tlscope(dir, "ingest - --db " + q((dir / "in.db").string()) + " < " + q(simple));
+  RunResult b =
+      run_tlscope(dir, "ingest - --db " + q((dir / "in.db").string()) + " < " + q(simple));
   INFO(a.err << b.err);
   REQUIRE(a.exit_code == 0);
   REQUIRE(b.exit_code == 0);
@@ -159,38 +164,44 @@ TEST_CASE("typed tables hold the values written in the logs") {
   fs::path dir = scratch("typed");
   std::string db_path = (dir / "t.db").string();
   RunResult r = run_tlscope(dir, "ingest " + q(kLogs + "/comp_failure.log") + " " +
-                                 q(kLogs + "/simple.log") + " " + q(kLogs + "/links.log") + " " +
-                                 q(kLogs + "/artifacts.log") + " --db " + q(db_path));
+                                     q(kLogs + "/simple.log") + " " + q(kLogs + "/links.log") +
+                                     " " + q(kLogs + "/artifacts.log") + " --db " + q(db_path));
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   Connection db(db_path, OpenMode::kReadOnly);
   // comp_failure.log: a compile failed in the backend.
-  CHECK(text(db, "SELECT group_concat(DISTINCT fail_type) FROM compilation_metrics "
-                 "WHERE file_id = 1 AND fail_type IS NOT NULL") == "BackendCompilerFailed");
-  CHECK(scalar(db, "SELECT count(*) FROM compilation_metrics WHERE file_id = 1 AND "
-                   "fail_reason LIKE '%broken backend%'") >= 1);
+  CHECK(text(db,
+             "SELECT group_concat(DISTINCT fail_type) FROM compilation_metrics "
+             "WHERE file_id = 1 AND fail_type IS NOT NULL") == "BackendCompilerFailed");
+  CHECK(scalar(db,
+               "SELECT count(*) FROM compilation_metrics WHERE file_id = 1 AND "
+               "fail_reason LIKE '%broken backend%'") >= 1);
   // simple.log's first chromium pair: compile_file B at ts 1733527095925179.5, E at
   // 1733527096845517.0.
-  CHECK(text(db, "SELECT dur FROM chromium_events WHERE file_id = 2 AND name = 'compile_file' "
-                 "AND ph = 'B' ORDER BY id LIMIT 1") == "920337.5");
+  CHECK(text(db,
+             "SELECT dur FROM chromium_events WHERE file_id = 2 AND name = 'compile_file' "
+             "AND ph = 'B' ORDER BY id LIMIT 1") == "920337.5");
   CHECK(scalar(db, "SELECT count(*) FROM chromium_events WHERE file_id = 2") ==
         scalar(db, "SELECT count(*) FROM events WHERE file_id = 2 AND kind = 'chromium_event'"));
   // simple.log's one describe_tensor.
-  CHECK(text(db, "SELECT size || ' ' || stride || ' ' || dtype FROM describe_tensor "
-                 "WHERE file_id = 2") ==
-        "[1, 320, 128, 128] [5242880, 1, 40960, 320] torch.float32");
+  CHECK(text(db,
+             "SELECT size || ' ' || stride || ' ' || dtype FROM describe_tensor "
+             "WHERE file_id = 2") == "[1, 320, 128, 128] [5242880, 1, 40960, 320] torch.float32");
   // links.log: one manifold link.
   CHECK(text(db, "SELECT name || ' ' || url FROM links WHERE file_id = 3") ==
         "manifold_url https://www.google.com");
   // artifacts.log: its one fx_graph_cache_hash artifact, JSON-encoded, with a payload.
-  CHECK(scalar(db, "SELECT count(*) FROM artifacts a JOIN payloads p ON p.id = a.payload_id "
-                   "WHERE a.file_id = 4 AND a.name = 'fx_graph_cache_hash' "
-                   "AND a.encoding = 'json'") == 1);
+  CHECK(scalar(db,
+               "SELECT count(*) FROM artifacts a JOIN payloads p ON p.id = a.payload_id "
+               "WHERE a.file_id = 4 AND a.name = 'fx_graph_cache_hash' "
+               "AND a.encoding = 'json'") == 1);
   // dynamo_start stacks: frames resolve through the str table (simple.log interns
   // test_torchinductor.py as index 1).
-  CHECK(scalar(db, "SELECT count(*) FROM stack_frames s JOIN events e ON e.id = s.event_id "
-                   "WHERE e.file_id = 2 AND s.filename_idx = 1 AND s.filename LIKE "
-                   "'%/test/inductor/test_torchinductor.py'") >= 1);
-  CHECK(scalar(db, "SELECT count(*) FROM stack_frames s JOIN events e ON e.id = s.event_id "
-                   "WHERE e.kind = 'dynamo_start' AND s.filename IS NULL") == 0);
+  CHECK(scalar(db,
+               "SELECT count(*) FROM stack_frames s JOIN events e ON e.id = s.event_id "
+               "WHERE e.file_id = 2 AND s.filename_idx = 1 AND s.filename LIKE "
+               "'%/test/inductor/test_torchinductor.py'") >= 1);
+  CHECK(scalar(db,
+               "SELECT count(*) FROM stack_frames s JOIN events e ON e.id = s.event_id "
+               "WHERE e.kind = 'dynamo_start' AND s.filename IS NULL") == 0);
 }

@@ -66,7 +66,9 @@ parser::SourceSummary summary(uint64_t hash, uint64_t events, bool completed = t
   return s;
 }
 
-int64_t count(Connection& db, const std::string& sql) { return db.scalar_int(sql).value_or(-1); }
+int64_t count(Connection& db, const std::string& sql) {
+  return db.scalar_int(sql).value_or(-1);
+}
 
 std::string text(Connection& db, const std::string& sql) {
   model::Statement s = db.prepare(sql);
@@ -112,8 +114,8 @@ TEST_CASE("payloads are stored once per distinct content") {
   model::EventWriter w(st.db);
   w.begin_file(source("a.log"));
   // MD5 of "hello" and of "world", as printed by md5sum.
-  auto a = m.make("artifact", R"({"name": "x", "encoding": "string"})", "hello",
-                  parser::Md5Status::kOk);
+  auto a =
+      m.make("artifact", R"({"name": "x", "encoding": "string"})", "hello", parser::Md5Status::kOk);
   a.payload_md5 = "5d41402abc4b2a76b9719d911017c592";
   auto b = a;
   b.line = 9;
@@ -137,6 +139,21 @@ TEST_CASE("payloads are stored once per distinct content") {
         "y:string");
 }
 
+TEST_CASE("an empty payload is stored as empty text, not NULL") {
+  Store st;
+  EventMaker m;
+  model::EventWriter w(st.db);
+  w.begin_file(source("a.log"));
+  parser::Event e = m.make("dynamo_guards", "{}", "", parser::Md5Status::kOk);
+  e.payload = std::string_view();  // what a batch copy of an empty payload looks like
+  e.payload_md5 = "d41d8cd98f00b204e9800998ecf8427e";  // MD5 of no bytes
+  w.add_event(e);
+  w.end_file(summary(1, 1));
+  w.finish();
+  CHECK(text(st.db, "SELECT quote(text) || ' ' || size || ' ' || md5 FROM payloads") ==
+        "'' 0 d41d8cd98f00b204e9800998ecf8427e");
+}
+
 TEST_CASE("dynamo_start frames resolve filenames through the file's string table") {
   Store st;
   EventMaker m;
@@ -157,8 +174,7 @@ TEST_CASE("dynamo_start frames resolve filenames through the file's string table
   CHECK(count(st.db, "SELECT count(*) FROM stack_frames WHERE event_id = 3") == 3);
   CHECK(text(st.db, "SELECT filename FROM stack_frames WHERE event_id = 3 AND depth = 0") ==
         "/x/test_misc.py");
-  CHECK(text(st.db, "SELECT loc FROM stack_frames WHERE event_id = 3 AND depth = 1") ==
-        "return x");
+  CHECK(text(st.db, "SELECT loc FROM stack_frames WHERE event_id = 3 AND depth = 1") == "return x");
   CHECK(text(st.db, "SELECT filename FROM stack_frames WHERE event_id = 3 AND depth = 2") ==
         "NULL");
   CHECK(text(st.db, "SELECT filename || ':' || line FROM stack_frames WHERE event_id = 4") ==
@@ -171,9 +187,8 @@ TEST_CASE("chromium B/E pairs get a duration and merged args") {
   model::EventWriter w(st.db);
   w.begin_file(source("a.log"));
   auto ev = [&](const char* name, const char* ph, const char* ts, const char* args) {
-    std::string p = std::string(R"({"name": ")") + name + R"(", "ts": )" + ts +
-                    R"(, "args": )" + args + R"(, "ph": ")" + ph +
-                    R"(", "cat": "dynamo_timed", "tid": 0, "pid": 0})";
+    std::string p = std::string(R"({"name": ")") + name + R"(", "ts": )" + ts + R"(, "args": )" +
+                    args + R"(, "ph": ")" + ph + R"(", "cat": "dynamo_timed", "tid": 0, "pid": 0})";
     w.add_event(m.make("chromium_event", "{}", p, parser::Md5Status::kOk));
   };
   ev("dynamo", "B", "100.5", R"({"compile_id": "0/0"})");
@@ -186,8 +201,9 @@ TEST_CASE("chromium B/E pairs get a duration and merged args") {
   // Innermost first: the second B closes with the first E.
   CHECK(count(st.db, "SELECT dur FROM chromium_events WHERE event_id = 2") == 50);
   CHECK(text(st.db, "SELECT dur FROM chromium_events WHERE event_id = 1") == "299.5");
-  CHECK(text(st.db, "SELECT json_extract(args, '$.cache') FROM chromium_events "
-                    "WHERE event_id = 2") == "hit");
+  CHECK(text(st.db,
+             "SELECT json_extract(args, '$.cache') FROM chromium_events "
+             "WHERE event_id = 2") == "hit");
   CHECK(text(st.db, "SELECT dur FROM chromium_events WHERE event_id = 3") == "NULL");
   CHECK(text(st.db, "SELECT dur FROM chromium_events WHERE event_id = 5") == "NULL");
   CHECK(text(st.db, "SELECT compile_id FROM chromium_events WHERE event_id = 2") == "1/0");
@@ -209,8 +225,9 @@ TEST_CASE("compilation_metrics columns come from the payload's compile id and fi
   w.end_file(summary(1, 1));
   w.finish();
   CHECK(text(st.db, "SELECT compile_id FROM compilation_metrics") == "1/2_1");
-  CHECK(text(st.db, "SELECT frame_id||'/'||frame_compile_id||'/'||attempt "
-                    "FROM compilation_metrics") == "1/2/1");
+  CHECK(text(st.db,
+             "SELECT frame_id||'/'||frame_compile_id||'/'||attempt "
+             "FROM compilation_metrics") == "1/2/1");
   CHECK(text(st.db, "SELECT fail_type FROM compilation_metrics") == "BackendCompilerFailed");
   CHECK(text(st.db, "SELECT graph_op_count FROM compilation_metrics") == "NULL");
   CHECK(text(st.db, "SELECT restart_reasons FROM compilation_metrics") == R"(["a"])");
@@ -225,9 +242,10 @@ TEST_CASE("describe_tensor fills PyTorch's omitted defaults and keeps symbolic s
   EventMaker m;
   model::EventWriter w(st.db);
   w.begin_file(source("a.log"));
-  w.add_event(m.make("describe_tensor",
-                     R"j({"id": 3, "ndim": 2, "dtype": "torch.float32", "device": "device(type='cpu')",)j"
-                     R"( "size": ["s0", 4], "is_leaf": true, "stride": [4, 1], "describer_id": 1})"));
+  w.add_event(
+      m.make("describe_tensor",
+             R"j({"id": 3, "ndim": 2, "dtype": "torch.float32", "device": "device(type='cpu')",)j"
+             R"( "size": ["s0", 4], "is_leaf": true, "stride": [4, 1], "describer_id": 1})"));
   w.add_event(m.make("describe_storage", R"({"id": 0, "describer_id": 1, "size": 64})"));
   w.add_event(m.make("describe_source", R"({"describer_id": 1, "id": 3, "source": "L['x']"})"));
   w.add_event(m.make("link", R"({"name": "manifold_url", "url": "https://www.google.com"})"));
@@ -311,11 +329,13 @@ TEST_CASE("parse errors and unreadable payloads become ingest_errors rows") {
   CHECK(out.errors == 2);
   CHECK(count(st.db, "SELECT count(*) FROM events") == 1);
   CHECK(count(st.db, "SELECT count(*) FROM chromium_events") == 0);
-  CHECK(text(st.db, "SELECT kind || ':' || line || ':' || line_count FROM ingest_errors "
-                    "WHERE id = 1") == "bad_json:4:2");
+  CHECK(text(st.db,
+             "SELECT kind || ':' || line || ':' || line_count FROM ingest_errors "
+             "WHERE id = 1") == "bad_json:4:2");
   CHECK(text(st.db, "SELECT excerpt FROM ingest_errors WHERE id = 1") == "{\"oops");
-  CHECK(text(st.db, "SELECT kind || ':' || line || ':' || line_count FROM ingest_errors "
-                    "WHERE id = 2") == "bad_payload:1:0");
+  CHECK(text(st.db,
+             "SELECT kind || ':' || line || ':' || line_count FROM ingest_errors "
+             "WHERE id = 2") == "bad_payload:1:0");
   CHECK(text(st.db, "SELECT file_id FROM ingest_errors WHERE id = 3") == "NULL");
   CHECK(count(st.db, "SELECT errors FROM files") == 2);
 }

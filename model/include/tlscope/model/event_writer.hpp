@@ -19,8 +19,8 @@ namespace tlscope::model {
 // What happened to one source.
 struct FileOutcome {
   std::string path;
-  int64_t file_id = 0;        // 0 when the file was a duplicate and left nothing behind
-  std::string duplicate_of;   // path of the already stored file with the same content
+  int64_t file_id = 0;       // 0 when the file was a duplicate and left nothing behind
+  std::string duplicate_of;  // path of the already stored file with the same content
   bool completed = false;
   uint64_t bytes = 0, lines = 0, events = 0, errors = 0;
 };
