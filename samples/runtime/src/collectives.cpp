@@ -195,7 +195,7 @@ CollectiveResult World::run(const ProcessGroup& g, const std::string& op, const 
     ec.ctx = proc->executing;
     ec.ctx->attempt = 0;
   } else {
-    ec.stack = std::vector<StackFrame>{{static_cast<int>(where.line()), where.function_name(), where.file_name(), ""}};
+    ec.stack = std::vector<StackFrame>{{static_cast<int>(where.line()), short_function_name(where.function_name()), where.file_name(), ""}};
   }
   Json meta = Json::object();
   meta.set("name", "collective_op").set("encoding", "json");

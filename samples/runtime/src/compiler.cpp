@@ -39,7 +39,8 @@ CompiledFunction::CompiledFunction(const Program& program, CompileOptions option
     : program_(program), options_(std::move(options)) {}
 
 void CompiledFunction::operator()(Env& env, std::source_location call) {
-  std::vector<StackFrame> outer{{static_cast<int>(call.line()), call.function_name(), call.file_name(), ""}};
+  std::vector<StackFrame> outer{{static_cast<int>(call.line()), short_function_name(call.function_name()),
+                                 call.file_name(), ""}};
   run_frame(0, env, outer);
 }
 
@@ -135,19 +136,12 @@ CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env, cons
     std::string guard = recompile_reason.substr(recompile_reason.find(": ") + 2);
     if (proc->truth) {
       Json t = Json::object();
-      t.set("rank", proc->rank).set("compile_id", ctx.str()).set("frame", f.name).set("failed_guard", guard);
+      t.set("rank", std::max(proc->rank, 0)).set("compile_id", ctx.str()).set("frame", f.name).set("failed_guard", guard);
       t.set("reason", recompile_reason);
       proc->truth->add("recompiles", t);
     }
     if (options_.automatic_dynamic) {
-      if (auto sm = size_mismatch(guard)) {
-        if (f.dynamic.insert(*sm).second && proc->truth) {
-          Json d = Json::object();
-          d.set("rank", proc->rank).set("frame", f.name).set("input", sm->first).set("dim", sm->second);
-          d.set("compile_id", ctx.str());
-          proc->truth->add("dynamic_dims", d);
-        }
-      }
+      if (auto sm = size_mismatch(guard)) f.dynamic.insert(*sm);
     }
   }
   log.chromium("entire_frame_compile", 'B', ctx, Json(Json::Object{{"fn_name", Json("_compile.compile_inner")}}));
@@ -186,7 +180,7 @@ CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env, cons
     log.chromium("dynamo", 'E', ctx);
     if (proc->truth) {
       Json t = Json::object();
-      t.set("rank", proc->rank).set("frame", f.name).set("compile_id", ctx.str()).set("limit", options_.recompile_limit);
+      t.set("rank", std::max(proc->rank, 0)).set("frame", f.name).set("compile_id", ctx.str()).set("limit", options_.recompile_limit);
       proc->truth->add("cache_limit", t);
     }
     return entry;
@@ -224,7 +218,7 @@ CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env, cons
     log.emit("artifact", artifact_meta("dynamo_graph_break_reason", "string"), at(ctx), payload);
     if (proc->truth) {
       Json t = Json::object();
-      t.set("rank", proc->rank).set("compile_id", ctx.str()).set("frame", f.name).set("file", program_.file);
+      t.set("rank", std::max(proc->rank, 0)).set("compile_id", ctx.str()).set("frame", f.name).set("file", program_.file);
       t.set("line", s.line).set("reason", brk->second);
       proc->truth->add("graph_breaks", t);
     }
@@ -241,7 +235,7 @@ CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env, cons
   for (const auto& s : tracer->symbols) {
     if (proc->truth) {
       Json d = Json::object();
-      d.set("rank", proc->rank).set("frame", f.name).set("input", s.var).set("dim", s.dim).set("symbol", s.symbol);
+      d.set("rank", std::max(proc->rank, 0)).set("frame", f.name).set("input", s.var).set("dim", s.dim).set("symbol", s.symbol);
       d.set("compile_id", ctx.str()).set("hint", s.hint);
       proc->truth->add("dynamic_dims", d);
     }
@@ -297,6 +291,7 @@ CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env, cons
                        "\", line " + std::to_string(__LINE__) + ", in compile_frame\n    inductor_compile(graph, backend)\n"
                        "torch._dynamo.exc.BackendCompilerFailed: " + reason + "\n";
       log.emit("artifact", artifact_meta("dynamo_error", "string"), at(ctx), tb);
+      log.chromium("inductor_compile", 'E', ctx);
       log.chromium("backend_compile", 'E', ctx);
       double end = now_us();
       Json m = Json::object();
@@ -313,7 +308,7 @@ CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env, cons
       log.chromium("dynamo", 'E', ctx, Json(Json::Object{{"fail_type", Json("BackendCompilerFailed")}}));
       if (proc->truth) {
         Json t = Json::object();
-        t.set("rank", proc->rank).set("compile_id", ctx.str()).set("frame", f.name);
+        t.set("rank", std::max(proc->rank, 0)).set("compile_id", ctx.str()).set("frame", f.name);
         t.set("fail_type", "BackendCompilerFailed").set("fail_reason", reason);
         proc->truth->add("failures", t);
       }

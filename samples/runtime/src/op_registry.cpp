@@ -76,7 +76,7 @@ void print(const std::string& label, const Tensor& t) {
   int64_t n = std::min<int64_t>(t.numel(), 8);
   for (int64_t i = 0; i < n; ++i) s += " " + python_float(t.flat(i));
   if (t.numel() > n) s += " ...";
-  std::fprintf(stderr, "%s\n", s.c_str());
+  std::printf("%s\n", s.c_str());
 }
 
 const Value& Env::get(const std::string& name) const {

@@ -26,6 +26,14 @@ double now_us() {
   return static_cast<double>(std::chrono::duration_cast<std::chrono::microseconds>(t).count());
 }
 
+std::string short_function_name(const char* pretty) {
+  std::string s = pretty;
+  size_t paren = s.find('(');
+  if (paren != std::string::npos) s.resize(paren);
+  size_t cut = s.find_last_of(": ");
+  return cut == std::string::npos ? s : s.substr(cut + 1);
+}
+
 std::string relative_source(const char* file) {
   std::string f = file;
   size_t p = f.rfind("/samples/");

@@ -75,7 +75,9 @@ class TraceLog {
   long pid_;
 };
 
-double now_us();  // wall clock, µs since the epoch
+double now_us();
+// "void ns::f(int)" -> "f": the bare name PyTorch frames carry.
+std::string short_function_name(const char* pretty);  // wall clock, µs since the epoch
 // Path of a runtime source file as PyTorch prints it: relative to the repo root when possible.
 std::string relative_source(const char* file);
 
