@@ -16,7 +16,8 @@ int main(int argc, char** argv) {
   app.add_option("--out", out, "output directory (default: $TORCH_TRACE, else ./tlscope-trace)");
   app.add_option("--ranks", o.ranks, "number of ranks (distributed scenarios)");
   app.add_option("--steps", o.steps, "training steps / calls");
-  app.add_option("--seed", o.seed, "random seed (same seed, same logs apart from timestamps and ids)");
+  app.add_option("--seed", o.seed,
+                 "random seed (same seed, same logs apart from timestamps and ids)");
   app.add_option("--timeout-ms", o.timeout_ms, "collective timeout in ms (hang detection)");
   app.add_option("--desync-kind", o.desync_kind, "desync: op, shape, dtype or order")
       ->check(CLI::IsMember({"op", "shape", "dtype", "order"}));
@@ -25,8 +26,8 @@ int main(int argc, char** argv) {
 
   if (list) {
     for (const auto& s : tlrt::scenarios()) {
-      std::printf("%-16s ranks=%d steps=%-3d %s\n", s.name.c_str(), s.default_ranks, s.default_steps,
-                  s.description.c_str());
+      std::printf("%-16s ranks=%d steps=%-3d %s\n", s.name.c_str(), s.default_ranks,
+                  s.default_steps, s.description.c_str());
     }
     return 0;
   }
@@ -41,10 +42,11 @@ int main(int argc, char** argv) {
   o.out_dir = out;
   try {
     tlrt::ScenarioResult r = tlrt::run_scenario(scenario, o);
-    std::printf("%s: %zu log file(s), %lld records, %.2f s, truth: %s\n", scenario.c_str(), r.logs.size(),
-                static_cast<long long>(r.records), r.seconds, r.truth_path.c_str());
+    std::printf("%s: %zu log file(s), %lld records, %.2f s, truth: %s\n", scenario.c_str(),
+                r.logs.size(), static_cast<long long>(r.records), r.seconds, r.truth_path.c_str());
     if (!r.compiled_matches_eager) {
-      std::fprintf(stderr, "tlscope-sample: compiled results differ from eager: %s\n", r.detail.c_str());
+      std::fprintf(stderr, "tlscope-sample: compiled results differ from eager: %s\n",
+                   r.detail.c_str());
       return 1;
     }
   } catch (const std::exception& e) {

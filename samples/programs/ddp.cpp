@@ -25,13 +25,16 @@ Program train_step() {
   TLRT_STMT(p, env.set("h2", relu(matmul(env.t("h1"), env.t("w2")) + env.t("b2"))));
   TLRT_STMT(p, env.set("o", matmul(env.t("h2"), env.t("w3")) + env.t("b3")));
   TLRT_STMT(p, env.set("loss", mean(pow(env.t("o") - env.t("y"), 2.0))));
-  TLRT_STMT(p, env.set("d_o", mul(env.t("o") - env.t("y"), 2.0 / static_cast<double>(env.t("o").numel()))));
+  TLRT_STMT(p, env.set("d_o", mul(env.t("o") - env.t("y"),
+                                  2.0 / static_cast<double>(env.t("o").numel()))));
   TLRT_STMT(p, env.set("g_w3", matmul(transpose(env.t("h2"), 0, 1), env.t("d_o"))));
   TLRT_STMT(p, env.set("g_b3", sum(env.t("d_o"), {0})));
-  TLRT_STMT(p, env.set("d_h2", matmul(env.t("d_o"), transpose(env.t("w3"), 0, 1)) * to(gt(env.t("h2"), 0.0), DType::f32)));
+  TLRT_STMT(p, env.set("d_h2", matmul(env.t("d_o"), transpose(env.t("w3"), 0, 1)) *
+                                   to(gt(env.t("h2"), 0.0), DType::f32)));
   TLRT_STMT(p, env.set("g_w2", matmul(transpose(env.t("h1"), 0, 1), env.t("d_h2"))));
   TLRT_STMT(p, env.set("g_b2", sum(env.t("d_h2"), {0})));
-  TLRT_STMT(p, env.set("d_h1", matmul(env.t("d_h2"), transpose(env.t("w2"), 0, 1)) * to(gt(env.t("h1"), 0.0), DType::f32)));
+  TLRT_STMT(p, env.set("d_h1", matmul(env.t("d_h2"), transpose(env.t("w2"), 0, 1)) *
+                                   to(gt(env.t("h1"), 0.0), DType::f32)));
   TLRT_STMT(p, env.set("g_w1", matmul(transpose(env.t("x"), 0, 1), env.t("d_h1"))));
   TLRT_STMT(p, env.set("g_b1", sum(env.t("d_h1"), {0})));
   return p;
@@ -142,7 +145,10 @@ void ddp_rank(Process& proc, World& world, const ScenarioOptions& o, int steps, 
       }
       if (fault_here && b < (fault.desync_kind == "order" ? 2u : 1u)) {
         Json f = Json::object();
-        f.set("kind", "desync").set("desync_kind", fault.desync_kind).set("pg_name", pg.name).set("seq", res.seq);
+        f.set("kind", "desync")
+            .set("desync_kind", fault.desync_kind)
+            .set("pg_name", pg.name)
+            .set("seq", res.seq);
         f.set("step", s).set("ranks", Json(Json::Array{Json(rank)}));
         Json others = Json::array();
         for (int r = 0; r < n; ++r) {
@@ -203,11 +209,17 @@ ScenarioResult run_ddp_family(const ScenarioOptions& o, const std::string& name,
 
 }  // namespace
 
-ScenarioResult scenario_ddp(const ScenarioOptions& o) { return run_ddp_family(o, "ddp", Fault::none); }
-ScenarioResult scenario_desync(const ScenarioOptions& o) { return run_ddp_family(o, "desync", Fault::desync); }
+ScenarioResult scenario_ddp(const ScenarioOptions& o) {
+  return run_ddp_family(o, "ddp", Fault::none);
+}
+ScenarioResult scenario_desync(const ScenarioOptions& o) {
+  return run_ddp_family(o, "desync", Fault::desync);
+}
 ScenarioResult scenario_straggler(const ScenarioOptions& o) {
   return run_ddp_family(o, "straggler", Fault::straggler);
 }
-ScenarioResult scenario_hang(const ScenarioOptions& o) { return run_ddp_family(o, "hang", Fault::missing); }
+ScenarioResult scenario_hang(const ScenarioOptions& o) {
+  return run_ddp_family(o, "hang", Fault::missing);
+}
 
 }  // namespace tlrt

@@ -23,11 +23,17 @@ Program tp_train_step() {
   TLRT_STMT(p, env.set("o_partial", matmul(env.t("h"), env.t("w2"))));
   TLRT_STMT(p, env.set("o", all_reduce(env.t("o_partial"), env.str("tp")) + env.t("b2")));
   TLRT_STMT(p, env.set("loss", mean(pow(env.t("o") - env.t("y"), 2.0))));
-  TLRT_STMT(p, env.set("d_o", mul(env.t("o") - env.t("y"), 2.0 / static_cast<double>(env.t("o").numel()))));
+  TLRT_STMT(p, env.set("d_o", mul(env.t("o") - env.t("y"),
+                                  2.0 / static_cast<double>(env.t("o").numel()))));
   TLRT_STMT(p, env.set("g_b2", all_reduce(sum(env.t("d_o"), {0}), env.str("dp"))));
-  TLRT_STMT(p, env.set("g_w2", all_reduce(matmul(transpose(env.t("h"), 0, 1), env.t("d_o")), env.str("dp"))));
-  TLRT_STMT(p, env.set("d_h", matmul(env.t("d_o"), transpose(env.t("w2"), 0, 1)) * to(gt(env.t("h"), 0.0), DType::f32)));
-  TLRT_STMT(p, env.set("g_w1", all_gather(reduce_scatter(matmul(transpose(env.t("x"), 0, 1), env.t("d_h")), env.str("dp")), env.str("dp"))));
+  TLRT_STMT(p, env.set("g_w2", all_reduce(matmul(transpose(env.t("h"), 0, 1), env.t("d_o")),
+                                          env.str("dp"))));
+  TLRT_STMT(p, env.set("d_h", matmul(env.t("d_o"), transpose(env.t("w2"), 0, 1)) *
+                                  to(gt(env.t("h"), 0.0), DType::f32)));
+  TLRT_STMT(p, env.set("g_w1",
+                       all_gather(reduce_scatter(matmul(transpose(env.t("x"), 0, 1), env.t("d_h")),
+                                                 env.str("dp")),
+                                  env.str("dp"))));
   TLRT_STMT(p, env.set("g_b1", all_reduce(sum(env.t("d_h"), {0}), env.str("dp"))));
   return p;
 }
@@ -37,10 +43,12 @@ Program full_train_step() {
   Program p("full_train_step", __FILE__, __LINE__);
   TLRT_STMT(p, env.set("h", relu(matmul(env.t("x"), env.t("w1")) + env.t("b1"))));
   TLRT_STMT(p, env.set("o", matmul(env.t("h"), env.t("w2")) + env.t("b2")));
-  TLRT_STMT(p, env.set("d_o", mul(env.t("o") - env.t("y"), 2.0 / static_cast<double>(env.t("o").numel()))));
+  TLRT_STMT(p, env.set("d_o", mul(env.t("o") - env.t("y"),
+                                  2.0 / static_cast<double>(env.t("o").numel()))));
   TLRT_STMT(p, env.set("g_b2", sum(env.t("d_o"), {0})));
   TLRT_STMT(p, env.set("g_w2", matmul(transpose(env.t("h"), 0, 1), env.t("d_o"))));
-  TLRT_STMT(p, env.set("d_h", matmul(env.t("d_o"), transpose(env.t("w2"), 0, 1)) * to(gt(env.t("h"), 0.0), DType::f32)));
+  TLRT_STMT(p, env.set("d_h", matmul(env.t("d_o"), transpose(env.t("w2"), 0, 1)) *
+                                  to(gt(env.t("h"), 0.0), DType::f32)));
   TLRT_STMT(p, env.set("g_w1", matmul(transpose(env.t("x"), 0, 1), env.t("d_h"))));
   TLRT_STMT(p, env.set("g_b1", sum(env.t("d_h"), {0})));
   return p;
@@ -71,8 +79,9 @@ ScenarioResult scenario_mesh_2d(const ScenarioOptions& o) {
   int n = o.ranks;
   const int tp = 2;
   if (n % tp != 0 || (kIn % (n / tp)) != 0) {
-    throw std::invalid_argument("mesh-2d needs an even rank count with 16 divisible by ranks/2 (got " +
-                                std::to_string(n) + ")");
+    throw std::invalid_argument(
+        "mesh-2d needs an even rank count with 16 divisible by ranks/2 (got " + std::to_string(n) +
+        ")");
   }
   int dp = n / tp;
   std::vector<Env> finals(static_cast<size_t>(n));
@@ -81,7 +90,8 @@ ScenarioResult scenario_mesh_2d(const ScenarioOptions& o) {
   return run_ranks(
       o, "mesh-2d", n,
       [&](World& w) {
-        for (int d = 0; d < dp; ++d) tp_names[d] = w.add_group("mesh_row_" + std::to_string(d), {d * tp, d * tp + 1}).name;
+        for (int d = 0; d < dp; ++d)
+          tp_names[d] = w.add_group("mesh_row_" + std::to_string(d), {d * tp, d * tp + 1}).name;
         for (int t = 0; t < tp; ++t) {
           std::vector<int> col;
           for (int d = 0; d < dp; ++d) col.push_back(d * tp + t);
@@ -98,8 +108,15 @@ ScenarioResult scenario_mesh_2d(const ScenarioOptions& o) {
         params.set("b1", contiguous(slice(full.t("b1"), 0, ti * hs, (ti + 1) * hs)));
         params.set("w2", contiguous(slice(full.t("w2"), 0, ti * hs, (ti + 1) * hs)));
         params.set("b2", full.t("b2"));
-        auto place = [&](const std::string& name, std::vector<std::string> pl, Shape global, const Tensor& local) {
-          log_placement({name, {dp, tp}, {"dp", "tp"}, std::move(pl), std::move(global), local.sizes(), {di, ti}});
+        auto place = [&](const std::string& name, std::vector<std::string> pl, Shape global,
+                         const Tensor& local) {
+          log_placement({name,
+                         {dp, tp},
+                         {"dp", "tp"},
+                         std::move(pl),
+                         std::move(global),
+                         local.sizes(),
+                         {di, ti}});
           log_tensor_values(name, local);
         };
         place("w1", {"Replicate()", "Shard(1)"}, {kIn, kHidden}, params.t("w1"));
@@ -116,7 +133,8 @@ ScenarioResult scenario_mesh_2d(const ScenarioOptions& o) {
           step_fn(env);
           if (s == 0) {
             place("x", {"Shard(0)", "Replicate()"}, {dp * kLocalBatch, kIn}, env.t("x"));
-            place("o_partial", {"Shard(0)", "Partial(sum)"}, {dp * kLocalBatch, kOut}, env.t("o_partial"));
+            place("o_partial", {"Shard(0)", "Partial(sum)"}, {dp * kLocalBatch, kOut},
+                  env.t("o_partial"));
           }
           for (const char* name : kNames) {
             params.set(name, params.t(name) - mul(env.t(std::string("g_") + name), kLr / dp));
@@ -125,7 +143,9 @@ ScenarioResult scenario_mesh_2d(const ScenarioOptions& o) {
         // Reassemble the sharded weights over tp to compare with the reference.
         const ProcessGroup& row = world.group(tp_names[di]);
         Env gathered;
-        gathered.set("w1", transpose(world.all_gather(row, contiguous(transpose(params.t("w1"), 0, 1))).out, 0, 1));
+        gathered.set(
+            "w1", transpose(world.all_gather(row, contiguous(transpose(params.t("w1"), 0, 1))).out,
+                            0, 1));
         gathered.set("b1", world.all_gather(row, params.t("b1")).out);
         gathered.set("w2", world.all_gather(row, params.t("w2")).out);
         gathered.set("b2", params.t("b2"));
@@ -134,7 +154,8 @@ ScenarioResult scenario_mesh_2d(const ScenarioOptions& o) {
           world.send(params.t("b2"), rank + 1);
         } else {
           Tensor got = world.recv(Tensor::empty({kOut}, DType::f32), rank - 1).out;
-          if (!allclose(got, params.t("b2"))) throw std::runtime_error("b2 differs between tp ranks");
+          if (!allclose(got, params.t("b2")))
+            throw std::runtime_error("b2 differs between tp ranks");
         }
         world.barrier(world.world_group());
         std::lock_guard<std::mutex> lock(mu);
@@ -149,7 +170,8 @@ ScenarioResult scenario_mesh_2d(const ScenarioOptions& o) {
           env.set("x", x);
           env.set("y", y);
           ref.run_eager(env);
-          for (const char* name : kNames) params.set(name, params.t(name) - mul(env.t(std::string("g_") + name), kLr));
+          for (const char* name : kNames)
+            params.set(name, params.t(name) - mul(env.t(std::string("g_") + name), kLr));
         }
         for (int rank = 0; rank < n; ++rank) {
           std::string detail;

@@ -59,7 +59,8 @@ ScenarioResult scenario_recompiles(const ScenarioOptions& o) {
       check(storm, sfn, env, r);
     }
     Json f = Json::object();
-    f.set("kind", "recompile_storm").set("ranks", Json(Json::Array{Json(proc.rank < 0 ? 0 : proc.rank)}));
+    f.set("kind", "recompile_storm")
+        .set("ranks", Json(Json::Array{Json(proc.rank < 0 ? 0 : proc.rank)}));
     f.set("frame", "step_decay").set("limit", limit);
     proc.truth->add("faults", f);
   });
@@ -91,7 +92,8 @@ ScenarioResult scenario_dynamic_shapes(const ScenarioOptions& o) {
 
 static Program attention_scores() {
   Program p("attention_scores", __FILE__, __LINE__);
-  TLRT_STMT(p, env.set("s", softmax(mul(matmul(env.t("q"), transpose(env.t("k"), 0, 1)), 0.5), -1)));
+  TLRT_STMT(p,
+            env.set("s", softmax(mul(matmul(env.t("q"), transpose(env.t("k"), 0, 1)), 0.5), -1)));
   return p;
 }
 
@@ -114,7 +116,9 @@ ScenarioResult scenario_compile_failure(const ScenarioOptions& o) {
       // As a user would: fall back to eager.
       bad.run_eager(env);
       Json f = Json::object();
-      f.set("kind", "compile_failure").set("ranks", Json(Json::Array{Json(0)})).set("compile_id", e.compile_id);
+      f.set("kind", "compile_failure")
+          .set("ranks", Json(Json::Array{Json(0)}))
+          .set("compile_id", e.compile_id);
       proc.truth->add("faults", f);
     }
     bad.run_eager(eager);

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <optional>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <set>
 
@@ -125,8 +125,8 @@ struct Parser {
     if (c == 'n') return v.kind = JValue::null, lit("null");
     size_t start = i;
     if (s[i] == '-') ++i;
-    while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.' || s[i] == 'e' ||
-                            s[i] == 'E' || s[i] == '+' || s[i] == '-'))
+    while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.' ||
+                            s[i] == 'e' || s[i] == 'E' || s[i] == '+' || s[i] == '-'))
       ++i;
     if (start == i || (i - start == 1 && s[start] == '-')) return fail("unexpected character");
     v.kind = JValue::number;
@@ -153,7 +153,8 @@ bool parse_json(const std::string& text, JValue& out, std::string& error) {
 
 std::string md5(const std::string& data) {
   uint32_t k[64];
-  for (int i = 0; i < 64; ++i) k[i] = static_cast<uint32_t>(std::floor(std::fabs(std::sin(i + 1.0)) * 4294967296.0));
+  for (int i = 0; i < 64; ++i)
+    k[i] = static_cast<uint32_t>(std::floor(std::fabs(std::sin(i + 1.0)) * 4294967296.0));
   static const int r[64] = {7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22,
                             5, 9,  14, 20, 5, 9,  14, 20, 5, 9,  14, 20, 5, 9,  14, 20,
                             4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,
@@ -168,7 +169,8 @@ std::string md5(const std::string& data) {
     uint32_t w[16];
     for (int i = 0; i < 16; ++i) {
       w[i] = 0;
-      for (int b = 3; b >= 0; --b) w[i] = (w[i] << 8) | static_cast<unsigned char>(msg[off + i * 4 + b]);
+      for (int b = 3; b >= 0; --b)
+        w[i] = (w[i] << 8) | static_cast<unsigned char>(msg[off + i * 4 + b]);
     }
     uint32_t a = h[0], b = h[1], c = h[2], d = h[3];
     for (int i = 0; i < 64; ++i) {
@@ -200,7 +202,8 @@ std::string md5(const std::string& data) {
   }
   char out[33];
   for (int i = 0; i < 4; ++i) {
-    for (int j = 0; j < 4; ++j) std::snprintf(out + i * 8 + j * 2, 3, "%02x", (h[i] >> (8 * j)) & 0xff);
+    for (int j = 0; j < 4; ++j)
+      std::snprintf(out + i * 8 + j * 2, 3, "%02x", (h[i] >> (8 * j)) & 0xff);
   }
   return std::string(out, 32);
 }
@@ -209,7 +212,8 @@ namespace {
 void collect_filename_refs(const JValue& v, std::vector<int>& out) {
   if (v.kind == JValue::object) {
     const JValue* f = v.get("filename");
-    if (f && f->kind == JValue::number && v.has("line") && v.has("name")) out.push_back(static_cast<int>(f->num));
+    if (f && f->kind == JValue::number && v.has("line") && v.has("name"))
+      out.push_back(static_cast<int>(f->num));
     for (const auto& [k, x] : v.fields) collect_filename_refs(x, out);
   } else if (v.kind == JValue::array) {
     for (const auto& x : v.items) collect_filename_refs(x, out);
@@ -224,7 +228,8 @@ LogCheck read_log(const std::string& path) {
     out.errors.push_back(path + ": cannot open");
     return out;
   }
-  static const std::regex header(R"(^V(\d{2})(\d{2}) (\d{2}):(\d{2}):(\d{2})\.(\d{3})000 (\d+) ([^:\s]+):(\d+)\] (\{.*\})$)");
+  static const std::regex header(
+      R"(^V(\d{2})(\d{2}) (\d{2}):(\d{2}):(\d{2})\.(\d{3})000 (\d+) ([^:\s]+):(\d+)\] (\{.*\})$)");
   std::string line;
   int no = 0;
   Record* open = nullptr;
@@ -232,7 +237,9 @@ LogCheck read_log(const std::string& path) {
   std::set<int> strings;
   std::optional<double> rank;
   std::map<std::string, int> chromium_depth;
-  auto err = [&](int n, const std::string& what) { out.errors.push_back(path + ":" + std::to_string(n) + ": " + what); };
+  auto err = [&](int n, const std::string& what) {
+    out.errors.push_back(path + ":" + std::to_string(n) + ": " + what);
+  };
   auto close = [&]() {
     if (!open) return;
     std::string joined;
@@ -250,10 +257,14 @@ LogCheck read_log(const std::string& path) {
         const JValue* ph = ev.get("ph");
         const JValue* name = ev.get("name");
         const JValue* ts = ev.get("ts");
-        if (!ph || !name || !ts || ts->kind != JValue::number) err(open->line_no, "chromium event lacks ph/name/ts");
-        else if (ph->str == "B") ++chromium_depth[name->str];
-        else if (ph->str == "E" && --chromium_depth[name->str] < 0) err(open->line_no, "E without B for " + name->str);
-        else if (ph->str != "B" && ph->str != "E" && ph->str != "i") err(open->line_no, "bad ph");
+        if (!ph || !name || !ts || ts->kind != JValue::number)
+          err(open->line_no, "chromium event lacks ph/name/ts");
+        else if (ph->str == "B")
+          ++chromium_depth[name->str];
+        else if (ph->str == "E" && --chromium_depth[name->str] < 0)
+          err(open->line_no, "E without B for " + name->str);
+        else if (ph->str != "B" && ph->str != "E" && ph->str != "i")
+          err(open->line_no, "bad ph");
       }
     }
     open = nullptr;
@@ -262,8 +273,10 @@ LogCheck read_log(const std::string& path) {
   while (std::getline(in, line)) {
     ++no;
     if (!line.empty() && line[0] == '\t') {
-      if (!open) err(no, "payload line without a has_payload header");
-      else payload_lines.push_back(line.substr(1));
+      if (!open)
+        err(no, "payload line without a has_payload header");
+      else
+        payload_lines.push_back(line.substr(1));
       continue;
     }
     close();
@@ -279,8 +292,9 @@ LogCheck read_log(const std::string& path) {
       err(no, "envelope is not JSON: " + e);
       continue;
     }
-    static const std::set<std::string> ctx_keys = {"rank", "frame_id", "frame_compile_id", "attempt",
-                                                   "has_payload", "stack", "compiled_autograd_id"};
+    static const std::set<std::string> ctx_keys = {
+        "rank",        "frame_id", "frame_compile_id",    "attempt",
+        "has_payload", "stack",    "compiled_autograd_id"};
     int event_keys = 0;
     for (const auto& [k, v] : rec.envelope.fields) {
       if (!ctx_keys.count(k)) {
@@ -291,8 +305,10 @@ LogCheck read_log(const std::string& path) {
     if (event_keys != 1) err(no, "envelope must hold exactly one event key");
     if (rec.key == "str") {
       const JValue* s = rec.envelope.get("str");
-      if (!s || s->items.size() != 2 || s->items[1].kind != JValue::number) err(no, "bad str record");
-      else strings.insert(static_cast<int>(s->items[1].num));
+      if (!s || s->items.size() != 2 || s->items[1].kind != JValue::number)
+        err(no, "bad str record");
+      else
+        strings.insert(static_cast<int>(s->items[1].num));
     } else {
       const JValue* r = rec.envelope.get("rank");
       if (r) {
@@ -304,9 +320,11 @@ LogCheck read_log(const std::string& path) {
       std::vector<int> refs;
       collect_filename_refs(rec.envelope, refs);
       for (int idx : refs) {
-        if (!strings.count(idx)) err(no, "string index " + std::to_string(idx) + " used before its str record");
+        if (!strings.count(idx))
+          err(no, "string index " + std::to_string(idx) + " used before its str record");
       }
-      if (rec.envelope.has("frame_id") && !rec.envelope.has("frame_compile_id")) err(no, "frame_id without frame_compile_id");
+      if (rec.envelope.has("frame_id") && !rec.envelope.has("frame_compile_id"))
+        err(no, "frame_id without frame_compile_id");
     }
     const JValue* hp = rec.envelope.get("has_payload");
     rec.has_payload = hp != nullptr;

@@ -27,10 +27,10 @@ bool parse_json(const std::string& text, JValue& out, std::string& error);
 std::string md5(const std::string& data);
 
 struct Record {
-  int line_no = 0;       // 1-based line of the header
-  std::string key;       // the event key
+  int line_no = 0;  // 1-based line of the header
+  std::string key;  // the event key
   JValue envelope;
-  std::string payload;   // joined payload lines (TAB stripped)
+  std::string payload;  // joined payload lines (TAB stripped)
   bool has_payload = false;
 };
 

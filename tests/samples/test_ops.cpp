@@ -8,7 +8,9 @@
 
 using namespace tlrt;
 
-static std::vector<double> vals(const Tensor& t) { return t.values(); }
+static std::vector<double> vals(const Tensor& t) {
+  return t.values();
+}
 
 TEST_CASE("broadcasting add and dtype promotion") {
   Tensor a = Tensor::from({2, 3}, {1, 2, 3, 4, 5, 6});
@@ -43,7 +45,8 @@ TEST_CASE("comparisons, where and unary ops") {
   CHECK(vals(relu(a)) == std::vector<double>{0, 0, 2, 3});
   CHECK(vals(neg(a)) == std::vector<double>{1, 0, -2, -3});
   // gelu(1) = 0.5 * (1 + erf(1/sqrt 2)) = 0.841344746...
-  CHECK(gelu(Tensor::from({1}, {1.0}, DType::f64)).flat(0) == Approx(0.8413447460685429).epsilon(1e-12));
+  CHECK(gelu(Tensor::from({1}, {1.0}, DType::f64)).flat(0) ==
+        Approx(0.8413447460685429).epsilon(1e-12));
   CHECK(tanh(Tensor::from({1}, {0.5}, DType::f64)).flat(0) == Approx(0.46211715726000974));
   CHECK(exp(Tensor::from({1}, {1.0}, DType::f64)).flat(0) == Approx(2.718281828459045));
   CHECK(vals(pow(Tensor::from({2}, {3, -2}), 2.0)) == std::vector<double>{9, 4});
@@ -71,7 +74,8 @@ TEST_CASE("softmax and layer_norm") {
   double z = std::exp(1) + std::exp(2) + std::exp(3);
   CHECK(s.flat(0) == Approx(std::exp(1) / z));
   CHECK(s.flat(2) == Approx(std::exp(3) / z));
-  Tensor ln = layer_norm(Tensor::from({1, 4}, {1, 2, 3, 4}, DType::f64), Tensor::from({4}, {1, 1, 1, 1}, DType::f64),
+  Tensor ln = layer_norm(Tensor::from({1, 4}, {1, 2, 3, 4}, DType::f64),
+                         Tensor::from({4}, {1, 1, 1, 1}, DType::f64),
                          Tensor::from({4}, {0, 0, 0, 0}, DType::f64), 0.0);
   // mean 2.5, variance 1.25: (x - 2.5) / sqrt(1.25)
   CHECK(ln.flat(0) == Approx(-1.5 / std::sqrt(1.25)));
@@ -83,7 +87,8 @@ TEST_CASE("matmul 2-D and batched") {
   Tensor b = Tensor::from({3, 2}, {7, 8, 9, 10, 11, 12});
   CHECK(vals(matmul(a, b)) == std::vector<double>{58, 64, 139, 154});
   // a^T through a view (non-contiguous strides) times a: [[17,22,27],[22,29,36],[27,36,45]]
-  CHECK(vals(matmul(transpose(a, 0, 1), a)) == std::vector<double>{17, 22, 27, 22, 29, 36, 27, 36, 45});
+  CHECK(vals(matmul(transpose(a, 0, 1), a)) ==
+        std::vector<double>{17, 22, 27, 22, 29, 36, 27, 36, 45});
   Tensor batch = reshape(arange(12, DType::f32), {2, 2, 3});
   Tensor out = matmul(batch, b);
   CHECK(out.sizes() == Shape{2, 2, 2});
@@ -123,23 +128,30 @@ TEST_CASE("cat, split and embedding") {
   auto parts = split(c, 2, 0);
   REQUIRE(parts.size() == 2);
   CHECK(vals(parts[1]) == std::vector<double>{5, 6});
-  CHECK_THROWS_WITH(cat({a, Tensor::from({1, 3}, {1, 2, 3})}, 0), Catch::Contains("Sizes of tensors must match"));
+  CHECK_THROWS_WITH(cat({a, Tensor::from({1, 3}, {1, 2, 3})}, 0),
+                    Catch::Contains("Sizes of tensors must match"));
   Tensor w = Tensor::from({3, 2}, {0, 1, 10, 11, 20, 21});
   Tensor idx = Tensor::from({2}, {2, 0}, DType::i64);
   CHECK(vals(embedding(w, idx)) == std::vector<double>{20, 21, 0, 1});
-  CHECK_THROWS_WITH(embedding(w, Tensor::from({1}, {3}, DType::i64)), Catch::Contains("out of bounds"));
+  CHECK_THROWS_WITH(embedding(w, Tensor::from({1}, {3}, DType::i64)),
+                    Catch::Contains("out of bounds"));
 }
 
 TEST_CASE("runtime MD5 matches RFC 1321 test vectors") {
   CHECK(md5_hex("") == "d41d8cd98f00b204e9800998ecf8427e");
   CHECK(md5_hex("abc") == "900150983cd24fb0d6963f7d28e17f72");
-  CHECK(md5_hex("12345678901234567890123456789012345678901234567890123456789012345678901234567890") ==
-        "57edf4a22be3c955ac49da2e2107b67a");
+  CHECK(
+      md5_hex("12345678901234567890123456789012345678901234567890123456789012345678901234567890") ==
+      "57edf4a22be3c955ac49da2e2107b67a");
 }
 
 TEST_CASE("JSON dumps like Python's json.dumps") {
   Json o = Json::object();
-  o.set("a", 1).set("b", Json::list(std::vector<int>{1, 2})).set("s", "x\"\n\xc3\xa9").set("f", 2.0).set("n", nullptr);
+  o.set("a", 1)
+      .set("b", Json::list(std::vector<int>{1, 2}))
+      .set("s", "x\"\n\xc3\xa9")
+      .set("f", 2.0)
+      .set("n", nullptr);
   CHECK(o.dump() == R"({"a": 1, "b": [1, 2], "s": "x\"\n\u00e9", "f": 2.0, "n": null})");
   Json c = Json::object();
   c.set("name", "dynamo").set("args", Json(Json::Object{{"compile_id", Json("0/0")}}));

@@ -85,7 +85,9 @@ std::string compile_id(const check::Record& r) {
          std::to_string(static_cast<int>(r.envelope.get("frame_compile_id")->num));
 }
 
-const JValue& section(const Run& r, const std::string& name) { return *r.truth.get(name); }
+const JValue& section(const Run& r, const std::string& name) {
+  return *r.truth.get(name);
+}
 
 // Collective records of the log agree one to one (in order) with truth's entries for that rank.
 void check_collectives_match(const Run& r) {
@@ -129,8 +131,10 @@ TEST_CASE("mlp: clean compile, cache hits, well-formed log") {
   const JValue& top = stack->items.back();
   CHECK(top.get("name")->str == "forward");
   CHECK(events(lc, "inductor_output_code").size() == 1);
-  CHECK(events(lc, "inductor_output_code")[0]->payload.find("extern \"C\"  void kernel(") != std::string::npos);
-  CHECK(events(lc, "dynamo_output_graph")[0]->payload.find("torch.matmul(l_x_, l_w1_)") != std::string::npos);
+  CHECK(events(lc, "inductor_output_code")[0]->payload.find("extern \"C\"  void kernel(") !=
+        std::string::npos);
+  CHECK(events(lc, "dynamo_output_graph")[0]->payload.find("torch.matmul(l_x_, l_w1_)") !=
+        std::string::npos);
   CHECK(events(lc, "rank").empty());
 }
 
@@ -155,11 +159,14 @@ TEST_CASE("graph-breaks: truth's breaks are the log's break artifacts and resume
   CHECK(truth[1].get("reason")->str.find("print") != std::string::npos);
   // Frames: forward, then one resume frame per break, named after the break's line.
   std::vector<std::string> names;
-  for (const auto* m : events(lc, "compilation_metrics")) names.push_back(m->envelope.get("compilation_metrics")->get("co_name")->str);
+  for (const auto* m : events(lc, "compilation_metrics"))
+    names.push_back(m->envelope.get("compilation_metrics")->get("co_name")->str);
   REQUIRE(names.size() >= 3);
   CHECK(names[0] == "forward");
-  CHECK(names[1] == "torch_dynamo_resume_in_forward_at_" + std::to_string(static_cast<int>(truth[0].get("line")->num)));
-  CHECK(names[2] == "torch_dynamo_resume_in_forward_at_" + std::to_string(static_cast<int>(truth[1].get("line")->num)));
+  CHECK(names[1] == "torch_dynamo_resume_in_forward_at_" +
+                        std::to_string(static_cast<int>(truth[0].get("line")->num)));
+  CHECK(names[2] == "torch_dynamo_resume_in_forward_at_" +
+                        std::to_string(static_cast<int>(truth[1].get("line")->num)));
   // The compile that broke restarted once (attempt 1) and lists the reason.
   const auto* m0 = events(lc, "compilation_metrics")[0];
   CHECK(m0->envelope.get("attempt")->num == 1);
@@ -185,7 +192,8 @@ TEST_CASE("recompiles: reasons in PyTorch phrasing, dynamic dim, cache limit") {
     CHECK(list.items[0].str == truth[i].get("reason")->str);
     guards.push_back(truth[i].get("failed_guard")->str);
   }
-  // The scenario's calls change dtype, then strides, then a scalar, then a size (see recompiles.cpp).
+  // The scenario's calls change dtype, then strides, then a scalar, then a size (see
+  // recompiles.cpp).
   REQUIRE(guards.size() >= 4);
   CHECK(guards[0] == "tensor 'x' dtype mismatch. expected Float, actual Double");
   CHECK(guards[1] == "tensor 'x' dtype mismatch. expected Double, actual Float");
@@ -202,7 +210,8 @@ TEST_CASE("recompiles: reasons in PyTorch phrasing, dynamic dim, cache limit") {
   for (const auto* m : events(lc, "compilation_metrics")) {
     const JValue* cm = m->envelope.get("compilation_metrics");
     if (cm->get("compile_id")->str == "1/8") {
-      logged = cm->get("fail_type")->str == "RecompileLimitExceeded" && cm->get("fail_reason")->kind == JValue::string;
+      logged = cm->get("fail_type")->str == "RecompileLimitExceeded" &&
+               cm->get("fail_reason")->kind == JValue::string;
     }
   }
   CHECK(logged);
@@ -241,7 +250,8 @@ TEST_CASE("compile-failure: fail_type and fail_reason logged, truth agrees") {
     if (cm->get("fail_type")->kind != JValue::null) {
       ++failed;
       CHECK(cm->get("fail_type")->str == "BackendCompilerFailed");
-      CHECK(cm->get("fail_reason")->str == "backend='broken_backend' raised:\nRuntimeError: broken backend");
+      CHECK(cm->get("fail_reason")->str ==
+            "backend='broken_backend' raised:\nRuntimeError: broken backend");
     }
   }
   CHECK(failed == 1);
@@ -253,7 +263,10 @@ TEST_CASE("ddp: per-rank files, collectives agree with truth, training equals fu
   REQUIRE(r.logs.size() == 4);
   require_well_formed(r);
   for (size_t i = 0; i < r.result.logs.size(); ++i) {
-    CHECK(fs::path(r.result.logs[i]).filename().string().rfind("dedicated_log_torch_trace_rank_" + std::to_string(i) + "_", 0) == 0);
+    CHECK(fs::path(r.result.logs[i])
+              .filename()
+              .string()
+              .rfind("dedicated_log_torch_trace_rank_" + std::to_string(i) + "_", 0) == 0);
   }
   check_collectives_match(r);
   // 6 broadcasts + 7 per step + 1 barrier, per rank.
@@ -274,7 +287,8 @@ TEST_CASE("mesh-2d: compiled collectives, schedules, placements, sharded trainin
     // The schedule names every collective call of the output code.
     std::string code = events(lc, "inductor_output_code")[0]->payload;
     for (const auto& k : list.items) {
-      if (k.str.find("wait_tensor") == std::string::npos) CHECK(code.find(k.str + "(") != std::string::npos);
+      if (k.str.find("wait_tensor") == std::string::npos)
+        CHECK(code.find(k.str + "(") != std::string::npos);
     }
     CHECK(artifacts(lc, "inductor_runtime_and_tensor_meta").size() == 1);
     CHECK(artifacts(lc, "dtensor_placement").size() == 4);
@@ -286,7 +300,8 @@ TEST_CASE("mesh-2d: compiled collectives, schedules, placements, sharded trainin
   }
   // Collectives inside the compiled graph carry its compile id.
   bool compiled = false;
-  for (const auto& c : section(r, "collectives").items) compiled |= c.get("compile_id")->kind == JValue::string;
+  for (const auto& c : section(r, "collectives").items)
+    compiled |= c.get("compile_id")->kind == JValue::string;
   CHECK(compiled);
 }
 
@@ -307,7 +322,8 @@ TEST_CASE("desync: the faulty rank's record differs at the truth's sequence numb
     for (const auto& c : section(r, "collectives").items) {
       if (c.get("seq")->num != seq || c.get("pg_name")->str != f.get("pg_name")->str) continue;
       std::string s = c.get("op")->str + c.get("dtype")->str;
-      for (const auto& d : c.get("input_sizes")->items[0].items) s += "," + std::to_string(static_cast<int>(d.num));
+      for (const auto& d : c.get("input_sizes")->items[0].items)
+        s += "," + std::to_string(static_cast<int>(d.num));
       sig[static_cast<int>(c.get("rank")->num)] = s;
     }
     INFO(kind);
@@ -328,8 +344,10 @@ TEST_CASE("straggler: peers start the collective only when the late rank arrives
   double late_created = 0, early_created = 1e300, start = 0;
   for (const auto& c : section(r, "collectives").items) {
     if (c.get("seq")->num != seq || c.get("pg_name")->str != "0") continue;
-    if (static_cast<int>(c.get("rank")->num) == late) late_created = c.get("created_us")->num;
-    else early_created = std::min(early_created, c.get("created_us")->num);
+    if (static_cast<int>(c.get("rank")->num) == late)
+      late_created = c.get("created_us")->num;
+    else
+      early_created = std::min(early_created, c.get("created_us")->num);
     start = c.get("start_us")->num;
   }
   CHECK(late_created - early_created >= 0.8 * 1000 * f.get("delay_ms")->num);
@@ -354,7 +372,8 @@ TEST_CASE("hang: the missing collective times out on the other ranks, which exit
   }
   CHECK(timed_out == 3);
   for (size_t rank = 0; rank < r.logs.size(); ++rank) {
-    CHECK(artifacts(r.logs[rank], "collective_timeout").size() == (static_cast<int>(rank) == missing ? 0u : 1u));
+    CHECK(artifacts(r.logs[rank], "collective_timeout").size() ==
+          (static_cast<int>(rank) == missing ? 0u : 1u));
   }
 }
 
@@ -364,7 +383,8 @@ TEST_CASE("same seed, same logs apart from timestamps and run ids") {
     std::string line, out;
     static const std::regex header(R"(^V\d{4} [\d:.]+ \d+ )");
     static const std::regex md5(R"("has_payload": "[0-9a-f]{32}")");
-    static const std::regex times(R"re("(ts|start_time|[a-z_]*time[a-z_]*|duration_us|[a-z_]*_us|[a-z_]*_s)": [-0-9.e+]+)re");
+    static const std::regex times(
+        R"re("(ts|start_time|[a-z_]*time[a-z_]*|duration_us|[a-z_]*_us|[a-z_]*_s)": [-0-9.e+]+)re");
     while (std::getline(in, line)) {
       line = std::regex_replace(line, header, "");
       line = std::regex_replace(line, md5, "\"has_payload\": M");
@@ -403,6 +423,7 @@ TEST_CASE("bad options are refused with a clear message") {
 
 TEST_CASE("independent MD5 agrees with known vectors") {
   CHECK(check::md5("") == "d41d8cd98f00b204e9800998ecf8427e");
-  CHECK(check::md5("The quick brown fox jumps over the lazy dog") == "9e107d9d372bb6826bd81d3542a419d6");
+  CHECK(check::md5("The quick brown fox jumps over the lazy dog") ==
+        "9e107d9d372bb6826bd81d3542a419d6");
   CHECK(check::md5(std::string(1000, 'a')) == "cabe45dcc9ae5b66ba86600cca6b8ba8");
 }

@@ -39,7 +39,8 @@ std::vector<GraphKernel> schedule(const Graph& g) {
     std::set<int> inside(ks[k].nodes.begin(), ks[k].nodes.end());
     for (int n : ks[k].nodes) {
       for (int in : g.nodes[n].inputs) {
-        if (!inside.count(in) && std::find(ks[k].inputs.begin(), ks[k].inputs.end(), in) == ks[k].inputs.end()) {
+        if (!inside.count(in) &&
+            std::find(ks[k].inputs.begin(), ks[k].inputs.end(), in) == ks[k].inputs.end()) {
           ks[k].inputs.push_back(in);
         }
       }
@@ -49,7 +50,8 @@ std::vector<GraphKernel> schedule(const Graph& g) {
     for (int n : ks[k].nodes) {
       bool escapes = graph_outputs.count(n) > 0;
       for (size_t j = 0; j < ks.size() && !escapes; ++j) {
-        if (j != k && std::find(ks[j].inputs.begin(), ks[j].inputs.end(), n) != ks[j].inputs.end()) escapes = true;
+        if (j != k && std::find(ks[j].inputs.begin(), ks[j].inputs.end(), n) != ks[j].inputs.end())
+          escapes = true;
       }
       if (escapes) ks[k].outputs.push_back(n);
     }
@@ -65,10 +67,14 @@ std::vector<GraphKernel> schedule(const Graph& g) {
 
 std::string c_type(DType d) {
   switch (d) {
-    case DType::f32: return "float";
-    case DType::f64: return "double";
-    case DType::i64: return "int64_t";
-    case DType::b8: return "bool";
+    case DType::f32:
+      return "float";
+    case DType::f64:
+      return "double";
+    case DType::i64:
+      return "int64_t";
+    case DType::b8:
+      return "bool";
   }
   return "float";
 }
@@ -88,18 +94,24 @@ std::string index_expr(const Node& in, const Shape& shape) {
 }
 
 std::string replace_all(std::string s, const std::string& from, const std::string& to) {
-  for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) s.replace(p, from.size(), to);
+  for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size()))
+    s.replace(p, from.size(), to);
   return s;
 }
 
 std::string fused_kernel_code(const Graph& g, const GraphKernel& k) {
   std::string s = k.name + " = async_compile.cpp_pybinding([";
   std::vector<std::string> params;
-  for (size_t i = 0; i < k.inputs.size(); ++i) params.push_back("const " + c_type(g.nodes[k.inputs[i]].dtype) + "* in_ptr" + std::to_string(i));
-  for (size_t i = 0; i < k.outputs.size(); ++i) params.push_back(c_type(g.nodes[k.outputs[i]].dtype) + "* out_ptr" + std::to_string(i));
-  for (size_t i = 0; i < params.size(); ++i) s += (i ? ", '" : "'") + params[i].substr(0, params[i].rfind(' ')) + "'";
+  for (size_t i = 0; i < k.inputs.size(); ++i)
+    params.push_back("const " + c_type(g.nodes[k.inputs[i]].dtype) + "* in_ptr" +
+                     std::to_string(i));
+  for (size_t i = 0; i < k.outputs.size(); ++i)
+    params.push_back(c_type(g.nodes[k.outputs[i]].dtype) + "* out_ptr" + std::to_string(i));
+  for (size_t i = 0; i < params.size(); ++i)
+    s += (i ? ", '" : "'") + params[i].substr(0, params[i].rfind(' ')) + "'";
   s += "], '''\n#include \"/tmp/torchinductor_tlrt/cpp_prefix.h\"\nextern \"C\"  void kernel(";
-  for (size_t i = 0; i < params.size(); ++i) s += (i ? ",\n                       " : "") + params[i];
+  for (size_t i = 0; i < params.size(); ++i)
+    s += (i ? ",\n                       " : "") + params[i];
   s += ")\n{\n";
   const Node& first = g.nodes[k.nodes.front()];
   std::string indent = "    ";
@@ -107,8 +119,9 @@ std::string fused_kernel_code(const Graph& g, const GraphKernel& k) {
     std::string x = "x" + std::to_string(d), bound = first.sym_sizes[d];
     if (bound[0] == 's') bound = "k" + bound;  // symbols become kernel arguments (ks0)
     if (d + 1 == k.shape.size()) s += indent + "#pragma omp simd\n";
-    s += indent + "for(int64_t " + x + "=static_cast<int64_t>(0L); " + x + "<static_cast<int64_t>(" +
-         bound + (bound[0] == 'k' ? "" : "L") + "); " + x + "+=static_cast<int64_t>(1L))\n" + indent + "{\n";
+    s += indent + "for(int64_t " + x + "=static_cast<int64_t>(0L); " + x +
+         "<static_cast<int64_t>(" + bound + (bound[0] == 'k' ? "" : "L") + "); " + x +
+         "+=static_cast<int64_t>(1L))\n" + indent + "{\n";
     indent += "    ";
   }
   std::map<int, std::string> tmp;
@@ -122,8 +135,10 @@ std::string fused_kernel_code(const Graph& g, const GraphKernel& k) {
   for (int n : k.nodes) {
     const Node& node = g.nodes[n];
     std::string e = node.op->c_expr;
-    for (size_t a = 0; a < node.inputs.size(); ++a) e = replace_all(e, "{" + std::to_string(a) + "}", tmp[node.inputs[a]]);
-    if (!node.attrs.floats.empty()) e = replace_all(e, "{s0}", "static_cast<float>(" + python_float(node.attrs.floats[0]) + ")");
+    for (size_t a = 0; a < node.inputs.size(); ++a)
+      e = replace_all(e, "{" + std::to_string(a) + "}", tmp[node.inputs[a]]);
+    if (!node.attrs.floats.empty())
+      e = replace_all(e, "{s0}", "static_cast<float>(" + python_float(node.attrs.floats[0]) + ")");
     e = replace_all(e, "static_cast<T>", "static_cast<" + c_type(node.dtype) + ">");
     std::string name = "tmp" + std::to_string(t++);
     s += indent + "auto " + name + " = " + e + ";\n";
@@ -133,10 +148,13 @@ std::string fused_kernel_code(const Graph& g, const GraphKernel& k) {
     Shape contiguous = contiguous_strides(k.shape);
     std::string idx;
     for (size_t d = 0; d < k.shape.size(); ++d) {
-      std::string term = contiguous[d] == 1 ? "x" + std::to_string(d) : std::to_string(contiguous[d]) + "L*x" + std::to_string(d);
+      std::string term = contiguous[d] == 1
+                             ? "x" + std::to_string(d)
+                             : std::to_string(contiguous[d]) + "L*x" + std::to_string(d);
       idx = idx.empty() ? term : term + " + " + idx;
     }
-    s += indent + "out_ptr" + std::to_string(i) + "[static_cast<int64_t>(" + (idx.empty() ? "0" : idx) + ")] = " + tmp[k.outputs[i]] + ";\n";
+    s += indent + "out_ptr" + std::to_string(i) + "[static_cast<int64_t>(" +
+         (idx.empty() ? "0" : idx) + ")] = " + tmp[k.outputs[i]] + ";\n";
   }
   for (size_t d = k.shape.size(); d-- > 0;) {
     indent.resize(indent.size() - 4);
@@ -198,16 +216,17 @@ CompiledGraph inductor_compile(const Graph& g, const std::string& backend) {
       buf[k.nodes[0]] = "buf" + std::to_string(bufi++);
       std::string b = buf[k.nodes[0]];
       if (n.op->kind == OpKind::collective) {
-        call += "    " + b + " = " + c10d_name(*n.op) + "(" + in_args + ", 'sum', '" + n.attrs.str + "')\n";
+        call += "    " + b + " = " + c10d_name(*n.op) + "(" + in_args + ", 'sum', '" + n.attrs.str +
+                "')\n";
         call += "    torch.ops._c10d_functional.wait_tensor.default(" + b + ")\n";
         cg.collective_schedule.push_back(c10d_name(*n.op));
         cg.collective_schedule.push_back("torch.ops._c10d_functional.wait_tensor.default");
       } else if (n.op->kind == OpKind::view) {
-        call += "    " + b + " = reinterpret_tensor(" + in_args + ", " + tuple_str(n.sym_sizes) + ", " +
-                tuple_str(n.sym_strides) + ", 0)  # " + n.op->aten + "\n";
+        call += "    " + b + " = reinterpret_tensor(" + in_args + ", " + tuple_str(n.sym_sizes) +
+                ", " + tuple_str(n.sym_strides) + ", 0)  # " + n.op->aten + "\n";
       } else if (n.op->name == "matmul") {
-        call += "    " + b + " = empty_strided_cpu(" + tuple_str(n.sym_sizes) + ", " + tuple_str(n.sym_strides) +
-                ", " + dtype_torch_name(n.dtype) + ")\n";
+        call += "    " + b + " = empty_strided_cpu(" + tuple_str(n.sym_sizes) + ", " +
+                tuple_str(n.sym_strides) + ", " + dtype_torch_name(n.dtype) + ")\n";
         call += "    extern_kernels.mm(" + in_args + ", out=" + b + ")\n";
       } else {
         call += "    " + b + " = " + n.op->aten + "(" + in_args + ")\n";
@@ -224,7 +243,9 @@ CompiledGraph inductor_compile(const Graph& g, const std::string& backend) {
     op.set("estimated_runtime_ns", est);
     Json outs = Json::array();
     Json o = Json::object();
-    o.set("shape", Json::list(last.sizes)).set("stride", Json::list(last.strides)).set("dtype", dtype_plain(last.dtype));
+    o.set("shape", Json::list(last.sizes))
+        .set("stride", Json::list(last.strides))
+        .set("dtype", dtype_plain(last.dtype));
     outs.push(o);
     op.set("outputs", outs);
     ops.push(op);
@@ -232,15 +253,20 @@ CompiledGraph inductor_compile(const Graph& g, const std::string& backend) {
   std::vector<std::string> rets;
   for (int o : g.outputs) rets.push_back(buf[o]);
   std::string code =
-      "# AOT ID: ['0_inference']\nfrom ctypes import c_void_p, c_long, c_int\nimport torch\nimport math\n"
+      "# AOT ID: ['0_inference']\nfrom ctypes import c_void_p, c_long, c_int\nimport torch\nimport "
+      "math\n"
       "from torch._inductor.select_algorithm import extern_kernels\n"
       "from torch._inductor.codegen.memory_planning import _align as align\n"
       "from torch._inductor.async_compile import AsyncCompile\n\n"
       "aten = torch.ops.aten\nempty_strided_cpu = torch._C._dynamo.guards._empty_strided_cpu\n"
-      "reinterpret_tensor = torch._C._dynamo.guards._reinterpret_tensor\nasync_compile = AsyncCompile()\n\n\n";
+      "reinterpret_tensor = torch._C._dynamo.guards._reinterpret_tensor\nasync_compile = "
+      "AsyncCompile()\n\n\n";
   code += kernels_src;
   code += "async_compile.wait(globals())\ndel async_compile\n\ndef call(args):\n";
-  code += "    " + (args.empty() ? std::string("()") : tuple_str(args).substr(1, tuple_str(args).size() - 2)) + " = args\n";
+  code +=
+      "    " +
+      (args.empty() ? std::string("()") : tuple_str(args).substr(1, tuple_str(args).size() - 2)) +
+      " = args\n";
   code += "    args.clear()\n" + call + "    return " + tuple_str(rets) + "\n";
   cg.code = code;
   Json meta = Json::object();
@@ -254,7 +280,8 @@ std::vector<Tensor> run_compiled(const CompiledGraph& cg, const std::vector<Tens
   const Graph& g = cg.graph;
   std::vector<Tensor> val(g.nodes.size());
   auto ph = g.placeholders();
-  if (ph.size() != inputs.size()) throw std::invalid_argument("compiled graph: wrong number of inputs");
+  if (ph.size() != inputs.size())
+    throw std::invalid_argument("compiled graph: wrong number of inputs");
   for (size_t i = 0; i < ph.size(); ++i) val[ph[i]] = inputs[i];
   for (const auto& k : cg.kernels) {
     if (!k.fused) {
@@ -282,7 +309,8 @@ std::vector<Tensor> run_compiled(const CompiledGraph& cg, const std::vector<Tens
       const Tensor& t = val[in];
       Shape s(nd, 0);
       size_t lead = nd - t.sizes().size();
-      for (size_t d = 0; d < t.sizes().size(); ++d) s[lead + d] = t.sizes()[d] == 1 ? 0 : t.strides()[d];
+      for (size_t d = 0; d < t.sizes().size(); ++d)
+        s[lead + d] = t.sizes()[d] == 1 ? 0 : t.strides()[d];
       bstr.push_back(s);
       off.push_back(t.offset());
     }
@@ -295,7 +323,8 @@ std::vector<Tensor> run_compiled(const CompiledGraph& cg, const std::vector<Tens
     Shape idx(nd, 0);
     int64_t total = shape_numel(shape);
     for (int64_t lin = 0; lin < total; ++lin) {
-      for (size_t i = 0; i < k.inputs.size(); ++i) reg[i] = val[k.inputs[i]].storage().data[static_cast<size_t>(off[i])];
+      for (size_t i = 0; i < k.inputs.size(); ++i)
+        reg[i] = val[k.inputs[i]].storage().data[static_cast<size_t>(off[i])];
       for (size_t j = 0; j < k.nodes.size(); ++j) {
         const Node& n = g.nodes[k.nodes[j]];
         double a[3] = {0, 0, 0};

@@ -28,7 +28,8 @@ World::~World() = default;
 const ProcessGroup& World::add_group(const std::string& desc, std::vector<int> ranks) {
   std::lock_guard<std::mutex> lock(groups_mu_);
   auto g = std::make_unique<Group>();
-  g->pg = std::make_unique<ProcessGroup>(ProcessGroup{std::to_string(groups_.size()), desc, std::move(ranks)});
+  g->pg = std::make_unique<ProcessGroup>(
+      ProcessGroup{std::to_string(groups_.size()), desc, std::move(ranks)});
   g->next_seq.assign(g->pg->ranks.size(), 0);
   groups_.push_back(std::move(g));
   return *groups_.back()->pg;
@@ -82,7 +83,8 @@ void World::complete(Group& grp, Slot& slot) {
       slot.mismatch = true;
     }
   }
-  if (c0.op == "reduce_scatter" && !c0.input.sizes().empty() && c0.input.sizes()[0] % static_cast<int64_t>(n)) {
+  if (c0.op == "reduce_scatter" && !c0.input.sizes().empty() &&
+      c0.input.sizes()[0] % static_cast<int64_t>(n)) {
     slot.mismatch = true;
   }
   slot.results.resize(n);
@@ -90,11 +92,13 @@ void World::complete(Group& grp, Slot& slot) {
     // Real NCCL would hang or corrupt memory; the runtime moves nothing and lets each rank go on.
     for (size_t i = 0; i < n; ++i) {
       const Contribution& c = *slot.contrib[i];
-      slot.results[i] = Tensor::empty(expected_output(c.op, c.input, static_cast<int>(n)), c.input.dtype());
+      slot.results[i] =
+          Tensor::empty(expected_output(c.op, c.input, static_cast<int>(n)), c.input.dtype());
     }
   } else if (c0.op == "all_reduce") {
     Tensor acc = run_kernel(*find_op("clone"), {c0.input}, {});
-    for (size_t i = 1; i < n; ++i) acc = run_kernel(*find_op("add"), {acc, slot.contrib[i]->input}, {});
+    for (size_t i = 1; i < n; ++i)
+      acc = run_kernel(*find_op("add"), {acc, slot.contrib[i]->input}, {});
     for (size_t i = 0; i < n; ++i) slot.results[i] = run_kernel(*find_op("clone"), {acc}, {});
   } else if (c0.op == "all_gather") {
     std::vector<Tensor> parts;
@@ -103,20 +107,23 @@ void World::complete(Group& grp, Slot& slot) {
     for (size_t i = 0; i < n; ++i) slot.results[i] = all;
   } else if (c0.op == "reduce_scatter") {
     Tensor acc = run_kernel(*find_op("clone"), {c0.input}, {});
-    for (size_t i = 1; i < n; ++i) acc = run_kernel(*find_op("add"), {acc, slot.contrib[i]->input}, {});
+    for (size_t i = 1; i < n; ++i)
+      acc = run_kernel(*find_op("add"), {acc, slot.contrib[i]->input}, {});
     int64_t chunk = c0.input.sizes()[0] / static_cast<int64_t>(n);
     for (size_t i = 0; i < n; ++i) {
       int64_t s = static_cast<int64_t>(i) * chunk;
-      slot.results[i] = run_kernel(*find_op("contiguous"),
-                                   {run_kernel(*find_op("slice"), {acc}, {{0, s, s + chunk, 1}, {}, ""})}, {});
+      slot.results[i] =
+          run_kernel(*find_op("contiguous"),
+                     {run_kernel(*find_op("slice"), {acc}, {{0, s, s + chunk, 1}, {}, ""})}, {});
     }
   } else if (c0.op == "broadcast") {
     for (size_t i = 0; i < n; ++i) slot.results[i] = run_kernel(*find_op("clone"), {c0.input}, {});
   } else if (p2p) {
     size_t sender = c0.op == "send" ? 0 : 1;
     for (size_t i = 0; i < n; ++i) {
-      slot.results[i] = i == sender ? slot.contrib[i]->input
-                                    : run_kernel(*find_op("clone"), {slot.contrib[sender]->input}, {});
+      slot.results[i] = i == sender
+                            ? slot.contrib[i]->input
+                            : run_kernel(*find_op("clone"), {slot.contrib[sender]->input}, {});
     }
   } else {  // barrier
     for (size_t i = 0; i < n; ++i) slot.results[i] = c0.input;
@@ -126,7 +133,9 @@ void World::complete(Group& grp, Slot& slot) {
   slot.done = true;
 }
 
-static Json sizes_json(const Shape& s) { return Json::list(s); }
+static Json sizes_json(const Shape& s) {
+  return Json::list(s);
+}
 
 CollectiveResult World::run(const ProcessGroup& g, const std::string& op, const Tensor& x, int peer,
                             std::source_location where) {
@@ -134,7 +143,8 @@ CollectiveResult World::run(const ProcessGroup& g, const std::string& op, const 
   if (!proc) throw std::logic_error("collective " + op + " called outside a rank thread");
   int grank = g.group_rank(proc->rank);
   if (grank < 0) {
-    throw std::invalid_argument("rank " + std::to_string(proc->rank) + " is not in process group " + g.name);
+    throw std::invalid_argument("rank " + std::to_string(proc->rank) + " is not in process group " +
+                                g.name);
   }
   Group& grp = find(g);
   int64_t seq;
@@ -185,7 +195,8 @@ CollectiveResult World::run(const ProcessGroup& g, const std::string& op, const 
   rec.set("in_msg_nelems", x.numel()).set("out_msg_nelems", shape_numel(out_sizes));
   rec.set("bytes", x.numel() * dtype_itemsize(x.dtype()));
   rec.set("state", timed_out ? "timed_out" : "completed");
-  rec.set("time_created_us", created).set("time_started_us", timed_out ? Json(nullptr) : Json(started));
+  rec.set("time_created_us", created)
+      .set("time_started_us", timed_out ? Json(nullptr) : Json(started));
   rec.set("time_completed_us", completed);
   rec.set("timeout_ms", timed_out ? Json(timeout_ms_) : Json(nullptr));
   if (peer >= 0) rec.set("peer", peer);
@@ -195,7 +206,9 @@ CollectiveResult World::run(const ProcessGroup& g, const std::string& op, const 
     ec.ctx = proc->executing;
     ec.ctx->attempt = 0;
   } else {
-    ec.stack = std::vector<StackFrame>{{static_cast<int>(where.line()), short_function_name(where.function_name()), where.file_name(), ""}};
+    ec.stack = std::vector<StackFrame>{{static_cast<int>(where.line()),
+                                        short_function_name(where.function_name()),
+                                        where.file_name(), ""}};
   }
   Json meta = Json::object();
   meta.set("name", "collective_op").set("encoding", "json");
@@ -203,23 +216,30 @@ CollectiveResult World::run(const ProcessGroup& g, const std::string& op, const 
 
   if (proc->truth) {
     Json t = Json::object();
-    t.set("rank", proc->rank).set("pg_name", g.name).set("pg_desc", g.desc).set("seq", seq).set("op", op);
+    t.set("rank", proc->rank)
+        .set("pg_name", g.name)
+        .set("pg_desc", g.desc)
+        .set("seq", seq)
+        .set("op", op);
     t.set("input_sizes", Json(Json::Array{sizes_json(x.sizes())}));
     t.set("output_sizes", Json(Json::Array{sizes_json(out_sizes)}));
     t.set("dtype", dtype_plain(x.dtype())).set("state", timed_out ? "timed_out" : "completed");
-    t.set("created_us", created).set("start_us", timed_out ? Json(nullptr) : Json(started)).set("end_us", completed);
+    t.set("created_us", created)
+        .set("start_us", timed_out ? Json(nullptr) : Json(started))
+        .set("end_us", completed);
     t.set("compile_id", proc->executing ? Json(proc->executing->str()) : Json(nullptr));
     if (peer >= 0) t.set("peer", peer);
     proc->truth->add("collectives", t);
   }
   if (timed_out) {
     // The NCCL watchdog's wording, so the hang reads like a real one.
-    std::string text = "[Rank " + std::to_string(proc->rank) +
-                       "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=" + std::to_string(seq) +
-                       ", OpType=" + op + ", NumelIn=" + std::to_string(x.numel()) +
-                       ", NumelOut=" + std::to_string(shape_numel(out_sizes)) + ", Timeout(ms)=" +
-                       std::to_string(timeout_ms_) + ") ran for " + std::to_string(timeout_ms_) +
-                       " milliseconds before timing out.";
+    std::string text =
+        "[Rank " + std::to_string(proc->rank) +
+        "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=" + std::to_string(seq) +
+        ", OpType=" + op + ", NumelIn=" + std::to_string(x.numel()) +
+        ", NumelOut=" + std::to_string(shape_numel(out_sizes)) +
+        ", Timeout(ms)=" + std::to_string(timeout_ms_) + ") ran for " +
+        std::to_string(timeout_ms_) + " milliseconds before timing out.";
     Json hm = Json::object();
     hm.set("name", "collective_timeout").set("encoding", "string");
     proc->log->emit("artifact", hm, ec, text);
@@ -237,7 +257,8 @@ CollectiveResult World::all_reduce(const ProcessGroup& g, const Tensor& x, std::
 CollectiveResult World::all_gather(const ProcessGroup& g, const Tensor& x, std::source_location w) {
   return run(g, "all_gather", x, -1, w);
 }
-CollectiveResult World::reduce_scatter(const ProcessGroup& g, const Tensor& x, std::source_location w) {
+CollectiveResult World::reduce_scatter(const ProcessGroup& g, const Tensor& x,
+                                       std::source_location w) {
   return run(g, "reduce_scatter", x, -1, w);
 }
 CollectiveResult World::broadcast(const ProcessGroup& g, const Tensor& x, std::source_location w) {

@@ -39,8 +39,8 @@ CompiledFunction::CompiledFunction(const Program& program, CompileOptions option
     : program_(program), options_(std::move(options)) {}
 
 void CompiledFunction::operator()(Env& env, std::source_location call) {
-  std::vector<StackFrame> outer{{static_cast<int>(call.line()), short_function_name(call.function_name()),
-                                 call.file_name(), ""}};
+  std::vector<StackFrame> outer{{static_cast<int>(call.line()),
+                                 short_function_name(call.function_name()), call.file_name(), ""}};
   run_frame(0, env, outer);
 }
 
@@ -82,11 +82,13 @@ void CompiledFunction::run_frame(size_t start, Env& env, const std::vector<Stack
   execute(f, f.entries.back(), env, outer);
 }
 
-void CompiledFunction::execute(Frame& f, const Entry& e, Env& env, const std::vector<StackFrame>& outer) {
+void CompiledFunction::execute(Frame& f, const Entry& e, Env& env,
+                               const std::vector<StackFrame>& outer) {
   Process* proc = Process::current();
   if (e.compiled) {
     std::vector<Tensor> inputs;
-    for (int p : e.compiled->graph.placeholders()) inputs.push_back(env.t(e.compiled->graph.nodes[p].var));
+    for (int p : e.compiled->graph.placeholders())
+      inputs.push_back(env.t(e.compiled->graph.nodes[p].var));
     std::optional<CompileCtx> saved;
     if (proc) {
       saved = proc->executing;
@@ -113,7 +115,8 @@ void CompiledFunction::execute(Frame& f, const Entry& e, Env& env, const std::ve
   (void)f;
 }
 
-CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env, const std::vector<std::string>& reasons,
+CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env,
+                                                        const std::vector<std::string>& reasons,
                                                         const std::vector<StackFrame>& outer) {
   Process* proc = Process::current();
   if (!proc) throw std::logic_error("compile() needs a Process on this thread");
@@ -129,14 +132,18 @@ CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env, cons
   std::string recompile_reason;
   if (!reasons.empty()) {
     std::string payload = "[\n";
-    for (size_t i = 0; i < reasons.size(); ++i) payload += (i ? ",\n" : "") + Json(reasons[i]).dump();
+    for (size_t i = 0; i < reasons.size(); ++i)
+      payload += (i ? ",\n" : "") + Json(reasons[i]).dump();
     payload += "\n]";
     log.emit("artifact", artifact_meta("recompile_reasons", "json"), at(ctx), payload);
     recompile_reason = reasons.front();
     std::string guard = recompile_reason.substr(recompile_reason.find(": ") + 2);
     if (proc->truth) {
       Json t = Json::object();
-      t.set("rank", std::max(proc->rank, 0)).set("compile_id", ctx.str()).set("frame", f.name).set("failed_guard", guard);
+      t.set("rank", std::max(proc->rank, 0))
+          .set("compile_id", ctx.str())
+          .set("frame", f.name)
+          .set("failed_guard", guard);
       t.set("reason", recompile_reason);
       proc->truth->add("recompiles", t);
     }
@@ -144,7 +151,8 @@ CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env, cons
       if (auto sm = size_mismatch(guard)) f.dynamic.insert(*sm);
     }
   }
-  log.chromium("entire_frame_compile", 'B', ctx, Json(Json::Object{{"fn_name", Json("_compile.compile_inner")}}));
+  log.chromium("entire_frame_compile", 'B', ctx,
+               Json(Json::Object{{"fn_name", Json("_compile.compile_inner")}}));
   std::vector<StackFrame> stack = outer;
   stack.push_back({first.line, f.name, program_.file, first.code});
   Json ds = Json::object();
@@ -152,11 +160,16 @@ CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env, cons
   log.emit("dynamo_start", ds, at(ctx));
 
   auto metrics = [&](Json& m, double end) {
-    m.set("compile_id", ctx.str()).set("frame_key", std::to_string(f.frame_id + 1)).set("co_name", f.name);
-    m.set("co_filename", program_.file).set("co_firstlineno", f.start == 0 ? program_.first_line : first.line);
-    m.set("cache_size", static_cast<int64_t>(f.entries.size())).set("accumulated_cache_size", static_cast<int64_t>(f.entries.size()));
+    m.set("compile_id", ctx.str())
+        .set("frame_key", std::to_string(f.frame_id + 1))
+        .set("co_name", f.name);
+    m.set("co_filename", program_.file)
+        .set("co_firstlineno", f.start == 0 ? program_.first_line : first.line);
+    m.set("cache_size", static_cast<int64_t>(f.entries.size()))
+        .set("accumulated_cache_size", static_cast<int64_t>(f.entries.size()));
     m.set("start_time", t_start / 1e6).set("entire_frame_compile_time_s", (end - t_start) / 1e6);
-    m.set("start_time_us", static_cast<int64_t>(t_start)).set("end_time_us", static_cast<int64_t>(end));
+    m.set("start_time_us", static_cast<int64_t>(t_start))
+        .set("end_time_us", static_cast<int64_t>(end));
     m.set("duration_us", static_cast<int64_t>(end - t_start));
     m.set("dynamo_cumulative_compile_time_us", static_cast<int64_t>(end - t_start));
     m.set("is_forward", true).set("is_runtime", false).set("log_format_version", 3);
@@ -173,14 +186,20 @@ CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env, cons
     metrics(m, end);
     m.set("fail_type", "RecompileLimitExceeded").set("fail_reason", reason);
     m.set("fail_user_frame_filename", program_.file).set("fail_user_frame_lineno", first.line);
-    m.set("restart_reasons", Json::array()).set("num_graph_breaks", 0).set("graph_op_count", nullptr);
+    m.set("restart_reasons", Json::array())
+        .set("num_graph_breaks", 0)
+        .set("graph_op_count", nullptr);
     m.set("has_guarded_code", false);
-    log.chromium("entire_frame_compile", 'E', ctx, Json(Json::Object{{"fn_name", Json("_compile.compile_inner")}}));
+    log.chromium("entire_frame_compile", 'E', ctx,
+                 Json(Json::Object{{"fn_name", Json("_compile.compile_inner")}}));
     log.emit("compilation_metrics", m, at(ctx));
     log.chromium("dynamo", 'E', ctx);
     if (proc->truth) {
       Json t = Json::object();
-      t.set("rank", std::max(proc->rank, 0)).set("frame", f.name).set("compile_id", ctx.str()).set("limit", options_.recompile_limit);
+      t.set("rank", std::max(proc->rank, 0))
+          .set("frame", f.name)
+          .set("compile_id", ctx.str())
+          .set("limit", options_.recompile_limit);
       proc->truth->add("cache_limit", t);
     }
     return entry;
@@ -211,14 +230,18 @@ CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env, cons
     log.chromium("bytecode_tracing", 'E', ctx);
     if (!brk) break;
     const Stmt& s = program_.stmts[brk->first];
-    std::string payload = "Graph break in user code at " + program_.file + ":" + std::to_string(s.line) +
-                          "\nGraph Break Reason: " + brk->second + "\nUser code traceback:\n  File \"" +
-                          program_.file + "\", line " + std::to_string(s.line) + ", in " + program_.name +
-                          "\n    " + s.code + "\n";
+    std::string payload = "Graph break in user code at " + program_.file + ":" +
+                          std::to_string(s.line) + "\nGraph Break Reason: " + brk->second +
+                          "\nUser code traceback:\n  File \"" + program_.file + "\", line " +
+                          std::to_string(s.line) + ", in " + program_.name + "\n    " + s.code +
+                          "\n";
     log.emit("artifact", artifact_meta("dynamo_graph_break_reason", "string"), at(ctx), payload);
     if (proc->truth) {
       Json t = Json::object();
-      t.set("rank", std::max(proc->rank, 0)).set("compile_id", ctx.str()).set("frame", f.name).set("file", program_.file);
+      t.set("rank", std::max(proc->rank, 0))
+          .set("compile_id", ctx.str())
+          .set("frame", f.name)
+          .set("file", program_.file);
       t.set("line", s.line).set("reason", brk->second);
       proc->truth->add("graph_breaks", t);
     }
@@ -235,7 +258,11 @@ CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env, cons
   for (const auto& s : tracer->symbols) {
     if (proc->truth) {
       Json d = Json::object();
-      d.set("rank", std::max(proc->rank, 0)).set("frame", f.name).set("input", s.var).set("dim", s.dim).set("symbol", s.symbol);
+      d.set("rank", std::max(proc->rank, 0))
+          .set("frame", f.name)
+          .set("input", s.var)
+          .set("dim", s.dim)
+          .set("symbol", s.symbol);
       d.set("compile_id", ctx.str()).set("hint", s.hint);
       proc->truth->add("dynamic_dims", d);
     }
@@ -243,8 +270,9 @@ CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env, cons
   for (const auto& [name, v] : traced.vars()) {
     if (std::holds_alternative<Tensor>(v)) continue;
     bool same = env.has(name) && env.vars().at(name).index() == v.index() &&
-                (std::holds_alternative<double>(v) ? std::get<double>(env.vars().at(name)) == std::get<double>(v)
-                                                   : std::get<std::string>(env.vars().at(name)) == std::get<std::string>(v));
+                (std::holds_alternative<double>(v)
+                     ? std::get<double>(env.vars().at(name)) == std::get<double>(v)
+                     : std::get<std::string>(env.vars().at(name)) == std::get<std::string>(v));
     if (!same) entry.constants[name] = v;
   }
   tracer.reset();
@@ -260,12 +288,16 @@ CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env, cons
       CompiledGraph cg = inductor_compile(graph, options_.backend);
       int& seen = proc->fx_graph_cache[cg.cache_key];
       Json cache = Json::object();
-      cache.set("key", cg.cache_key).set("components", Json::array()).set("cache_state", seen ? "hit" : "miss");
-      log.emit("artifact", artifact_meta(seen ? "fx_graph_cache_hit" : "fx_graph_cache_miss", "json"), at(ctx),
+      cache.set("key", cg.cache_key)
+          .set("components", Json::array())
+          .set("cache_state", seen ? "hit" : "miss");
+      log.emit("artifact",
+               artifact_meta(seen ? "fx_graph_cache_hit" : "fx_graph_cache_miss", "json"), at(ctx),
                cache.dump_indent0());
       ++seen;
       Json oc = Json::object();
-      oc.set("filename", "/tmp/torchinductor_tlrt/" + cg.cache_key.substr(1, 2) + "/c" + cg.cache_key + ".py");
+      oc.set("filename",
+             "/tmp/torchinductor_tlrt/" + cg.cache_key.substr(1, 2) + "/c" + cg.cache_key + ".py");
       log.emit("inductor_output_code", oc, at(ctx), cg.code);
       if (!cg.collective_schedule.empty()) {
         std::string sched = "[\n";
@@ -279,7 +311,8 @@ CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env, cons
           if (!n.op || n.op->kind != OpKind::collective) continue;
           std::string op = "_c10d_functional::" + c10d_name(*n.op).substr(28);
           op = op.substr(0, op.rfind('.'));
-          if (std::find(custom_ops.begin(), custom_ops.end(), op) == custom_ops.end()) custom_ops.push_back(op);
+          if (std::find(custom_ops.begin(), custom_ops.end(), op) == custom_ops.end())
+            custom_ops.push_back(op);
         }
         custom_ops.push_back("_c10d_functional::wait_tensor");
       }
@@ -288,8 +321,10 @@ CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env, cons
     } catch (const BackendFailure& e) {
       std::string reason = "backend='" + options_.backend + "' raised:\nRuntimeError: " + e.what();
       std::string tb = "Traceback (most recent call last):\n  File \"" + relative_source(__FILE__) +
-                       "\", line " + std::to_string(__LINE__) + ", in compile_frame\n    inductor_compile(graph, backend)\n"
-                       "torch._dynamo.exc.BackendCompilerFailed: " + reason + "\n";
+                       "\", line " + std::to_string(__LINE__) +
+                       ", in compile_frame\n    inductor_compile(graph, backend)\n"
+                       "torch._dynamo.exc.BackendCompilerFailed: " +
+                       reason + "\n";
       log.emit("artifact", artifact_meta("dynamo_error", "string"), at(ctx), tb);
       log.chromium("inductor_compile", 'E', ctx);
       log.chromium("backend_compile", 'E', ctx);
@@ -300,12 +335,15 @@ CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env, cons
       m.set("graph_input_count", nullptr);
       m.set("fail_type", "BackendCompilerFailed").set("fail_reason", reason);
       m.set("fail_user_frame_filename", program_.file).set("fail_user_frame_lineno", first.line);
-      m.set("restart_reasons", Json::list(restart_reasons)).set("num_graph_breaks", static_cast<int64_t>(restart_reasons.size()));
+      m.set("restart_reasons", Json::list(restart_reasons))
+          .set("num_graph_breaks", static_cast<int64_t>(restart_reasons.size()));
       m.set("has_guarded_code", false);
       log.chromium("compile_attempt_" + std::to_string(ctx.attempt), 'E', ctx);
-      log.chromium("entire_frame_compile", 'E', ctx, Json(Json::Object{{"fn_name", Json("_compile.compile_inner")}}));
+      log.chromium("entire_frame_compile", 'E', ctx,
+                   Json(Json::Object{{"fn_name", Json("_compile.compile_inner")}}));
       log.emit("compilation_metrics", m, at(ctx));
-      log.chromium("dynamo", 'E', ctx, Json(Json::Object{{"fail_type", Json("BackendCompilerFailed")}}));
+      log.chromium("dynamo", 'E', ctx,
+                   Json(Json::Object{{"fail_type", Json("BackendCompilerFailed")}}));
       if (proc->truth) {
         Json t = Json::object();
         t.set("rank", std::max(proc->rank, 0)).set("compile_id", ctx.str()).set("frame", f.name);
@@ -322,16 +360,20 @@ CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env, cons
   log.emit("dynamo_cpp_guards_str", Json::object(), at(ctx), cpp_guards_tree(entry.guards));
   log.chromium("build_guards", 'E', ctx);
   log.chromium("compile_attempt_" + std::to_string(ctx.attempt), 'E', ctx);
-  log.chromium("entire_frame_compile", 'E', ctx, Json(Json::Object{{"fn_name", Json("_compile.compile_inner")}}));
+  log.chromium("entire_frame_compile", 'E', ctx,
+               Json(Json::Object{{"fn_name", Json("_compile.compile_inner")}}));
   double end = now_us();
   Json m = Json::object();
   metrics(m, end);
   int shape_guards = 0;
   for (const auto& g : entry.guards) shape_guards += g.kind == Guard::Kind::dynamic_dim ? 1 : 0;
-  m.set("guard_count", static_cast<int64_t>(entry.guards.size())).set("shape_env_guard_count", shape_guards);
-  m.set("graph_op_count", graph.op_count()).set("graph_node_count", static_cast<int64_t>(graph.nodes.size()) + 1);
+  m.set("guard_count", static_cast<int64_t>(entry.guards.size()))
+      .set("shape_env_guard_count", shape_guards);
+  m.set("graph_op_count", graph.op_count())
+      .set("graph_node_count", static_cast<int64_t>(graph.nodes.size()) + 1);
   m.set("graph_input_count", graph.input_count());
-  m.set("backend_compile_time_s", backend_us / 1e6).set("inductor_compile_time_s", backend_us / 1e6);
+  m.set("backend_compile_time_s", backend_us / 1e6)
+      .set("inductor_compile_time_s", backend_us / 1e6);
   m.set("aot_autograd_cumulative_compile_time_us", static_cast<int64_t>(backend_us));
   m.set("inductor_cumulative_compile_time_us", static_cast<int64_t>(backend_us));
   m.set("fail_type", nullptr).set("fail_reason", nullptr);

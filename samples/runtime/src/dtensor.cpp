@@ -7,7 +7,8 @@ namespace tlrt {
 
 static EventContext here(std::source_location w) {
   EventContext ec;
-  ec.stack = std::vector<StackFrame>{{static_cast<int>(w.line()), short_function_name(w.function_name()), w.file_name(), ""}};
+  ec.stack = std::vector<StackFrame>{
+      {static_cast<int>(w.line()), short_function_name(w.function_name()), w.file_name(), ""}};
   return ec;
 }
 

@@ -11,7 +11,9 @@ int Graph::op_count() const {
   return n;
 }
 
-int Graph::input_count() const { return static_cast<int>(placeholders().size()); }
+int Graph::input_count() const {
+  return static_cast<int>(placeholders().size());
+}
 
 std::vector<int> Graph::placeholders() const {
   std::vector<int> out;
@@ -28,16 +30,21 @@ bool Graph::has_collectives() const {
   return false;
 }
 
-std::string node_meta(const Node& n) { return fx_meta(n.dtype, n.sym_sizes, n.sym_strides); }
+std::string node_meta(const Node& n) {
+  return fx_meta(n.dtype, n.sym_sizes, n.sym_strides);
+}
 
 std::string c10d_name(const OpInfo& op) {
   if (op.name == "all_reduce") return "torch.ops._c10d_functional.all_reduce_.default";
   if (op.name == "all_gather") return "torch.ops._c10d_functional.all_gather_into_tensor.default";
-  if (op.name == "reduce_scatter") return "torch.ops._c10d_functional.reduce_scatter_tensor.default";
+  if (op.name == "reduce_scatter")
+    return "torch.ops._c10d_functional.reduce_scatter_tensor.default";
   return "torch.ops._c10d_functional." + op.name + "_.default";
 }
 
-static std::string fmt_double(double d) { return python_float(d); }
+static std::string fmt_double(double d) {
+  return python_float(d);
+}
 
 static std::string attr_args(const Node& n) {
   std::string s;
@@ -69,7 +76,8 @@ static std::map<int, std::vector<int>> last_uses(const Graph& g) {
 }
 
 static std::string print_graph(const Graph& g, bool aot) {
-  std::string s = aot ? "class <lambda>(torch.nn.Module):\n" : "class GraphModule(torch.nn.Module):\n";
+  std::string s =
+      aot ? "class <lambda>(torch.nn.Module):\n" : "class GraphModule(torch.nn.Module):\n";
   s += "    def forward(self";
   std::map<int, std::string> name;
   int argi = 0;
@@ -83,7 +91,8 @@ static std::string print_graph(const Graph& g, bool aot) {
   s += "):\n";
   if (!aot) {
     for (size_t i = 0; i < g.nodes.size(); ++i) {
-      if (g.nodes[i].is_placeholder()) s += "        " + g.nodes[i].name + " = L_" + g.nodes[i].var + "_\n";
+      if (g.nodes[i].is_placeholder())
+        s += "        " + g.nodes[i].name + " = L_" + g.nodes[i].var + "_\n";
     }
   }
   auto frees = last_uses(g);
@@ -97,7 +106,9 @@ static std::string print_graph(const Graph& g, bool aot) {
            ", code: " + n.code + "\n";
       last_line = n.line;
     }
-    std::string callee = n.op->kind == OpKind::collective ? c10d_name(*n.op) : aot ? n.op->aten : n.op->torch;
+    std::string callee = n.op->kind == OpKind::collective ? c10d_name(*n.op)
+                         : aot                            ? n.op->aten
+                                                          : n.op->torch;
     std::string args;
     if (n.op->name == "cat") {
       args = "[";
@@ -124,15 +135,20 @@ static std::string print_graph(const Graph& g, bool aot) {
   for (size_t k = 0; k < g.outputs.size(); ++k) {
     const Node& o = g.nodes[g.outputs[k]];
     std::string nm = name[g.outputs[k]];
-    if (o.op && o.op->kind == OpKind::collective) nm = "wait_tensor" + o.name.substr(o.op->name.size());
+    if (o.op && o.op->kind == OpKind::collective)
+      nm = "wait_tensor" + o.name.substr(o.op->name.size());
     s += (k ? ", " : "") + nm;
   }
   s += g.outputs.size() == 1 ? ",)" : ")";
   return s;
 }
 
-std::string print_dynamo_graph(const Graph& g) { return print_graph(g, false); }
-std::string print_aot_graph(const Graph& g) { return print_graph(g, true); }
+std::string print_dynamo_graph(const Graph& g) {
+  return print_graph(g, false);
+}
+std::string print_aot_graph(const Graph& g) {
+  return print_graph(g, true);
+}
 
 Json graph_sizes(const Graph& g) {
   Json sizes = Json::object();

@@ -25,14 +25,16 @@ std::optional<std::string> Guard::check(const Env& env) const {
     }
     case Kind::dynamic_dim: {
       const Value& v = env.vars().at(var);
-      if (!std::holds_alternative<Tensor>(v)) return "expected type of '" + src + "' to be a tensor type";
+      if (!std::holds_alternative<Tensor>(v))
+        return "expected type of '" + src + "' to be a tensor type";
       const Tensor& t = std::get<Tensor>(v);
       if (t.ndim() <= dim || t.sizes()[dim] < 2) return code();
       return std::nullopt;
     }
     case Kind::tensor_match: {
       const Value& v = env.vars().at(var);
-      if (!std::holds_alternative<Tensor>(v)) return "expected type of '" + src + "' to be a tensor type, ' but found other";
+      if (!std::holds_alternative<Tensor>(v))
+        return "expected type of '" + src + "' to be a tensor type, ' but found other";
       const Tensor& t = std::get<Tensor>(v);
       std::string name = "tensor '" + var + "'";
       if (t.dtype() != dtype) {
@@ -72,14 +74,19 @@ std::optional<std::string> Guard::check(const Env& env) const {
 std::string Guard::code() const {
   std::string src = "L['" + var + "']";
   switch (kind) {
-    case Kind::scalar_eq: return src + " == " + python_float(value);
-    case Kind::dynamic_dim: return "2 <= " + src + ".size()[" + std::to_string(dim) + "]";
+    case Kind::scalar_eq:
+      return src + " == " + python_float(value);
+    case Kind::dynamic_dim:
+      return "2 <= " + src + ".size()[" + std::to_string(dim) + "]";
     case Kind::tensor_match: {
       bool any_dynamic = false;
       for (bool d : dynamic) any_dynamic |= d;
-      return "check_tensor(" + src + ", Tensor, DispatchKeySet(CPU, BackendSelect, ADInplaceOrView, AutogradCPU), " +
-             dtype_torch_name(dtype) + ", device=None, requires_grad=False, size=" +
-             join_ints(sizes, &dynamic) + ", stride=" + (any_dynamic ? join_ints(strides, &dynamic) : join_ints(strides, nullptr)) + ")";
+      return "check_tensor(" + src +
+             ", Tensor, DispatchKeySet(CPU, BackendSelect, ADInplaceOrView, AutogradCPU), " +
+             dtype_torch_name(dtype) +
+             ", device=None, requires_grad=False, size=" + join_ints(sizes, &dynamic) +
+             ", stride=" +
+             (any_dynamic ? join_ints(strides, &dynamic) : join_ints(strides, nullptr)) + ")";
     }
   }
   return "";
@@ -109,13 +116,20 @@ std::string cpp_guards_tree(const std::vector<Guard>& guards) {
   std::string last_var;
   for (const auto& g : guards) {
     if (g.var != last_var) {
-      s += "| +- GuardManager: source=L['" + g.var + "'], accessed_by=DictGetItemGuardAccessor('" + g.var + "')\n";
+      s += "| +- GuardManager: source=L['" + g.var + "'], accessed_by=DictGetItemGuardAccessor('" +
+           g.var + "')\n";
       last_var = g.var;
     }
     switch (g.kind) {
-      case Guard::Kind::tensor_match: s += "| | +- TENSOR_MATCH: " + g.code() + "\n"; break;
-      case Guard::Kind::scalar_eq: s += "| | +- EQUALS_MATCH: " + g.code() + "\n"; break;
-      case Guard::Kind::dynamic_dim: s += "| | +- LAMBDA_GUARD: " + g.code() + "\n"; break;
+      case Guard::Kind::tensor_match:
+        s += "| | +- TENSOR_MATCH: " + g.code() + "\n";
+        break;
+      case Guard::Kind::scalar_eq:
+        s += "| | +- EQUALS_MATCH: " + g.code() + "\n";
+        break;
+      case Guard::Kind::dynamic_dim:
+        s += "| | +- LAMBDA_GUARD: " + g.code() + "\n";
+        break;
     }
   }
   return s;

@@ -18,7 +18,9 @@ constexpr uint32_t kT[64] = {
     0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb, 0xeb86d391};
 constexpr int kShift[4][4] = {{7, 12, 17, 22}, {5, 9, 14, 20}, {4, 11, 16, 23}, {6, 10, 15, 21}};
 
-inline uint32_t rotl(uint32_t x, int c) { return (x << c) | (x >> (32 - c)); }
+inline uint32_t rotl(uint32_t x, int c) {
+  return (x << c) | (x >> (32 - c));
+}
 
 void transform(uint32_t state[4], const unsigned char block[64]) {
   uint32_t x[16];
@@ -32,10 +34,22 @@ void transform(uint32_t state[4], const unsigned char block[64]) {
     uint32_t f;
     int g;
     switch (round) {
-      case 0: f = (b & c) | (~b & d); g = i; break;
-      case 1: f = (d & b) | (~d & c); g = (5 * i + 1) % 16; break;
-      case 2: f = b ^ c ^ d; g = (3 * i + 5) % 16; break;
-      default: f = c ^ (b | ~d); g = (7 * i) % 16; break;
+      case 0:
+        f = (b & c) | (~b & d);
+        g = i;
+        break;
+      case 1:
+        f = (d & b) | (~d & c);
+        g = (5 * i + 1) % 16;
+        break;
+      case 2:
+        f = b ^ c ^ d;
+        g = (3 * i + 5) % 16;
+        break;
+      default:
+        f = c ^ (b | ~d);
+        g = (7 * i) % 16;
+        break;
     }
     uint32_t tmp = d;
     d = c;

@@ -70,7 +70,8 @@ double item(const Tensor& a) {
 
 void print(const std::string& label, const Tensor& t) {
   if (Tracer::active()) {
-    throw GraphBreakSignal{"call_function BuiltinVariable(print) [ConstantVariable(str), TensorVariable()] {}"};
+    throw GraphBreakSignal{
+        "call_function BuiltinVariable(print) [ConstantVariable(str), TensorVariable()] {}"};
   }
   std::string s = label + " " + shape_str(t.sizes()) + ":";
   int64_t n = std::min<int64_t>(t.numel(), 8);

@@ -45,19 +45,26 @@ Tensor k_reduce_scatter(const std::vector<Tensor>& in, const OpAttrs& at) {
 }  // namespace
 
 void register_collective_ops(std::vector<OpInfo>& ops) {
-  ops.push_back(make_op("all_reduce", "torch.ops._c10d_functional.all_reduce", "torch.ops._c10d_functional.all_reduce.default",
-                 OpKind::collective, k_all_reduce));
+  ops.push_back(make_op("all_reduce", "torch.ops._c10d_functional.all_reduce",
+                        "torch.ops._c10d_functional.all_reduce.default", OpKind::collective,
+                        k_all_reduce));
   ops.push_back(make_op("all_gather", "torch.ops._c10d_functional.all_gather_into_tensor",
-                 "torch.ops._c10d_functional.all_gather_into_tensor.default", OpKind::collective, k_all_gather));
+                        "torch.ops._c10d_functional.all_gather_into_tensor.default",
+                        OpKind::collective, k_all_gather));
   ops.push_back(make_op("reduce_scatter", "torch.ops._c10d_functional.reduce_scatter_tensor",
-                 "torch.ops._c10d_functional.reduce_scatter_tensor.default", OpKind::collective, k_reduce_scatter));
+                        "torch.ops._c10d_functional.reduce_scatter_tensor.default",
+                        OpKind::collective, k_reduce_scatter));
 }
 
 }  // namespace tlrt
 
 namespace tlrt {
-Tensor all_reduce(const Tensor& x, const std::string& group) { return call_op("all_reduce", {x}, {{}, {}, group}); }
-Tensor all_gather(const Tensor& x, const std::string& group) { return call_op("all_gather", {x}, {{}, {}, group}); }
+Tensor all_reduce(const Tensor& x, const std::string& group) {
+  return call_op("all_reduce", {x}, {{}, {}, group});
+}
+Tensor all_gather(const Tensor& x, const std::string& group) {
+  return call_op("all_gather", {x}, {{}, {}, group});
+}
 Tensor reduce_scatter(const Tensor& x, const std::string& group) {
   return call_op("reduce_scatter", {x}, {{}, {}, group});
 }

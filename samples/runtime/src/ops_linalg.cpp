@@ -34,7 +34,8 @@ void mm_into(const Tensor& a, const Tensor& b, Tensor& out, int64_t batch, bool 
 Tensor k_matmul(const std::vector<Tensor>& in, const OpAttrs&) {
   const Tensor& a = in.at(0);
   const Tensor& b = in.at(1);
-  if (a.ndim() < 2 || a.ndim() > 3 || b.ndim() < 2 || b.ndim() > 3 || (a.ndim() == 2 && b.ndim() == 3)) {
+  if (a.ndim() < 2 || a.ndim() > 3 || b.ndim() < 2 || b.ndim() > 3 ||
+      (a.ndim() == 2 && b.ndim() == 3)) {
     throw std::invalid_argument("matmul: unsupported ranks " + std::to_string(a.ndim()) + " and " +
                                 std::to_string(b.ndim()));
   }
@@ -61,7 +62,8 @@ Tensor k_embedding(const std::vector<Tensor>& in, const OpAttrs&) {
   if (w.ndim() != 2) throw std::invalid_argument("embedding: weight must be 2-D");
   if (idx.dtype() != DType::i64) {
     throw std::invalid_argument(
-        "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long");
+        "Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+        "Long");
   }
   int64_t rows = w.sizes()[0], h = w.sizes()[1];
   Shape out_shape = idx.sizes();
@@ -70,7 +72,8 @@ Tensor k_embedding(const std::vector<Tensor>& in, const OpAttrs&) {
   for (int64_t i = 0; i < idx.numel(); ++i) {
     int64_t r = static_cast<int64_t>(idx.flat(i));
     if (r < 0 || r >= rows) {
-      throw std::invalid_argument("index " + std::to_string(r) + " is out of bounds for dimension 0 with size " +
+      throw std::invalid_argument("index " + std::to_string(r) +
+                                  " is out of bounds for dimension 0 with size " +
                                   std::to_string(rows));
     }
     for (int64_t j = 0; j < h; ++j) out.set_flat(i * h + j, w.at({r, j}));
@@ -81,12 +84,17 @@ Tensor k_embedding(const std::vector<Tensor>& in, const OpAttrs&) {
 }  // namespace
 
 void register_linalg_ops(std::vector<OpInfo>& ops) {
-  ops.push_back(make_op("matmul", "torch.matmul", "torch.ops.aten.mm.default", OpKind::extern_call, k_matmul));
-  ops.push_back(make_op("embedding", "torch.nn.functional.embedding", "torch.ops.aten.embedding.default",
-                 OpKind::extern_call, k_embedding));
+  ops.push_back(make_op("matmul", "torch.matmul", "torch.ops.aten.mm.default", OpKind::extern_call,
+                        k_matmul));
+  ops.push_back(make_op("embedding", "torch.nn.functional.embedding",
+                        "torch.ops.aten.embedding.default", OpKind::extern_call, k_embedding));
 }
 
-Tensor matmul(const Tensor& a, const Tensor& b) { return call_op("matmul", {a, b}); }
-Tensor embedding(const Tensor& w, const Tensor& idx) { return call_op("embedding", {w, idx}); }
+Tensor matmul(const Tensor& a, const Tensor& b) {
+  return call_op("matmul", {a, b});
+}
+Tensor embedding(const Tensor& w, const Tensor& idx) {
+  return call_op("embedding", {w, idx});
+}
 
 }  // namespace tlrt

@@ -37,7 +37,8 @@ Tensor reduce(const Tensor& x, const OpAttrs& at, Reduce how) {
     }
   }
   if (how == Reduce::mean && (x.dtype() == DType::i64 || x.dtype() == DType::b8)) {
-    throw std::invalid_argument("mean(): could not infer output dtype. Input dtype must be floating");
+    throw std::invalid_argument(
+        "mean(): could not infer output dtype. Input dtype must be floating");
   }
   DType dt = how == Reduce::sum && x.dtype() == DType::b8 ? DType::i64 : x.dtype();
   Shape kept_strides = contiguous_strides(kept_shape);
@@ -49,7 +50,8 @@ Tensor reduce(const Tensor& x, const OpAttrs& at, Reduce how) {
                           how == Reduce::max ? -std::numeric_limits<double>::infinity() : 0.0);
   int64_t n = x.numel();
   if (how == Reduce::max && n == 0) {
-    throw std::invalid_argument("max(): Expected reduction dim to be specified for input.numel() == 0");
+    throw std::invalid_argument(
+        "max(): Expected reduction dim to be specified for input.numel() == 0");
   }
   Shape idx(static_cast<size_t>(nd), 0);
   for (int64_t lin = 0; lin < n; ++lin) {
@@ -77,9 +79,15 @@ Tensor reduce(const Tensor& x, const OpAttrs& at, Reduce how) {
   return out;
 }
 
-Tensor k_sum(const std::vector<Tensor>& in, const OpAttrs& at) { return reduce(in.at(0), at, Reduce::sum); }
-Tensor k_mean(const std::vector<Tensor>& in, const OpAttrs& at) { return reduce(in.at(0), at, Reduce::mean); }
-Tensor k_amax(const std::vector<Tensor>& in, const OpAttrs& at) { return reduce(in.at(0), at, Reduce::max); }
+Tensor k_sum(const std::vector<Tensor>& in, const OpAttrs& at) {
+  return reduce(in.at(0), at, Reduce::sum);
+}
+Tensor k_mean(const std::vector<Tensor>& in, const OpAttrs& at) {
+  return reduce(in.at(0), at, Reduce::mean);
+}
+Tensor k_amax(const std::vector<Tensor>& in, const OpAttrs& at) {
+  return reduce(in.at(0), at, Reduce::max);
+}
 
 // Visits every 1-D lane along `dim`: calls fn(offsets of the lane's elements in row-major order).
 template <typename Fn>
@@ -141,12 +149,17 @@ Tensor k_layer_norm(const std::vector<Tensor>& in, const OpAttrs& at) {
 }  // namespace
 
 void register_reduction_ops(std::vector<OpInfo>& ops) {
-  ops.push_back(make_op("sum", "torch.sum", "torch.ops.aten.sum.dim_IntList", OpKind::reduction, k_sum));
-  ops.push_back(make_op("mean", "torch.mean", "torch.ops.aten.mean.dim", OpKind::reduction, k_mean));
-  ops.push_back(make_op("amax", "torch.amax", "torch.ops.aten.amax.default", OpKind::reduction, k_amax));
-  ops.push_back(make_op("softmax", "torch.softmax", "torch.ops.aten._softmax.default", OpKind::reduction, k_softmax));
+  ops.push_back(
+      make_op("sum", "torch.sum", "torch.ops.aten.sum.dim_IntList", OpKind::reduction, k_sum));
+  ops.push_back(
+      make_op("mean", "torch.mean", "torch.ops.aten.mean.dim", OpKind::reduction, k_mean));
+  ops.push_back(
+      make_op("amax", "torch.amax", "torch.ops.aten.amax.default", OpKind::reduction, k_amax));
+  ops.push_back(make_op("softmax", "torch.softmax", "torch.ops.aten._softmax.default",
+                        OpKind::reduction, k_softmax));
   ops.push_back(make_op("layer_norm", "torch.nn.functional.layer_norm",
-                 "torch.ops.aten.native_layer_norm.default", OpKind::reduction, k_layer_norm));
+                        "torch.ops.aten.native_layer_norm.default", OpKind::reduction,
+                        k_layer_norm));
 }
 
 static OpAttrs reduce_attrs(std::vector<int64_t> dims, bool keepdim) {
@@ -161,7 +174,9 @@ Tensor mean(const Tensor& a, std::vector<int64_t> dims, bool keepdim) {
 Tensor amax(const Tensor& a, std::vector<int64_t> dims, bool keepdim) {
   return call_op("amax", {a}, reduce_attrs(std::move(dims), keepdim));
 }
-Tensor softmax(const Tensor& a, int64_t dim) { return call_op("softmax", {a}, {{dim}, {}, ""}); }
+Tensor softmax(const Tensor& a, int64_t dim) {
+  return call_op("softmax", {a}, {{dim}, {}, ""});
+}
 Tensor layer_norm(const Tensor& x, const Tensor& w, const Tensor& b, double eps) {
   return call_op("layer_norm", {x, w, b}, {{}, {eps}, ""});
 }

@@ -97,7 +97,9 @@ Tensor k_contiguous(const std::vector<Tensor>& in, const OpAttrs&) {
   return in.at(0).is_contiguous() ? in.at(0) : copy_contiguous(in.at(0));
 }
 
-Tensor k_clone(const std::vector<Tensor>& in, const OpAttrs&) { return copy_contiguous(in.at(0)); }
+Tensor k_clone(const std::vector<Tensor>& in, const OpAttrs&) {
+  return copy_contiguous(in.at(0));
+}
 
 Tensor k_cat(const std::vector<Tensor>& in, const OpAttrs& at) {
   if (in.empty()) throw std::invalid_argument("torch.cat(): expected a non-empty list of Tensors");
@@ -107,7 +109,8 @@ Tensor k_cat(const std::vector<Tensor>& in, const OpAttrs& at) {
   out_shape[d] = 0;
   for (const auto& t : in) {
     Shape s = t.sizes();
-    if (t.ndim() != in[0].ndim()) throw std::invalid_argument("torch.cat(): tensors must have same ndim");
+    if (t.ndim() != in[0].ndim())
+      throw std::invalid_argument("torch.cat(): tensors must have same ndim");
     for (int64_t k = 0; k < t.ndim(); ++k) {
       if (k != d && s[k] != in[0].sizes()[k]) {
         throw std::invalid_argument("Sizes of tensors must match except in dimension " +
@@ -150,19 +153,29 @@ Tensor k_arange(const std::vector<Tensor>&, const OpAttrs& at) {
 
 void register_shape_ops(std::vector<OpInfo>& ops) {
   using K = OpKind;
-  ops.push_back(make_op("view", "torch.Tensor.view", "torch.ops.aten.view.default", K::view, k_view));
-  ops.push_back(make_op("reshape", "torch.reshape", "torch.ops.aten.reshape.default", K::view, k_reshape));
-  ops.push_back(make_op("permute", "torch.permute", "torch.ops.aten.permute.default", K::view, k_permute));
+  ops.push_back(
+      make_op("view", "torch.Tensor.view", "torch.ops.aten.view.default", K::view, k_view));
+  ops.push_back(
+      make_op("reshape", "torch.reshape", "torch.ops.aten.reshape.default", K::view, k_reshape));
+  ops.push_back(
+      make_op("permute", "torch.permute", "torch.ops.aten.permute.default", K::view, k_permute));
   ops.push_back(make_op("slice", "torch.narrow", "torch.ops.aten.slice.Tensor", K::view, k_slice));
-  ops.push_back(make_op("contiguous", "torch.Tensor.contiguous", "torch.ops.aten.clone.default", K::extern_call, k_contiguous));
-  ops.push_back(make_op("clone", "torch.clone", "torch.ops.aten.clone.default", K::extern_call, k_clone));
+  ops.push_back(make_op("contiguous", "torch.Tensor.contiguous", "torch.ops.aten.clone.default",
+                        K::extern_call, k_contiguous));
+  ops.push_back(
+      make_op("clone", "torch.clone", "torch.ops.aten.clone.default", K::extern_call, k_clone));
   ops.push_back(make_op("cat", "torch.cat", "torch.ops.aten.cat.default", K::extern_call, k_cat));
   ops.push_back(make_op("full", "torch.full", "torch.ops.aten.full.default", K::factory, k_full));
-  ops.push_back(make_op("arange", "torch.arange", "torch.ops.aten.arange.default", K::factory, k_arange));
+  ops.push_back(
+      make_op("arange", "torch.arange", "torch.ops.aten.arange.default", K::factory, k_arange));
 }
 
-Tensor reshape(const Tensor& a, Shape sizes) { return call_op("reshape", {a}, {std::move(sizes), {}, ""}); }
-Tensor view(const Tensor& a, Shape sizes) { return call_op("view", {a}, {std::move(sizes), {}, ""}); }
+Tensor reshape(const Tensor& a, Shape sizes) {
+  return call_op("reshape", {a}, {std::move(sizes), {}, ""});
+}
+Tensor view(const Tensor& a, Shape sizes) {
+  return call_op("view", {a}, {std::move(sizes), {}, ""});
+}
 Tensor permute(const Tensor& a, std::vector<int64_t> dims) {
   return call_op("permute", {a}, {std::move(dims), {}, ""});
 }
@@ -175,9 +188,15 @@ Tensor transpose(const Tensor& a, int64_t d0, int64_t d1) {
 Tensor slice(const Tensor& a, int64_t dim, int64_t start, int64_t end, int64_t step) {
   return call_op("slice", {a}, {{dim, start, end, step}, {}, ""});
 }
-Tensor contiguous(const Tensor& a) { return call_op("contiguous", {a}); }
-Tensor clone(const Tensor& a) { return call_op("clone", {a}); }
-Tensor cat(const std::vector<Tensor>& xs, int64_t dim) { return call_op("cat", xs, {{dim}, {}, ""}); }
+Tensor contiguous(const Tensor& a) {
+  return call_op("contiguous", {a});
+}
+Tensor clone(const Tensor& a) {
+  return call_op("clone", {a});
+}
+Tensor cat(const std::vector<Tensor>& xs, int64_t dim) {
+  return call_op("cat", xs, {{dim}, {}, ""});
+}
 std::vector<Tensor> split(const Tensor& a, int64_t split_size, int64_t dim) {
   if (split_size <= 0) throw std::invalid_argument("split_size must be positive");
   std::vector<Tensor> parts;
@@ -188,6 +207,8 @@ std::vector<Tensor> split(const Tensor& a, int64_t split_size, int64_t dim) {
 Tensor full(const Shape& sizes, double value, DType d) {
   return call_op("full", {}, {sizes, {value}, dtype_short(d)});
 }
-Tensor arange(int64_t n, DType d) { return call_op("arange", {}, {{n}, {}, dtype_short(d)}); }
+Tensor arange(int64_t n, DType d) {
+  return call_op("arange", {}, {{n}, {}, dtype_short(d)});
+}
 
 }  // namespace tlrt

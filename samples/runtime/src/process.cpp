@@ -32,7 +32,9 @@ void Process::finish() {
   log->flush();
 }
 
-Process* Process::current() { return g_process; }
+Process* Process::current() {
+  return g_process;
+}
 
 void Process::set_current(Process* p) {
   g_process = p;

@@ -12,17 +12,24 @@ namespace tlrt {
 const std::vector<ScenarioInfo>& scenarios() {
   static const std::vector<ScenarioInfo> list = {
       {"mlp", "clean compile of a small MLP, cache hits on every later step", 0, 5, scenario_mlp},
-      {"graph-breaks", "item() and print() break the graph; resume frames compile the rest", 0, 4, scenario_graph_breaks},
-      {"recompiles", "dtype/stride/scalar/size guard failures, then a recompile storm hitting the cache limit", 0, 12,
-       scenario_recompiles},
-      {"dynamic-shapes", "batch size changes; automatic dynamic shapes marks dim 0 as s0", 0, 6, scenario_dynamic_shapes},
-      {"compile-failure", "a deliberately broken backend fails; the caller falls back to eager", 0, 2,
-       scenario_compile_failure},
-      {"ddp", "data parallel MLP training: compiled step, gradient all_reduce per parameter", 4, 10, scenario_ddp},
-      {"mesh-2d", "2x2 mesh: tensor parallel MLP (sharded weights) + data parallel gradients", 4, 5, scenario_mesh_2d},
-      {"desync", "one rank issues a different collective (op/shape/dtype/order) at one step", 4, 6, scenario_desync},
+      {"graph-breaks", "item() and print() break the graph; resume frames compile the rest", 0, 4,
+       scenario_graph_breaks},
+      {"recompiles",
+       "dtype/stride/scalar/size guard failures, then a recompile storm hitting the cache limit", 0,
+       12, scenario_recompiles},
+      {"dynamic-shapes", "batch size changes; automatic dynamic shapes marks dim 0 as s0", 0, 6,
+       scenario_dynamic_shapes},
+      {"compile-failure", "a deliberately broken backend fails; the caller falls back to eager", 0,
+       2, scenario_compile_failure},
+      {"ddp", "data parallel MLP training: compiled step, gradient all_reduce per parameter", 4, 10,
+       scenario_ddp},
+      {"mesh-2d", "2x2 mesh: tensor parallel MLP (sharded weights) + data parallel gradients", 4, 5,
+       scenario_mesh_2d},
+      {"desync", "one rank issues a different collective (op/shape/dtype/order) at one step", 4, 6,
+       scenario_desync},
       {"straggler", "one rank is delayed before one collective", 4, 6, scenario_straggler},
-      {"hang", "one rank skips a collective; the others time out and exit cleanly", 4, 6, scenario_hang},
+      {"hang", "one rank skips a collective; the others time out and exit cleanly", 4, 6,
+       scenario_hang},
   };
   return list;
 }
@@ -38,11 +45,13 @@ ScenarioResult run_scenario(const std::string& name, ScenarioOptions o) {
   const ScenarioInfo* info = find_scenario(name);
   if (!info) throw std::invalid_argument("unknown scenario '" + name + "' (see --list)");
   if (info->default_ranks == 0) {
-    if (o.ranks > 1) throw std::invalid_argument("scenario '" + name + "' runs as a single process; drop --ranks");
+    if (o.ranks > 1)
+      throw std::invalid_argument("scenario '" + name + "' runs as a single process; drop --ranks");
     o.ranks = 0;
   } else {
     if (o.ranks == 0) o.ranks = info->default_ranks;
-    if (o.ranks < 2 || o.ranks > 64) throw std::invalid_argument("--ranks must be between 2 and 64");
+    if (o.ranks < 2 || o.ranks > 64)
+      throw std::invalid_argument("--ranks must be between 2 and 64");
   }
   if (o.steps == 0) o.steps = info->default_steps;
   if (o.steps < 1) throw std::invalid_argument("--steps must be positive");
@@ -106,7 +115,8 @@ ScenarioResult run_ranks(const ScenarioOptions& o, const std::string& scenario, 
   }
   for (auto& t : threads) t.join();
   for (int i = 0; i < ranks; ++i) {
-    if (!errors[i].empty()) throw std::runtime_error("rank " + std::to_string(i) + ": " + errors[i]);
+    if (!errors[i].empty())
+      throw std::runtime_error("rank " + std::to_string(i) + ": " + errors[i]);
     r.logs.push_back(procs[i]->log->path());
     r.records += procs[i]->log->records();
   }
@@ -128,7 +138,8 @@ bool same_tensors(const Env& a, const Env& b, std::string& detail, double rtol, 
     }
     const Tensor& tb = b.t(name);
     if (!allclose(*ta, tb, rtol, atol)) {
-      detail = "variable '" + name + "' differs (" + shape_str(ta->sizes()) + " vs " + shape_str(tb.sizes()) + ")";
+      detail = "variable '" + name + "' differs (" + shape_str(ta->sizes()) + " vs " +
+               shape_str(tb.sizes()) + ")";
       return false;
     }
   }

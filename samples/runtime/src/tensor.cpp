@@ -8,58 +8,86 @@ namespace tlrt {
 
 std::string dtype_torch_name(DType d) {
   switch (d) {
-    case DType::f32: return "torch.float32";
-    case DType::f64: return "torch.float64";
-    case DType::i64: return "torch.int64";
-    case DType::b8: return "torch.bool";
+    case DType::f32:
+      return "torch.float32";
+    case DType::f64:
+      return "torch.float64";
+    case DType::i64:
+      return "torch.int64";
+    case DType::b8:
+      return "torch.bool";
   }
   return "?";
 }
 std::string dtype_short(DType d) {
   switch (d) {
-    case DType::f32: return "f32";
-    case DType::f64: return "f64";
-    case DType::i64: return "i64";
-    case DType::b8: return "b8";
+    case DType::f32:
+      return "f32";
+    case DType::f64:
+      return "f64";
+    case DType::i64:
+      return "i64";
+    case DType::b8:
+      return "b8";
   }
   return "?";
 }
-std::string dtype_plain(DType d) { return dtype_torch_name(d).substr(6); }
+std::string dtype_plain(DType d) {
+  return dtype_torch_name(d).substr(6);
+}
 std::string dtype_guard_name(DType d) {
   switch (d) {
-    case DType::f32: return "Float";
-    case DType::f64: return "Double";
-    case DType::i64: return "Long";
-    case DType::b8: return "Bool";
+    case DType::f32:
+      return "Float";
+    case DType::f64:
+      return "Double";
+    case DType::i64:
+      return "Long";
+    case DType::b8:
+      return "Bool";
   }
   return "?";
 }
 int dtype_itemsize(DType d) {
   switch (d) {
-    case DType::f32: return 4;
-    case DType::f64: return 8;
-    case DType::i64: return 8;
-    case DType::b8: return 1;
+    case DType::f32:
+      return 4;
+    case DType::f64:
+      return 8;
+    case DType::i64:
+      return 8;
+    case DType::b8:
+      return 1;
   }
   return 1;
 }
 static int dtype_rank(DType d) {
   switch (d) {
-    case DType::b8: return 0;
-    case DType::i64: return 1;
-    case DType::f32: return 2;
-    case DType::f64: return 3;
+    case DType::b8:
+      return 0;
+    case DType::i64:
+      return 1;
+    case DType::f32:
+      return 2;
+    case DType::f64:
+      return 3;
   }
   return 0;
 }
-DType promote(DType a, DType b) { return dtype_rank(a) >= dtype_rank(b) ? a : b; }
+DType promote(DType a, DType b) {
+  return dtype_rank(a) >= dtype_rank(b) ? a : b;
+}
 
 double round_to(DType d, double v) {
   switch (d) {
-    case DType::f32: return static_cast<double>(static_cast<float>(v));
-    case DType::f64: return v;
-    case DType::i64: return std::isfinite(v) ? std::trunc(v) : 0.0;
-    case DType::b8: return v != 0.0 ? 1.0 : 0.0;
+    case DType::f32:
+      return static_cast<double>(static_cast<float>(v));
+    case DType::f64:
+      return v;
+    case DType::i64:
+      return std::isfinite(v) ? std::trunc(v) : 0.0;
+    case DType::b8:
+      return v != 0.0 ? 1.0 : 0.0;
   }
   return v;
 }
@@ -127,7 +155,9 @@ int64_t Tensor::size(int dim) const {
   return impl_->sizes[static_cast<size_t>(d)];
 }
 
-int64_t Tensor::numel() const { return shape_numel(impl_->sizes); }
+int64_t Tensor::numel() const {
+  return shape_numel(impl_->sizes);
+}
 
 bool Tensor::is_contiguous() const {
   return impl_->strides == contiguous_strides(impl_->sizes) || numel() <= 1;

@@ -18,8 +18,12 @@ namespace {
 thread_local TraceLog* g_current = nullptr;
 }
 
-TraceLog* TraceLog::current() { return g_current; }
-void TraceLog::set_current(TraceLog* log) { g_current = log; }
+TraceLog* TraceLog::current() {
+  return g_current;
+}
+void TraceLog::set_current(TraceLog* log) {
+  g_current = log;
+}
 
 double now_us() {
   auto t = std::chrono::system_clock::now().time_since_epoch();
@@ -51,7 +55,8 @@ TraceLog::TraceLog(const std::string& dir, std::optional<int> rank, const std::s
   path_ = (std::filesystem::path(dir) / name).string();
   f_ = std::fopen(path_.c_str(), "w");
   if (!f_) {
-    throw std::runtime_error(path_ + ": cannot open trace log for writing: " + std::strerror(errno));
+    throw std::runtime_error(path_ +
+                             ": cannot open trace log for writing: " + std::strerror(errno));
   }
   std::setvbuf(f_, nullptr, _IOFBF, 1 << 16);
 }
@@ -60,12 +65,15 @@ TraceLog::~TraceLog() {
   if (f_) std::fclose(f_);
 }
 
-void TraceLog::flush() { std::fflush(f_); }
+void TraceLog::flush() {
+  std::fflush(f_);
+}
 
 void TraceLog::write_header(std::source_location where) {
   auto now = std::chrono::system_clock::now();
   std::time_t tt = std::chrono::system_clock::to_time_t(now);
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+  auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
   std::tm tm{};
   localtime_r(&tt, &tm);
   // PyTorch's formatter prints milliseconds * 1000 in the 6-digit field, so it always ends in 000.

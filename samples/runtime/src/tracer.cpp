@@ -9,7 +9,9 @@ namespace {
 thread_local Tracer* g_active = nullptr;
 }
 
-Tracer* Tracer::active() { return g_active; }
+Tracer* Tracer::active() {
+  return g_active;
+}
 
 Tracer::Tracer(const Env& inputs, CompileCtx ctx, int describer_id,
                std::set<std::pair<std::string, int>> dynamic, const Program& program)
@@ -21,7 +23,9 @@ Tracer::Tracer(const Env& inputs, CompileCtx ctx, int describer_id,
   g_active = this;
 }
 
-Tracer::~Tracer() { g_active = previous_; }
+Tracer::~Tracer() {
+  g_active = previous_;
+}
 
 std::string Tracer::unique_name(const std::string& base) {
   int& n = name_counts_[base];
@@ -91,7 +95,9 @@ int Tracer::add_placeholder(const Tensor& t, const std::string& var) {
       log->emit("describe_storage", s, ec);
     }
     Json d = Json::object();
-    d.set("id", tid).set("ndim", static_cast<int64_t>(t.ndim())).set("dtype", dtype_torch_name(t.dtype()));
+    d.set("id", tid)
+        .set("ndim", static_cast<int64_t>(t.ndim()))
+        .set("dtype", dtype_torch_name(t.dtype()));
     d.set("device", "device(type='cpu')");
     Json size = Json::array();
     for (const auto& x : n.sym_sizes) {
@@ -169,7 +175,9 @@ void Tracer::on_scalar_read(const std::string& name, double value) {
   guards.push_back(g);
 }
 
-void Tracer::on_write(const std::string& name) { written_.insert(name); }
+void Tracer::on_write(const std::string& name) {
+  written_.insert(name);
+}
 
 void Tracer::finish(const Env& after) {
   for (const auto& [name, v] : after.vars()) {

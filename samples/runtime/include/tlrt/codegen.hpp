@@ -12,20 +12,20 @@ namespace tlrt {
 
 struct GraphKernel {
   bool fused = false;
-  std::string name;              // cpp_fused_add_relu_0, or the extern op name
-  std::vector<int> nodes;        // graph nodes computed, in order
-  std::vector<int> inputs;       // graph nodes read from outside the kernel
-  std::vector<int> outputs;      // graph nodes that escape the kernel
-  Shape shape;                   // fused: the iteration space
+  std::string name;          // cpp_fused_add_relu_0, or the extern op name
+  std::vector<int> nodes;    // graph nodes computed, in order
+  std::vector<int> inputs;   // graph nodes read from outside the kernel
+  std::vector<int> outputs;  // graph nodes that escape the kernel
+  Shape shape;               // fused: the iteration space
 };
 
 struct CompiledGraph {
   Graph graph;
   std::vector<GraphKernel> kernels;
-  std::string code;                        // inductor_output_code payload
-  std::string cache_key;                   // fx graph cache key
+  std::string code;       // inductor_output_code payload
+  std::string cache_key;  // fx graph cache key
   std::vector<std::string> collective_schedule;
-  Json runtime_meta;                       // inductor_runtime_and_tensor_meta payload
+  Json runtime_meta;  // inductor_runtime_and_tensor_meta payload
 };
 
 struct BackendFailure : std::runtime_error {

@@ -52,13 +52,20 @@ class World {
   void add_straggler(int rank, const std::string& pg, int64_t seq, int delay_ms);
 
   // The calling thread's rank is Process::current()->rank.
-  CollectiveResult all_reduce(const ProcessGroup& g, const Tensor& x, std::source_location where = std::source_location::current());
-  CollectiveResult all_gather(const ProcessGroup& g, const Tensor& x, std::source_location where = std::source_location::current());
-  CollectiveResult reduce_scatter(const ProcessGroup& g, const Tensor& x, std::source_location where = std::source_location::current());
-  CollectiveResult broadcast(const ProcessGroup& g, const Tensor& x, std::source_location where = std::source_location::current());
-  CollectiveResult barrier(const ProcessGroup& g, std::source_location where = std::source_location::current());
-  CollectiveResult send(const Tensor& x, int dst, std::source_location where = std::source_location::current());
-  CollectiveResult recv(const Tensor& like, int src, std::source_location where = std::source_location::current());
+  CollectiveResult all_reduce(const ProcessGroup& g, const Tensor& x,
+                              std::source_location where = std::source_location::current());
+  CollectiveResult all_gather(const ProcessGroup& g, const Tensor& x,
+                              std::source_location where = std::source_location::current());
+  CollectiveResult reduce_scatter(const ProcessGroup& g, const Tensor& x,
+                                  std::source_location where = std::source_location::current());
+  CollectiveResult broadcast(const ProcessGroup& g, const Tensor& x,
+                             std::source_location where = std::source_location::current());
+  CollectiveResult barrier(const ProcessGroup& g,
+                           std::source_location where = std::source_location::current());
+  CollectiveResult send(const Tensor& x, int dst,
+                        std::source_location where = std::source_location::current());
+  CollectiveResult recv(const Tensor& like, int src,
+                        std::source_location where = std::source_location::current());
 
  private:
   struct Contribution {

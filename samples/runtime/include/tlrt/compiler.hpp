@@ -28,7 +28,9 @@ struct CompileOptions {
 // A failed compile, surfaced to the caller as torch.compile does (without suppress_errors).
 struct CompileError : std::runtime_error {
   CompileError(std::string type, std::string reason, std::string id)
-      : std::runtime_error(type + ": " + reason), fail_type(std::move(type)), fail_reason(std::move(reason)),
+      : std::runtime_error(type + ": " + reason),
+        fail_type(std::move(type)),
+        fail_reason(std::move(reason)),
         compile_id(std::move(id)) {}
   std::string fail_type, fail_reason, compile_id;
 };
@@ -48,7 +50,7 @@ class CompiledFunction {
     std::vector<Guard> guards;
     std::optional<CompiledGraph> compiled;
     std::map<std::string, Value> constants;  // non-tensor variables the traced part wrote
-    int break_stmt = -1;                      // statement run eagerly after the graph
+    int break_stmt = -1;                     // statement run eagerly after the graph
   };
   struct Frame {
     size_t start = 0;

@@ -19,7 +19,8 @@ struct Placement {
 };
 
 // Artifact dtensor_placement on the current process's log.
-void log_placement(const Placement& p, std::source_location where = std::source_location::current());
+void log_placement(const Placement& p,
+                   std::source_location where = std::source_location::current());
 // Artifact tensor_values {"name","shape","dtype","values"} (values row-major); at most 4096 values.
 void log_tensor_values(const std::string& name, const Tensor& t,
                        std::source_location where = std::source_location::current());

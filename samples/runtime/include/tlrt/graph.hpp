@@ -10,25 +10,25 @@
 namespace tlrt {
 
 struct Node {
-  std::string name;                 // FX node name, unique in the graph
-  const OpInfo* op = nullptr;       // nullptr for placeholders
-  std::vector<int> inputs;          // node indices
+  std::string name;            // FX node name, unique in the graph
+  const OpInfo* op = nullptr;  // nullptr for placeholders
+  std::vector<int> inputs;     // node indices
   OpAttrs attrs;
-  Shape sizes, strides;             // real values seen while tracing
+  Shape sizes, strides;  // real values seen while tracing
   DType dtype = DType::f32;
   std::vector<std::string> sym_sizes, sym_strides;  // as printed (ints or symbols like s0)
-  std::string source;               // placeholders: L['x']
-  std::string var;                  // placeholders: x
-  int line = 0;                     // user source line (ops)
+  std::string source;                               // placeholders: L['x']
+  std::string var;                                  // placeholders: x
+  int line = 0;                                     // user source line (ops)
   std::string code, fn, file;
   bool is_placeholder() const { return op == nullptr; }
 };
 
 struct Graph {
   std::vector<Node> nodes;
-  std::vector<int> outputs;               // node index per output
-  std::vector<std::string> output_vars;   // env variable each output is stored to
-  int op_count() const;                   // call_function nodes (graph_op_count)
+  std::vector<int> outputs;              // node index per output
+  std::vector<std::string> output_vars;  // env variable each output is stored to
+  int op_count() const;                  // call_function nodes (graph_op_count)
   int input_count() const;
   std::vector<int> placeholders() const;
   bool has_collectives() const;
@@ -38,8 +38,9 @@ std::string print_dynamo_graph(const Graph& g);
 std::string print_aot_graph(const Graph& g);
 // dynamo_output_graph metadata: {"sizes": {node: [dims]}}
 Json graph_sizes(const Graph& g);
-std::string node_meta(const Node& n);   // "f32[4, 8][8, 1]cpu"
-// Functional-collective name of a collective op, e.g. torch.ops._c10d_functional.all_reduce_.default
+std::string node_meta(const Node& n);  // "f32[4, 8][8, 1]cpu"
+// Functional-collective name of a collective op, e.g.
+// torch.ops._c10d_functional.all_reduce_.default
 std::string c10d_name(const OpInfo& op);
 
 }  // namespace tlrt

@@ -23,18 +23,19 @@ using Kernel = Tensor (*)(const std::vector<Tensor>&, const OpAttrs&);
 using ScalarFn = double (*)(const double* args, const OpAttrs&);
 
 struct OpInfo {
-  std::string name;      // runtime name, e.g. "add"
-  std::string torch;     // how Dynamo's graph prints it, e.g. "torch.add"
-  std::string aten;      // how the AOT graph prints it, e.g. "torch.ops.aten.add.Tensor"
+  std::string name;   // runtime name, e.g. "add"
+  std::string torch;  // how Dynamo's graph prints it, e.g. "torch.add"
+  std::string aten;   // how the AOT graph prints it, e.g. "torch.ops.aten.add.Tensor"
   OpKind kind;
   Kernel kernel;
   ScalarFn scalar = nullptr;  // pointwise only
   DtypeRule rule = DtypeRule::promote;
-  std::string c_expr;         // pointwise only: C expression over {0},{1},{2} and {s0}
+  std::string c_expr;  // pointwise only: C expression over {0},{1},{2} and {s0}
 };
 
 // An OpInfo for a non-pointwise op (no per-element function).
-inline OpInfo make_op(std::string name, std::string torch, std::string aten, OpKind kind, Kernel kernel) {
+inline OpInfo make_op(std::string name, std::string torch, std::string aten, OpKind kind,
+                      Kernel kernel) {
   OpInfo op;
   op.name = std::move(name);
   op.torch = std::move(torch);
@@ -46,7 +47,8 @@ inline OpInfo make_op(std::string name, std::string torch, std::string aten, OpK
 
 const OpInfo* find_op(const std::string& name);
 // Runs an op (and records it when tracing). Throws std::invalid_argument on bad shapes.
-Tensor call_op(const std::string& name, const std::vector<Tensor>& inputs, const OpAttrs& attrs = {});
+Tensor call_op(const std::string& name, const std::vector<Tensor>& inputs,
+               const OpAttrs& attrs = {});
 // Runs an op's kernel without recording, for executing compiled graphs.
 Tensor run_kernel(const OpInfo& op, const std::vector<Tensor>& inputs, const OpAttrs& attrs);
 
@@ -118,12 +120,24 @@ Tensor reduce_scatter(const Tensor& x, const std::string& group);
 // with capture_scalar_outputs=False.
 double item(const Tensor& a);
 
-inline Tensor operator+(const Tensor& a, const Tensor& b) { return add(a, b); }
-inline Tensor operator-(const Tensor& a, const Tensor& b) { return sub(a, b); }
-inline Tensor operator*(const Tensor& a, const Tensor& b) { return mul(a, b); }
-inline Tensor operator/(const Tensor& a, const Tensor& b) { return div(a, b); }
-inline Tensor operator*(const Tensor& a, double s) { return mul(a, s); }
-inline Tensor operator+(const Tensor& a, double s) { return add(a, s); }
+inline Tensor operator+(const Tensor& a, const Tensor& b) {
+  return add(a, b);
+}
+inline Tensor operator-(const Tensor& a, const Tensor& b) {
+  return sub(a, b);
+}
+inline Tensor operator*(const Tensor& a, const Tensor& b) {
+  return mul(a, b);
+}
+inline Tensor operator/(const Tensor& a, const Tensor& b) {
+  return div(a, b);
+}
+inline Tensor operator*(const Tensor& a, double s) {
+  return mul(a, s);
+}
+inline Tensor operator+(const Tensor& a, double s) {
+  return add(a, s);
+}
 
 int64_t normalize_dim(int64_t dim, int64_t ndim);
 

@@ -21,9 +21,9 @@ struct Process {
   Truth* truth = nullptr;
   int next_frame_id = 0;
   int next_describer_id = 0;
-  std::map<std::string, int> fx_graph_cache;        // graph key -> times compiled
-  std::vector<std::string> execution_order;         // compile id per compiled-graph run
-  std::optional<CompileCtx> executing;              // compiled graph running now
+  std::map<std::string, int> fx_graph_cache;  // graph key -> times compiled
+  std::vector<std::string> execution_order;   // compile id per compiled-graph run
+  std::optional<CompileCtx> executing;        // compiled graph running now
 
   // Opens the log in `dir`; the file name follows PyTorch (rank in the name when distributed).
   Process(const std::string& dir, int rank, World* world, Truth* truth, const std::string& suffix);

@@ -38,12 +38,13 @@ struct Stmt {
 };
 
 struct Program {
-  std::string name;   // the function's name (co_name)
-  std::string file;   // absolute source path (co_filename)
-  int first_line = 0; // co_firstlineno
+  std::string name;    // the function's name (co_name)
+  std::string file;    // absolute source path (co_filename)
+  int first_line = 0;  // co_firstlineno
   std::vector<Stmt> stmts;
 
-  Program(std::string n, std::string f, int line) : name(std::move(n)), file(std::move(f)), first_line(line) {}
+  Program(std::string n, std::string f, int line)
+      : name(std::move(n)), file(std::move(f)), first_line(line) {}
   void add(int line, std::string code, std::function<void(Env&)> fn) {
     stmts.push_back({line, std::move(code), std::move(fn)});
   }
@@ -62,4 +63,5 @@ void print(const std::string& label, const Tensor& t);
 
 }  // namespace tlrt
 
-#define TLRT_STMT(prog, ...) (prog).add(__LINE__, #__VA_ARGS__, [](::tlrt::Env & env) { __VA_ARGS__; })
+#define TLRT_STMT(prog, ...) \
+  (prog).add(__LINE__, #__VA_ARGS__, [](::tlrt::Env& env) { __VA_ARGS__; })

@@ -56,7 +56,8 @@ ScenarioResult run_ranks(const ScenarioOptions& o, const std::string& scenario, 
                          const std::function<void(Truth&, ScenarioResult&)>& check);
 
 // Every tensor variable of `a` equals (allclose) the one in `b`; fills detail otherwise.
-bool same_tensors(const Env& a, const Env& b, std::string& detail, double rtol = 1e-5, double atol = 1e-6);
+bool same_tensors(const Env& a, const Env& b, std::string& detail, double rtol = 1e-5,
+                  double atol = 1e-6);
 
 // Scenario entry points (samples/programs/*.cpp).
 ScenarioResult scenario_mlp(const ScenarioOptions& o);

@@ -42,7 +42,8 @@ class Tensor {
 
   // A fresh contiguous tensor filled with `fill`.
   static Tensor empty(const Shape& sizes, DType dtype, double fill = 0.0);
-  static Tensor from(const Shape& sizes, const std::vector<double>& values, DType dtype = DType::f32);
+  static Tensor from(const Shape& sizes, const std::vector<double>& values,
+                     DType dtype = DType::f32);
 
   bool defined() const { return impl_ != nullptr; }
   const TensorImpl* id() const { return impl_.get(); }
@@ -78,7 +79,8 @@ Shape contiguous_strides(const Shape& sizes);
 int64_t shape_numel(const Shape& sizes);
 std::string shape_str(const Shape& s);  // "[4, 8]"
 // FX annotation, e.g. f32[4, 8][8, 1]cpu; `sizes` may hold symbols.
-std::string fx_meta(DType d, const std::vector<std::string>& sizes, const std::vector<std::string>& strides);
+std::string fx_meta(DType d, const std::vector<std::string>& sizes,
+                    const std::vector<std::string>& strides);
 
 // Deterministic generator (mt19937_64 + Box-Muller) so a seed gives the same data everywhere.
 class Rng {

@@ -50,7 +50,8 @@ class TraceLog {
             const std::optional<std::string>& payload = std::nullopt,
             std::source_location where = std::source_location::current());
   // A frame list in the interned form ({"line","name","filename":idx,"loc"}); emits str records.
-  Json frames(const std::vector<StackFrame>& stack, std::source_location where = std::source_location::current());
+  Json frames(const std::vector<StackFrame>& stack,
+              std::source_location where = std::source_location::current());
   // chromium_event with ph B/E/i and real timestamp; returns the timestamp (µs).
   double chromium(const std::string& name, char ph, const std::optional<CompileCtx>& ctx,
                   Json extra_args = Json::object());

@@ -26,15 +26,16 @@ struct SymbolicDim {
 class Tracer {
  public:
   // `dynamic` holds the (variable, dim) pairs automatic dynamic shapes has marked for this frame.
-  Tracer(const Env& inputs, CompileCtx ctx, int describer_id, std::set<std::pair<std::string, int>> dynamic,
-         const Program& program);
+  Tracer(const Env& inputs, CompileCtx ctx, int describer_id,
+         std::set<std::pair<std::string, int>> dynamic, const Program& program);
   ~Tracer();
   Tracer(const Tracer&) = delete;
   Tracer& operator=(const Tracer&) = delete;
 
   static Tracer* active();
 
-  void record(const OpInfo& op, const std::vector<Tensor>& in, const OpAttrs& attrs, const Tensor& out);
+  void record(const OpInfo& op, const std::vector<Tensor>& in, const OpAttrs& attrs,
+              const Tensor& out);
   void on_scalar_read(const std::string& name, double value);
   void on_write(const std::string& name);
   void set_statement(const Stmt* stmt) { stmt_ = stmt; }

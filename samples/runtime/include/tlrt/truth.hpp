@@ -14,7 +14,8 @@ class Truth {
   void add(const std::string& section, Json entry);
   size_t count(const std::string& section) const;
   // Writes {"scenario","ranks","seed","steps", sections...} to path; throws on I/O failure.
-  void write(const std::string& path, const std::string& scenario, int ranks, uint64_t seed, int steps) const;
+  void write(const std::string& path, const std::string& scenario, int ranks, uint64_t seed,
+             int steps) const;
 
  private:
   mutable std::mutex mu_;
