@@ -21,6 +21,9 @@ const CommandRegistration registration(80, [](CLI::App& app, int& exit_code) {
   cmd->add_option("--frames", opts->frames, "frames to render before the screenshot")
       ->check(CLI::Range(1, 1000));
   cmd->add_option("--tensor-shape", opts->tensor_shape, "shape shown in the tensor window");
+  cmd->add_option("--tensor-mesh", opts->tensor_mesh, "device mesh for the tensor window, e.g. 2x2");
+  cmd->add_option("--tensor-placement", opts->tensor_placement,
+                  "placements for the tensor window, e.g. \"Shard(0),Replicate()\"");
   cmd->callback([opts, &exit_code]() {
     gui::ViewerResult r = gui::run_viewer(*opts);
     if (!r.ok) {

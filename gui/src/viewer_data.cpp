@@ -24,6 +24,10 @@ bool load_viewer_data(const ViewerOptions& options, ViewerData& data, std::strin
   note("tensors");
   data.timeline = views::build_timeline(views::load_chromium_intervals(*db, &why));
   note("timeline");
+  std::snprintf(data.tensor_view.mesh, sizeof data.tensor_view.mesh, "%s",
+                options.tensor_mesh.c_str());
+  std::snprintf(data.tensor_view.placement, sizeof data.tensor_view.placement, "%s",
+                options.tensor_placement.c_str());
   if (!options.tensor_shape.empty()) {
     std::snprintf(data.tensor_view.shape, sizeof data.tensor_view.shape, "%s",
                   options.tensor_shape.c_str());

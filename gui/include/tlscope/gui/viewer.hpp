@@ -16,6 +16,8 @@ struct ViewerOptions {
   int frames = 3;
   // Tensor window start-up shape ("2,3,4,5"); empty picks the first describe_tensor row.
   std::string tensor_shape;
+  std::string tensor_mesh;       // e.g. "2x2": show the tensor sharded over this device mesh
+  std::string tensor_placement;  // e.g. "Shard(0),Replicate()"
 };
 
 // What the last frame drew, so tests can check the drawing, not just that a window opened.
