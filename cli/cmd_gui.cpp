@@ -21,7 +21,8 @@ const CommandRegistration registration(80, [](CLI::App& app, int& exit_code) {
   cmd->add_option("--frames", opts->frames, "frames to render before the screenshot")
       ->check(CLI::Range(1, 1000));
   cmd->add_option("--tensor-shape", opts->tensor_shape, "shape shown in the tensor window");
-  cmd->add_option("--tensor-mesh", opts->tensor_mesh, "device mesh for the tensor window, e.g. 2x2");
+  cmd->add_option("--tensor-mesh", opts->tensor_mesh,
+                  "device mesh for the tensor window, e.g. 2x2");
   cmd->add_option("--tensor-placement", opts->tensor_placement,
                   "placements for the tensor window, e.g. \"Shard(0),Replicate()\"");
   cmd->callback([opts, &exit_code]() {
@@ -32,10 +33,11 @@ const CommandRegistration registration(80, [](CLI::App& app, int& exit_code) {
       return;
     }
     if (!opts->screenshot_path.empty()) {
-      std::printf("%s: %dx%d, %zu frames, %zu timeline items (%zu folded, %zu zones), %zu tensor cells\n",
-                  opts->screenshot_path.c_str(), r.stats.framebuffer_width,
-                  r.stats.framebuffer_height, r.stats.frames, r.stats.timeline_items,
-                  r.stats.timeline_folded, r.stats.timeline_zones, r.stats.tensor_cells);
+      std::printf(
+          "%s: %dx%d, %zu frames, %zu timeline items (%zu folded, %zu zones), %zu tensor cells\n",
+          opts->screenshot_path.c_str(), r.stats.framebuffer_width, r.stats.framebuffer_height,
+          r.stats.frames, r.stats.timeline_items, r.stats.timeline_folded, r.stats.timeline_zones,
+          r.stats.tensor_cells);
     }
     exit_code = kOk;
   });

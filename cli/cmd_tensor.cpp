@@ -133,8 +133,8 @@ int run_tensor(const TensorArgs& a) {
   if (!a.mesh.empty() || !a.placement.empty()) {
     views::DeviceMesh mesh;
     auto shape = views::parse_mesh_shape(a.mesh.empty() ? "1" : a.mesh, &error);
-    auto placements = views::parse_placements(a.placement.empty() ? "Replicate()" : a.placement,
-                                              &error);
+    auto placements =
+        views::parse_placements(a.placement.empty() ? "Replicate()" : a.placement, &error);
     if (!shape || !placements) {
       std::fprintf(stderr, "tlscope tensor: %s\n", error.c_str());
       return kUsageOrIo;
@@ -160,8 +160,8 @@ int run_tensor(const TensorArgs& a) {
 
 const CommandRegistration registration(60, [](CLI::App& app, int& exit_code) {
   auto args = std::make_shared<TensorArgs>();
-  auto* cmd = app.add_subcommand(
-      "tensor", "Print a tensor as nested matrices (matrix-of-matrices layout)");
+  auto* cmd =
+      app.add_subcommand("tensor", "Print a tensor as nested matrices (matrix-of-matrices layout)");
   cmd->add_option("db", args->db, "tlscope database: show a describe_tensor row (with --id)");
   cmd->add_option("--id", args->id, "describe_tensor tensor_id to show (with DB)");
   cmd->add_option("--compile-id", args->compile_id, "only rows of this compile id, e.g. 0/0");

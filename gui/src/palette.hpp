@@ -24,8 +24,8 @@ inline ImU32 owner_color(const std::vector<int>& owners, int mesh_ranks, float a
   float rs = 0, gs = 0, bs = 0;
   for (int o : owners) {
     float r, g, b;
-    ImGui::ColorConvertHSVtoRGB(static_cast<float>(o) / static_cast<float>(mesh_ranks), 0.6f,
-                                0.8f, r, g, b);
+    ImGui::ColorConvertHSVtoRGB(static_cast<float>(o) / static_cast<float>(mesh_ranks), 0.6f, 0.8f,
+                                r, g, b);
     rs += r;
     gs += g;
     bs += b;

@@ -39,7 +39,8 @@ void draw_summary_window(ViewerData& data) {
   ImGui::Text("%s", data.db_path.c_str());
   ImGui::Text("%zu files, %lld events, %lld ingest errors", s.files.size(),
               static_cast<long long>(s.events), static_cast<long long>(s.errors));
-  for (const auto& p : data.load_problems) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", p.c_str());
+  for (const auto& p : data.load_problems)
+    ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", p.c_str());
   if (ImGui::BeginTable("files", 5, kTableFlags, ImVec2(0, 100))) {
     ImGui::TableSetupScrollFreeze(0, 1);
     for (const char* h : {"file", "rank", "lines", "events", "errors"}) ImGui::TableSetupColumn(h);

@@ -27,7 +27,10 @@ std::string ascii(const std::string& s) {
 bool parse_shape(const char* text, std::vector<int64_t>& shape, std::string& error) {
   shape.clear();
   std::string t = text;
-  t.erase(std::remove_if(t.begin(), t.end(), [](char c) { return c == ' ' || c == '(' || c == ')' || c == '[' || c == ']'; }), t.end());
+  t.erase(std::remove_if(
+              t.begin(), t.end(),
+              [](char c) { return c == ' ' || c == '(' || c == ')' || c == '[' || c == ']'; }),
+          t.end());
   if (t.empty()) return true;
   std::stringstream ss(t);
   std::string part;
@@ -67,7 +70,8 @@ void rebuild(ViewerData& data) {
   }
   if (tv.mesh[0]) {
     auto shape = views::parse_mesh_shape(tv.mesh, &tv.error);
-    auto placements = views::parse_placements(tv.placement[0] ? tv.placement : "Replicate()", &tv.error);
+    auto placements =
+        views::parse_placements(tv.placement[0] ? tv.placement : "Replicate()", &tv.error);
     if (!shape || !placements) return;
     in.mesh = views::DeviceMesh{*shape, *placements};
   }
@@ -89,12 +93,18 @@ void draw_grid(ViewerData& data) {
   const ImVec2 cursor = ImGui::GetCursorScreenPos();
   const float ox = cursor.x + static_cast<float>(g.vertical_levels) * kTickColumn;
   const float oy = cursor.y + static_cast<float>(g.horizontal_levels) * hr;
-  auto px = [&](double x) { return x >= 0 ? ox + static_cast<float>(x) * s : ox + static_cast<float>(x) * kTickColumn; };
-  auto py = [&](double y) { return y >= 0 ? oy + static_cast<float>(y) * s : oy + static_cast<float>(y) * hr; };
-  ImGui::Dummy(ImVec2(static_cast<float>(g.vertical_levels) * kTickColumn + static_cast<float>(g.width) * s + 8,
-                      static_cast<float>(g.horizontal_levels) * hr + static_cast<float>(g.height) * s + 8));
+  auto px = [&](double x) {
+    return x >= 0 ? ox + static_cast<float>(x) * s : ox + static_cast<float>(x) * kTickColumn;
+  };
+  auto py = [&](double y) {
+    return y >= 0 ? oy + static_cast<float>(y) * s : oy + static_cast<float>(y) * hr;
+  };
+  ImGui::Dummy(ImVec2(
+      static_cast<float>(g.vertical_levels) * kTickColumn + static_cast<float>(g.width) * s + 8,
+      static_cast<float>(g.horizontal_levels) * hr + static_cast<float>(g.height) * s + 8));
   const ImVec2 view_min = ImGui::GetWindowPos();
-  const ImVec2 view_max(view_min.x + ImGui::GetWindowSize().x, view_min.y + ImGui::GetWindowSize().y);
+  const ImVec2 view_max(view_min.x + ImGui::GetWindowSize().x,
+                        view_min.y + ImGui::GetWindowSize().y);
   auto visible = [&](float x0, float y0, float x1, float y1) {
     return x1 >= view_min.x && x0 <= view_max.x && y1 >= view_min.y && y0 <= view_max.y;
   };
@@ -118,15 +128,18 @@ void draw_grid(ViewerData& data) {
     if (!visible(x0, y0, x1, y1)) continue;
     ++tv.cells_drawn;
     if (sharded && !c.ellipsis) {
-      dl->AddRectFilled(ImVec2(x0 + 1, y0 + 1), ImVec2(x1 - 1, y1 - 1), owner_color(c.owners, g.mesh_ranks, 0.8f));
+      dl->AddRectFilled(ImVec2(x0 + 1, y0 + 1), ImVec2(x1 - 1, y1 - 1),
+                        owner_color(c.owners, g.mesh_ranks, 0.8f));
     }
     dl->AddRect(ImVec2(x0, y0), ImVec2(x1, y1), IM_COL32(90, 95, 110, 255));
-    centered(x0, y0, x1, y1, ascii(c.text), c.ellipsis ? IM_COL32(160, 160, 160, 255) : IM_COL32(235, 235, 235, 255));
+    centered(x0, y0, x1, y1, ascii(c.text),
+             c.ellipsis ? IM_COL32(160, 160, 160, 255) : IM_COL32(235, 235, 235, 255));
     if (ImGui::IsMouseHoveringRect(ImVec2(x0, y0), ImVec2(x1, y1)) && ImGui::IsWindowHovered()) {
       std::string idx;
       for (size_t k = 0; k < c.index.size(); ++k) {
         if (k) idx += ',';
-        idx += c.index[k] == views::kEllipsisIndex ? std::string("...") : std::to_string(c.index[k]);
+        idx +=
+            c.index[k] == views::kEllipsisIndex ? std::string("...") : std::to_string(c.index[k]);
       }
       ImGui::SetTooltip("[%s] = %s%s%s", idx.c_str(), ascii(c.text).c_str(), sharded ? "  on " : "",
                         sharded ? views::owner_tag(c.owners).c_str() : "");
@@ -142,12 +155,14 @@ void draw_grid(ViewerData& data) {
     }
   }
   for (const auto& e : g.ellipses) {
-    centered(px(e.x) - s, py(e.y), px(e.x + e.w) + s, py(e.y + e.h), "...", IM_COL32(200, 200, 200, 255));
+    centered(px(e.x) - s, py(e.y), px(e.x + e.w) + s, py(e.y + e.h), "...",
+             IM_COL32(200, 200, 200, 255));
   }
   for (const auto& t : g.ticks) {
     float x0 = px(t.x), y0 = py(t.y), x1 = px(t.x + t.w), y1 = py(t.y + t.h);
     if (!visible(x0, y0, x1, y1)) continue;
-    centered(x0, y0, x1, y1, ascii(t.text), t.level == 0 ? IM_COL32(150, 170, 200, 255) : IM_COL32(220, 200, 140, 255));
+    centered(x0, y0, x1, y1, ascii(t.text),
+             t.level == 0 ? IM_COL32(150, 170, 200, 255) : IM_COL32(220, 200, 140, 255));
   }
   ImGui::EndChild();
 }
@@ -208,8 +223,8 @@ void draw_tensor_window(ViewerData& data) {
     const auto& g = *tv.grid;
     std::string axes;
     for (const auto& a : g.axes) {
-      axes += a.text + (a.direction == views::Direction::kHorizontal ? " across" : " down") +
-              " L" + std::to_string(a.level) + "   ";
+      axes += a.text + (a.direction == views::Direction::kHorizontal ? " across" : " down") + " L" +
+              std::to_string(a.level) + "   ";
     }
     ImGui::TextUnformatted(axes.empty() ? "scalar" : axes.c_str());
     if (g.summarized) {

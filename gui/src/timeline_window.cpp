@@ -30,8 +30,10 @@ void draw_axis(ImDrawList* dl, ImVec2 origin, float width, const TimelineViewSta
                double trace_start) {
   const double span = v.end_us - v.start_us;
   double step = std::pow(10.0, std::floor(std::log10(span / 8)));
-  if (span / step > 40) step *= 5;
-  else if (span / step > 16) step *= 2;
+  if (span / step > 40)
+    step *= 5;
+  else if (span / step > 16)
+    step *= 2;
   const double first = std::ceil((v.start_us - trace_start) / step) * step + trace_start;
   for (double t = first; t <= v.end_us; t += step) {
     float x = origin.x + static_cast<float>((t - v.start_us) / span * width);
@@ -61,8 +63,8 @@ void draw_timeline_window(ViewerData& data) {
   if (ImGui::Button("Fit")) fit(data);
   ImGui::SameLine();
   size_t zones = t.intervals.size() - t.rejected;
-  ImGui::Text("%zu lanes, %zu zones | view %.3f ms | wheel: zoom, drag: pan", t.lanes.size(),
-              zones, (v.end_us - v.start_us) / 1000.0);
+  ImGui::Text("%zu lanes, %zu zones | view %.3f ms | wheel: zoom, drag: pan", t.lanes.size(), zones,
+              (v.end_us - v.start_us) / 1000.0);
   if (t.lanes.empty()) {
     ImGui::TextDisabled("no chromium_events intervals in this database");
     ImGui::End();
@@ -97,12 +99,13 @@ void draw_timeline_window(ViewerData& data) {
   const float rows_y = origin.y + kAxisHeight;
   draw_axis(dl, ImVec2(canvas_x, origin.y), canvas_w, v, t.start_us);
   const ImVec2 clip_min = ImGui::GetWindowPos();
-  const ImVec2 clip_max(clip_min.x + ImGui::GetWindowSize().x, clip_min.y + ImGui::GetWindowSize().y);
+  const ImVec2 clip_max(clip_min.x + ImGui::GetWindowSize().x,
+                        clip_min.y + ImGui::GetWindowSize().y);
   for (const auto& lane : t.lanes) {
     float y = rows_y + static_cast<float>(lane.first_row) * kRowHeight;
     char label[96];
-    std::snprintf(label, sizeof label, "rank %lld %s",
-                  static_cast<long long>(lane.rank), lane.thread.c_str());
+    std::snprintf(label, sizeof label, "rank %lld %s", static_cast<long long>(lane.rank),
+                  lane.thread.c_str());
     if (lane.rank < 0) std::snprintf(label, sizeof label, "%s", lane.thread.c_str());
     dl->AddText(ImVec2(origin.x + 4, y + 3), IM_COL32(220, 220, 220, 255), label);
     dl->AddLine(ImVec2(origin.x, y), ImVec2(canvas_x + canvas_w, y), IM_COL32(90, 90, 90, 255));

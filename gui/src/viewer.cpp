@@ -31,8 +31,8 @@ bool write_screenshot(const std::string& path, int w, int h, std::string* error)
   const size_t row = static_cast<size_t>(w) * 4;
   std::vector<unsigned char> flipped(pixels.size());
   for (int y = 0; y < h; ++y) {
-    std::copy_n(pixels.begin() + static_cast<std::ptrdiff_t>(static_cast<size_t>(h - 1 - y) * row), row,
-                flipped.begin() + static_cast<std::ptrdiff_t>(static_cast<size_t>(y) * row));
+    std::copy_n(pixels.begin() + static_cast<std::ptrdiff_t>(static_cast<size_t>(h - 1 - y) * row),
+                row, flipped.begin() + static_cast<std::ptrdiff_t>(static_cast<size_t>(y) * row));
   }
   if (!stbi_write_png(path.c_str(), w, h, 4, flipped.data(), static_cast<int>(row))) {
     *error = path + ": cannot write PNG";

@@ -34,8 +34,9 @@ bool have_display() {
 // at any window width below ~4900 px they are narrower than 3 px together and fold into one.
 std::string rank1_rows() {
   const double t0 = 1733527213926572.8;  // dynamo's B in chromium_events.log
-  std::string sql = "INSERT INTO chromium_events(id, file_id, rank, name, cat, ph, ts, dur, pid, "
-                    "tid) VALUES ";
+  std::string sql =
+      "INSERT INTO chromium_events(id, file_id, rank, name, cat, ph, ts, dur, pid, "
+      "tid) VALUES ";
   char row[200];
   std::snprintf(row, sizeof row, "(100, 3, 1, 'rank1_step', 'x', 'X', %.1f, 60000, 0, 0)",
                 t0 + 20000);
