@@ -14,7 +14,7 @@ namespace tlscope::parser {
 std::string compile_id_string(const CompileContext& ctx);
 
 // Parses the PyTorch form used inside payloads ("0/0", "!1/2/0", "0/1_1"). "None" and malformed
-// text give nullopt.
+// text give nullopt. `attempt` is set only when the text has an "_N" suffix.
 std::optional<CompileContext> parse_compile_id(std::string_view text);
 
 }  // namespace tlscope::parser

@@ -26,4 +26,9 @@ class Md5 {
   size_t buffered_ = 0;
 };
 
+// digests[i] = MD5(messages[i]) for many independent messages. One MD5 is a chain of dependent
+// steps (~540 MB/s on one core); with AVX2, eight messages run side by side in vector lanes.
+// Falls back to scalar MD5 on CPUs without AVX2.
+void md5_many(const std::string_view* messages, size_t count, std::array<uint8_t, 16>* digests);
+
 }  // namespace tlscope::parser
