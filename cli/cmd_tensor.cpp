@@ -86,13 +86,13 @@ int run_tensor(const TensorArgs& a) {
                    a.compile_id.empty() ? "" : (" in compile " + a.compile_id).c_str());
       return kUsageOrIo;
     }
-    if (!found->shape) {
+    if (!found->shape && a.shape.empty()) {
       std::fprintf(stderr, "tlscope tensor: %s: tensor %lld has size %s: %s; pass --shape\n",
                    a.db.c_str(), static_cast<long long>(a.id), found->size_json.c_str(),
                    found->shape_error.c_str());
       return kUsageOrIo;
     }
-    in.shape = *found->shape;
+    if (found->shape) in.shape = *found->shape;
     header = "tensor " + std::to_string(found->tensor_id) + " (compile " + found->compile_id +
              ", rank " + std::to_string(found->rank) + ") " + found->dtype + " " + found->device +
              " size " + found->size_json + " stride " + found->stride_json;
@@ -133,8 +133,8 @@ int run_tensor(const TensorArgs& a) {
   if (!a.mesh.empty() || !a.placement.empty()) {
     views::DeviceMesh mesh;
     auto shape = views::parse_mesh_shape(a.mesh.empty() ? "1" : a.mesh, &error);
-    auto placements = views::parse_placements(a.placement.empty() ? "Replicate()" : a.placement,
-                                              &error);
+    auto placements =
+        views::parse_placements(a.placement.empty() ? "Replicate()" : a.placement, &error);
     if (!shape || !placements) {
       std::fprintf(stderr, "tlscope tensor: %s\n", error.c_str());
       return kUsageOrIo;
@@ -160,8 +160,8 @@ int run_tensor(const TensorArgs& a) {
 
 const CommandRegistration registration(60, [](CLI::App& app, int& exit_code) {
   auto args = std::make_shared<TensorArgs>();
-  auto* cmd = app.add_subcommand(
-      "tensor", "Print a tensor as nested matrices (matrix-of-matrices layout)");
+  auto* cmd =
+      app.add_subcommand("tensor", "Print a tensor as nested matrices (matrix-of-matrices layout)");
   cmd->add_option("db", args->db, "tlscope database: show a describe_tensor row (with --id)");
   cmd->add_option("--id", args->id, "describe_tensor tensor_id to show (with DB)");
   cmd->add_option("--compile-id", args->compile_id, "only rows of this compile id, e.g. 0/0");

@@ -89,7 +89,8 @@ INSERT INTO describe_tensor(event_id, file_id, rank, compile_id, describer_id, t
 inline std::string make_fixture_db(const std::string& path, const std::string& extra_sql = "") {
   std::filesystem::remove(path);
   sqlite3* db = nullptr;
-  if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) throw std::runtime_error("cannot create " + path);
+  if (sqlite3_open(path.c_str(), &db) != SQLITE_OK)
+    throw std::runtime_error("cannot create " + path);
   try {
     exec_sql(db, kSchemaSql);
     exec_sql(db, kRealRowsSql);

@@ -113,7 +113,7 @@ TEST_CASE("TensorGrid (3,4) is a plain matrix") {
   CHECK(cell_at(g, {1, 2}).text == "6");  // 1*4 + 2
   CHECK(g.width == 4);
   CHECK(g.height == 3);
-  CHECK(g.separators.empty());  // level-0 cells touch: no gaps, no lines
+  CHECK(g.separators.empty());   // level-0 cells touch: no gaps, no lines
   REQUIRE(g.ticks.size() == 7);  // 4 column ticks + 3 row ticks
   // Row ticks in the header column x = -1.
   const GridTick& row2 = g.ticks[6];
@@ -303,7 +303,8 @@ TEST_CASE("TensorGrid tags a 2x2-mesh Shard(0),Shard(1) tensor by owner rank") {
   // splits columns the same way, so cell (i, j) belongs to rank 2*(i/2) + j/2.
   TensorGridInput in;
   in.shape = {4, 4};
-  in.mesh = DeviceMesh{{2, 2}, {{MeshPlacement::Kind::kShard, 0}, {MeshPlacement::Kind::kShard, 1}}};
+  in.mesh =
+      DeviceMesh{{2, 2}, {{MeshPlacement::Kind::kShard, 0}, {MeshPlacement::Kind::kShard, 1}}};
   auto r = layout_tensor_grid(in);
   REQUIRE(r.grid);
   const TensorGrid& g = *r.grid;
@@ -403,4 +404,26 @@ TEST_CASE("format_cell_value prints integers exactly and reals with 4 digits") {
   CHECK(format_cell_value(0.5) == "0.5");
   CHECK(format_cell_value(1234567.5) == "1.235e+06");
   CHECK(format_cell_value(1.0 / 3) == "0.3333");
+}
+
+TEST_CASE("TensorGrid summarises a long dim even when another dim is empty") {
+  // (0, 10^12): no cells, but dim 1 is summarised to 3 + 1 + 3 = 7 ticks instead of 10^12.
+  TensorGrid g = layout({0, 1000000000000});
+  CHECK(g.cells.empty());
+  CHECK(g.ticks.size() == 7);
+  CHECK(g.width == 7);
+  CHECK(g.height == 0);
+}
+
+TEST_CASE("TensorGrid shows flat indices of a summarised huge tensor without its values") {
+  // (10^6, 10^6): the last cell's flat index is 10^12 - 1, at x = y = 6.
+  TensorGridInput in;
+  in.shape = {1000000, 1000000};
+  in.flat_index_values = true;
+  auto r = layout_tensor_grid(in);
+  REQUIRE(r.grid);
+  const GridCell& last = r.grid->cells.back();
+  CHECK(last.text == "999999999999");
+  CHECK(last.x == 6);
+  CHECK(last.y == 6);
 }

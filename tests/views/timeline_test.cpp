@@ -128,8 +128,7 @@ TEST_CASE("Timeline folds only neighbouring narrow zones") {
 
 TEST_CASE("Timeline nests a partially overlapping zone and rejects bad intervals") {
   std::vector<TimelineInterval> v = {iv(0, "", "a", 0, 10), iv(0, "", "b", 5, 15),
-                                     iv(0, "", "bad", 9, 3),
-                                     iv(0, "", "nan", std::nan(""), 3)};
+                                     iv(0, "", "bad", 9, 3), iv(0, "", "nan", std::nan(""), 3)};
   Timeline t = build_timeline(v);
   CHECK(t.rejected == 2);
   REQUIRE(t.lanes.size() == 1);
@@ -145,4 +144,20 @@ TEST_CASE("Timeline layout of an empty or degenerate viewport draws nothing") {
   CHECK(layout_timeline(t, {10, 10, 400, 3}).items.empty());
   CHECK(layout_timeline(t, {0, 100, 0, 3}).items.empty());
   CHECK(layout_timeline(build_timeline({}), {0, 100, 100, 3}).items.empty());
+}
+
+TEST_CASE("Timeline folding skips runs of tiny zones without visiting each") {
+  // 10000 zones [10i, 10i+8] over [0, 100000] at 1000 px: 0.01 px/us, min 3 px = 300 us.
+  // Zone 0 opens a fold ending at 8; every zone ending before 8 + 300 (i <= 29) is skipped.
+  // Zone 30 (x0 = 3.00 px, fold end 2.98 px) joins and the next jump reaches zone 59, so one
+  // zone in 30 is visited: zones 0, 30, ..., 9990 -> 334 visits, one item of count 10000.
+  std::vector<TimelineInterval> v;
+  for (int i = 0; i < 10000; ++i) v.push_back(iv(0, "", "z", 10.0 * i, 10.0 * i + 8));
+  Timeline t = build_timeline(v);
+  TimelineFrame f = layout_timeline(t, {0, 100000, 1000, 3});
+  REQUIRE(f.items.size() == 1);
+  CHECK(f.items[0].count == 10000);
+  CHECK(f.zones_visible == 10000);
+  CHECK(f.zones_visited == 334);
+  CHECK(f.items[0].x1 == Approx(999.98));
 }

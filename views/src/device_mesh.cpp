@@ -65,8 +65,9 @@ std::optional<std::vector<MeshPlacement>> parse_placements(std::string_view text
     auto open = part.find('(');
     bool closed = !part.empty() && part.back() == ')';
     std::string_view head = open == std::string_view::npos ? part : trim(part.substr(0, open));
-    std::string_view arg =
-        (open == std::string_view::npos || !closed) ? "" : part.substr(open + 1, part.size() - open - 2);
+    std::string_view arg = (open == std::string_view::npos || !closed)
+                               ? ""
+                               : part.substr(open + 1, part.size() - open - 2);
     bool ok = open == std::string_view::npos || closed;
     if (ok && (head == "Shard" || head == "S")) {
       auto d = parse_int(arg);

@@ -60,86 +60,72 @@ std::string format_cell_value(double value) {
   return buf;
 }
 
-TensorGridResult layout_tensor_grid(const TensorGridInput& input,
-                                    const TensorGridOptions& options) {
-  TensorGridResult result;
-  const int n = static_cast<int>(input.shape.size());
-  for (int k = 0; k < n; ++k) {
-    if (input.shape[k] < 0) {
-      result.error = "dim " + std::to_string(k) + " has negative size " +
-                     std::to_string(input.shape[k]);
-      return result;
-    }
-  }
-  if (!input.names.empty() && static_cast<int>(input.names.size()) != n) {
-    result.error = std::to_string(input.names.size()) + " dim names given for a rank-" +
-                   std::to_string(n) + " tensor";
-    return result;
-  }
-  const int64_t numel = saturating_product(input.shape);
-  if (!input.values.empty() && static_cast<int64_t>(input.values.size()) != numel) {
-    result.error = std::to_string(input.values.size()) + " values given for a tensor of " +
-                   std::to_string(numel) + " elements";
-    return result;
-  }
-  std::optional<MeshOwnership> ownership;
-  if (input.mesh) {
-    std::string why;
-    ownership = MeshOwnership::build(*input.mesh, input.shape, &why);
-    if (!ownership) {
-      result.error = why;
-      return result;
-    }
-  }
+namespace {
 
-  // Summarise like PyTorch; shrink the edge until the drawing fits max_cells.
-  bool summarize = numel > options.summarize_threshold || numel > options.max_cells;
+// The dims' slots and offsets plus the extent of a block at every level.
+struct GridPlan {
+  int n = 0;
+  int levels = 0;
+  std::vector<DimPlan> dims;
+  std::vector<int> hdim, vdim;       // the dim at each level and direction, or -1
+  std::vector<double> ext_h, ext_v;  // ext[L + 1]: extent of a level-L block; ext[0] = 1 cell
+  int edge = 0;                      // 0 when not summarised
+};
+
+// Chooses slots: PyTorch-like summary, shrinking the edge until the drawing fits max_cells.
+bool plan_slots(const TensorGridInput& input, const TensorGridOptions& options, GridPlan& plan,
+                std::string& error) {
+  // Zero-size dims do not shrink the decision: a (0, 10^12) tensor still needs a summary of
+  // its long dim, or its ticks alone would be 10^12.
+  std::vector<int64_t> nonzero;
+  for (int64_t s : input.shape) nonzero.push_back(std::max<int64_t>(1, s));
+  const int64_t extent = saturating_product(nonzero);
+  const bool summarize = extent > options.summarize_threshold || extent > options.max_cells;
   int edge = std::max(1, options.edge_items);
-  std::vector<DimPlan> dims(n);
+  plan.dims.assign(static_cast<size_t>(plan.n), DimPlan{});
   for (;;) {
     std::vector<int64_t> counts;
-    for (int k = 0; k < n; ++k) {
-      dims[k].slots = make_slots(input.shape[k], summarize, edge);
-      counts.push_back(static_cast<int64_t>(dims[k].slots.size()));
+    for (int k = 0; k < plan.n; ++k) {
+      plan.dims[k].slots = make_slots(input.shape[k], summarize, edge);
+      counts.push_back(std::max<int64_t>(1, static_cast<int64_t>(plan.dims[k].slots.size())));
     }
     int64_t drawn = saturating_product(counts);
     if (drawn <= options.max_cells) break;
     if (!summarize || edge == 1) {
-      result.error = "a rank-" + std::to_string(n) + " tensor needs " + std::to_string(drawn) +
-                     " cells even when summarised (limit " + std::to_string(options.max_cells) +
-                     ")";
-      return result;
+      error = "a rank-" + std::to_string(plan.n) + " tensor needs " + std::to_string(drawn) +
+              " cells even when summarised (limit " + std::to_string(options.max_cells) + ")";
+      return false;
     }
     --edge;
   }
+  plan.edge = summarize ? edge : 0;
+  return true;
+}
 
-  TensorGrid grid;
-  grid.shape = input.shape;
-  grid.edge_items = summarize ? edge : 0;
-  grid.mesh_ranks = ownership ? ownership->rank_count() : 0;
-
-  // Per level and direction: the dim there (or -1), and the extent of a block of that level.
-  const int levels = n == 0 ? 0 : (n - 1) / 2 + 1;
-  std::vector<int> hdim(levels, -1), vdim(levels, -1);
+// Directions, levels, slot offsets and block extents.
+void place_dims(const TensorGridInput& input, GridPlan& plan) {
+  const int n = plan.n;
+  plan.levels = n == 0 ? 0 : (n - 1) / 2 + 1;
+  plan.hdim.assign(static_cast<size_t>(plan.levels), -1);
+  plan.vdim.assign(static_cast<size_t>(plan.levels), -1);
   for (int k = 0; k < n; ++k) {
-    DimPlan& d = dims[k];
+    DimPlan& d = plan.dims[k];
     int p = n - 1 - k;
     d.dim = k;
     d.size = input.shape[k];
     d.direction = p % 2 == 0 ? Direction::kHorizontal : Direction::kVertical;
     d.level = p / 2;
-    (d.direction == Direction::kHorizontal ? hdim : vdim)[d.level] = k;
-    if (d.slots.size() < static_cast<size_t>(d.size)) grid.summarized = true;
+    (d.direction == Direction::kHorizontal ? plan.hdim : plan.vdim)[d.level] = k;
   }
-  // ext[L + 1] is the extent of a level-L block; ext[0] = 1 is a single cell.
-  std::vector<double> ext_h(levels + 1, 1.0), ext_v(levels + 1, 1.0);
-  for (int L = 0; L < levels; ++L) {
+  plan.ext_h.assign(static_cast<size_t>(plan.levels) + 1, 1.0);
+  plan.ext_v.assign(static_cast<size_t>(plan.levels) + 1, 1.0);
+  for (int L = 0; L < plan.levels; ++L) {
     for (int dir = 0; dir < 2; ++dir) {
-      auto& ext = dir == 0 ? ext_h : ext_v;
-      int k = (dir == 0 ? hdim : vdim)[L];
+      auto& ext = dir == 0 ? plan.ext_h : plan.ext_v;
+      int k = (dir == 0 ? plan.hdim : plan.vdim)[L];
       ext[L + 1] = ext[L];
       if (k < 0) continue;
-      DimPlan& d = dims[k];
+      DimPlan& d = plan.dims[k];
       double pos = 0;
       for (size_t j = 0; j < d.slots.size(); ++j) {
         if (j > 0) pos += grid_gap(L);
@@ -150,33 +136,32 @@ TensorGridResult layout_tensor_grid(const TensorGridInput& input,
       ext[L + 1] = pos;
     }
   }
-  grid.width = ext_h[levels];
-  grid.height = ext_v[levels];
-  for (int L = 0; L < levels; ++L) {
-    grid.horizontal_levels += hdim[L] >= 0;
-    grid.vertical_levels += vdim[L] >= 0;
-  }
+}
 
-  // Cells, in row-major order of their slot tuples.
-  std::vector<int64_t> strides(n, 1);
+// Cells, in row-major order of their slot tuples; slots of skipped outer blocks draw nothing.
+void emit_cells(const TensorGridInput& input, const GridPlan& plan,
+                const std::optional<MeshOwnership>& ownership, TensorGrid& grid) {
+  const int n = plan.n;
+  const int64_t numel = saturating_product(input.shape);
+  if (numel == 0) return;
+  std::vector<int64_t> strides(static_cast<size_t>(n), 1);
   // Overflow only happens when numel saturated, and then flat indices are not shown.
   for (int k = n - 2; k >= 0; --k) {
-    if (__builtin_mul_overflow(strides[k + 1], std::max<int64_t>(1, input.shape[k + 1]), &strides[k])) {
+    if (__builtin_mul_overflow(strides[k + 1], std::max<int64_t>(1, input.shape[k + 1]),
+                               &strides[k])) {
       strides[k] = 0;
     }
   }
-  const bool empty = numel == 0;
   // Flat indices only when they fit in int64 (numel saturates at INT64_MAX otherwise).
   const bool index_text = input.flat_index_values && numel < std::numeric_limits<int64_t>::max();
-  std::vector<size_t> slot(n, 0);
-  while (!empty) {
+  std::vector<size_t> slot(static_cast<size_t>(n), 0);
+  for (;;) {
     bool outer_ellipsis = false;
     bool h_ell = false, v_ell = false;
     GridCell cell;
-    cell.x = cell.y = 0;
     int64_t flat = 0;
     for (int k = 0; k < n; ++k) {
-      const DimPlan& d = dims[k];
+      const DimPlan& d = plan.dims[k];
       int64_t idx = d.slots[slot[k]];
       cell.index.push_back(idx);
       (d.direction == Direction::kHorizontal ? cell.x : cell.y) += d.offsets[slot[k]];
@@ -203,15 +188,17 @@ TensorGridResult layout_tensor_grid(const TensorGridInput& input,
     }
     // Odometer step, innermost dim fastest.
     int k = n - 1;
-    while (k >= 0 && ++slot[k] == dims[k].slots.size()) slot[k--] = 0;
+    while (k >= 0 && ++slot[k] == plan.dims[k].slots.size()) slot[k--] = 0;
     if (k < 0) break;
   }
+}
 
-  // Blocks: cells sharing the slots of every dim above level L are contiguous (those dims come
-  // first in row-major order), so each run of equal prefixes is one level-L block.
-  for (int L = 0; L < levels; ++L) {
+// Blocks: cells sharing the slots of every dim above level L are contiguous (those dims come
+// first in row-major order), so each run of equal prefixes is one level-L block.
+void emit_blocks(const GridPlan& plan, bool sharded, TensorGrid& grid) {
+  for (int L = 0; L < plan.levels; ++L) {
     int outer = 0;  // dims 0..outer-1 have level > L
-    while (outer < n && dims[outer].level > L) ++outer;
+    while (outer < plan.n && plan.dims[outer].level > L) ++outer;
     size_t c = 0;
     while (c < grid.cells.size()) {
       size_t e = c + 1;
@@ -225,16 +212,16 @@ TensorGridResult layout_tensor_grid(const TensorGridInput& input,
       GridBlock b;
       b.level = L;
       for (int k = 0; k < outer; ++k) {
-        const DimPlan& d = dims[k];
+        const DimPlan& d = plan.dims[k];
         size_t j = 0;
         while (d.slots[j] != grid.cells[c].index[k]) ++j;
         (d.direction == Direction::kHorizontal ? b.x : b.y) += d.offsets[j];
       }
-      b.w = ext_h[L + 1];
-      b.h = ext_v[L + 1];
+      b.w = plan.ext_h[L + 1];
+      b.h = plan.ext_v[L + 1];
       b.first_cell = c;
       b.end_cell = e;
-      if (ownership) {
+      if (sharded) {
         const std::vector<int>* shared = nullptr;
         bool uniform = true;
         for (size_t i = c; i < e && uniform; ++i) {
@@ -248,14 +235,16 @@ TensorGridResult layout_tensor_grid(const TensorGridInput& input,
       c = e;
     }
   }
+}
 
-  // Separators and skipped-block markers inside every block of level >= 1.
+// Separators and skipped-block markers inside every block of level >= 1.
+void emit_separators(const GridPlan& plan, TensorGrid& grid) {
   for (const GridBlock& b : grid.blocks) {
     const int L = b.level;
     if (L == 0) continue;
-    for (int k : {hdim[L], vdim[L]}) {
+    for (int k : {plan.hdim[L], plan.vdim[L]}) {
       if (k < 0) continue;
-      const DimPlan& d = dims[k];
+      const DimPlan& d = plan.dims[k];
       const bool horiz = d.direction == Direction::kHorizontal;
       const double origin = horiz ? b.x : b.y;
       const double across0 = horiz ? b.y : b.x;
@@ -273,8 +262,6 @@ TensorGridResult layout_tensor_grid(const TensorGridInput& input,
         }
         if (d.slots[j] == kEllipsisIndex) {
           GridEllipsis e;
-          e.dim = k;
-          e.level = L;
           if (horiz) {
             e = {k, L, origin + d.offsets[j], b.y, 1.0, b.h};
           } else {
@@ -285,29 +272,31 @@ TensorGridResult layout_tensor_grid(const TensorGridInput& input,
       }
     }
   }
+}
 
-  // Ticks: one header row (column) per horizontal (vertical) level, repeated for every block of
-  // the outer dims running the same way.
+// Ticks: one header row (column) per horizontal (vertical) level, repeated for every block of
+// the outer dims running the same way.
+void emit_ticks(const TensorGridInput& input, const GridPlan& plan, TensorGrid& grid) {
   for (int dir = 0; dir < 2; ++dir) {
-    const auto& dim_at = dir == 0 ? hdim : vdim;
-    for (int L = 0; L < levels; ++L) {
+    const auto& dim_at = dir == 0 ? plan.hdim : plan.vdim;
+    for (int L = 0; L < plan.levels; ++L) {
       int k = dim_at[L];
       if (k < 0) continue;
       // Origins: every combination of kept slots of the same-direction dims above level L.
       std::vector<double> origins{0.0};
-      for (int M = levels - 1; M > L; --M) {
+      for (int M = plan.levels - 1; M > L; --M) {
         int outer_k = dim_at[M];
         if (outer_k < 0) continue;
         std::vector<double> next;
         for (double o : origins) {
-          const DimPlan& od = dims[outer_k];
+          const DimPlan& od = plan.dims[outer_k];
           for (size_t j = 0; j < od.slots.size(); ++j) {
             if (od.slots[j] != kEllipsisIndex) next.push_back(o + od.offsets[j]);
           }
         }
         origins.swap(next);
       }
-      const DimPlan& d = dims[k];
+      const DimPlan& d = plan.dims[k];
       for (double o : origins) {
         for (size_t j = 0; j < d.slots.size(); ++j) {
           GridTick t;
@@ -338,9 +327,11 @@ TensorGridResult layout_tensor_grid(const TensorGridInput& input,
       }
     }
   }
+}
 
-  for (int k = 0; k < n; ++k) {
-    const DimPlan& d = dims[k];
+void emit_axes(const TensorGridInput& input, const GridPlan& plan, TensorGrid& grid) {
+  for (int k = 0; k < plan.n; ++k) {
+    const DimPlan& d = plan.dims[k];
     GridAxis a;
     a.dim = k;
     a.level = d.level;
@@ -352,6 +343,60 @@ TensorGridResult layout_tensor_grid(const TensorGridInput& input,
              std::to_string(d.size) + "]";
     grid.axes.push_back(std::move(a));
   }
+}
+
+}  // namespace
+
+TensorGridResult layout_tensor_grid(const TensorGridInput& input,
+                                    const TensorGridOptions& options) {
+  TensorGridResult result;
+  const int n = static_cast<int>(input.shape.size());
+  for (int k = 0; k < n; ++k) {
+    if (input.shape[k] < 0) {
+      result.error =
+          "dim " + std::to_string(k) + " has negative size " + std::to_string(input.shape[k]);
+      return result;
+    }
+  }
+  if (!input.names.empty() && static_cast<int>(input.names.size()) != n) {
+    result.error = std::to_string(input.names.size()) + " dim names given for a rank-" +
+                   std::to_string(n) + " tensor";
+    return result;
+  }
+  const int64_t numel = saturating_product(input.shape);
+  if (!input.values.empty() && static_cast<int64_t>(input.values.size()) != numel) {
+    result.error = std::to_string(input.values.size()) + " values given for a tensor of " +
+                   std::to_string(numel) + " elements";
+    return result;
+  }
+  std::optional<MeshOwnership> ownership;
+  if (input.mesh) {
+    ownership = MeshOwnership::build(*input.mesh, input.shape, &result.error);
+    if (!ownership) return result;
+  }
+  GridPlan plan;
+  plan.n = n;
+  if (!plan_slots(input, options, plan, result.error)) return result;
+  place_dims(input, plan);
+
+  TensorGrid grid;
+  grid.shape = input.shape;
+  grid.edge_items = plan.edge;
+  grid.mesh_ranks = ownership ? ownership->rank_count() : 0;
+  grid.width = plan.ext_h[static_cast<size_t>(plan.levels)];
+  grid.height = plan.ext_v[static_cast<size_t>(plan.levels)];
+  for (int L = 0; L < plan.levels; ++L) {
+    grid.horizontal_levels += plan.hdim[L] >= 0;
+    grid.vertical_levels += plan.vdim[L] >= 0;
+  }
+  for (const DimPlan& d : plan.dims) {
+    if (d.slots.size() < static_cast<size_t>(d.size)) grid.summarized = true;
+  }
+  emit_cells(input, plan, ownership, grid);
+  emit_blocks(plan, ownership.has_value(), grid);
+  emit_separators(plan, grid);
+  emit_ticks(input, plan, grid);
+  emit_axes(input, plan, grid);
   result.grid = std::move(grid);
   return result;
 }

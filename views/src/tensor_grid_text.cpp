@@ -16,7 +16,7 @@ struct Glyph {
   std::string text = " ";
   int line_level = 0;  // > 0 when a separator passes here
   bool horizontal = false;
-  std::string color;   // ANSI prefix for this glyph, reset after it
+  std::string color;  // ANSI prefix for this glyph, reset after it
 };
 
 const char* line_char(int level, bool horizontal) {
@@ -62,18 +62,20 @@ std::vector<std::string> split_glyphs(const std::string& s) {
   for (size_t i = 0; i < s.size();) {
     size_t len = 1;
     unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0xf0) len = 4;
-    else if (c >= 0xe0) len = 3;
-    else if (c >= 0xc0) len = 2;
+    if (c >= 0xf0)
+      len = 4;
+    else if (c >= 0xe0)
+      len = 3;
+    else if (c >= 0xc0)
+      len = 2;
     out.push_back(s.substr(i, std::min(len, s.size() - i)));
     i += len;
   }
   return out;
 }
 
-const char* kPalette[] = {"\x1b[31m", "\x1b[32m", "\x1b[34m", "\x1b[35m",
-                          "\x1b[36m", "\x1b[33m", "\x1b[91m", "\x1b[92m",
-                          "\x1b[94m", "\x1b[95m", "\x1b[96m", "\x1b[93m"};
+const char* kPalette[] = {"\x1b[31m", "\x1b[32m", "\x1b[34m", "\x1b[35m", "\x1b[36m", "\x1b[33m",
+                          "\x1b[91m", "\x1b[92m", "\x1b[94m", "\x1b[95m", "\x1b[96m", "\x1b[93m"};
 
 }  // namespace
 
@@ -96,11 +98,16 @@ std::string render_tensor_grid_text(const TensorGrid& grid, const TensorTextOpti
   std::string out;
   if (options.legend) {
     for (const GridAxis& a : grid.axes) {
-      out += a.text + ": " +
-             (a.direction == Direction::kHorizontal ? "across" : "down") +
-             (a.level == 0 ? (a.direction == Direction::kHorizontal ? " (columns)" : " (rows)")
-                           : ", tiles level-" + std::to_string(a.level - 1) + " blocks") +
-             (a.summarized ? ", summarised" : "") + "\n";
+      const bool across = a.direction == Direction::kHorizontal;
+      out += a.text;
+      out += across ? ": across" : ": down";
+      if (a.level == 0) {
+        out += across ? " (columns)" : " (rows)";
+      } else {
+        out += ", tiles level-" + std::to_string(a.level - 1) + " blocks";
+      }
+      if (a.summarized) out += ", summarised";
+      out += '\n';
     }
     if (grid.axes.empty()) out += "scalar (0-D)\n";
     if (grid.summarized) {
@@ -123,7 +130,8 @@ std::string render_tensor_grid_text(const TensorGrid& grid, const TensorTextOpti
   size_t cw = 1;
   for (const auto& t : texts) cw = std::max(cw, display_width(t));
   for (const GridTick& t : grid.ticks) {
-    if (t.direction == Direction::kHorizontal && t.level == 0) cw = std::max(cw, display_width(t.text));
+    if (t.direction == Direction::kHorizontal && t.level == 0)
+      cw = std::max(cw, display_width(t.text));
   }
   cw += 1;  // a space between neighbouring cells
   std::vector<size_t> tick_col(static_cast<size_t>(grid.vertical_levels), 1);
@@ -140,7 +148,8 @@ std::string render_tensor_grid_text(const TensorGrid& grid, const TensorTextOpti
   std::vector<char> xcontent(static_cast<size_t>(x1 - x0), 0);
   auto mark = [](std::vector<char>& v, int first, double from, double len) {
     for (int u = static_cast<int>(from); u < static_cast<int>(from + len); ++u) {
-      if (u - first >= 0 && u - first < static_cast<int>(v.size())) v[static_cast<size_t>(u - first)] = 1;
+      if (u - first >= 0 && u - first < static_cast<int>(v.size()))
+        v[static_cast<size_t>(u - first)] = 1;
     }
   };
   for (const GridCell& c : grid.cells) {
@@ -151,8 +160,10 @@ std::string render_tensor_grid_text(const TensorGrid& grid, const TensorTextOpti
   }
   std::vector<int> xw, yw;
   for (int u = x0; u < x1; ++u) {
-    if (u < 0) xw.push_back(static_cast<int>(tick_col[static_cast<size_t>(-u - 1)]));
-    else xw.push_back(xcontent[static_cast<size_t>(u - x0)] ? static_cast<int>(cw) : kGapChars);
+    if (u < 0)
+      xw.push_back(static_cast<int>(tick_col[static_cast<size_t>(-u - 1)]));
+    else
+      xw.push_back(xcontent[static_cast<size_t>(u - x0)] ? static_cast<int>(cw) : kGapChars);
   }
   // Vertically every unit, content or gap, is one line: a level-L gap is L blank lines.
   for (int u = y0; u < y1; ++u) yw.push_back(1);
@@ -187,8 +198,9 @@ std::string render_tensor_grid_text(const TensorGrid& grid, const TensorTextOpti
       Glyph& g = canvas[static_cast<size_t>(row)][static_cast<size_t>(col)];
       if (g.line_level > 0 && g.horizontal != horiz) {
         int level = std::max(g.line_level, s.level);
-        g.text = g.line_level == s.level ? cross_char(level)
-                                          : line_char(level, g.line_level > s.level ? g.horizontal : horiz);
+        g.text = g.line_level == s.level
+                     ? cross_char(level)
+                     : line_char(level, g.line_level > s.level ? g.horizontal : horiz);
         g.line_level = level;
         g.horizontal = g.line_level > s.level ? g.horizontal : horiz;
       } else {
@@ -243,7 +255,8 @@ std::string render_tensor_grid_text(const TensorGrid& grid, const TensorTextOpti
     std::sort(sets.begin(), sets.end());
     for (const auto& [idx, owners] : sets) {
       std::string tag = owner_tag(owners);
-      if (options.color) tag = std::string(kPalette[idx % (sizeof kPalette / sizeof kPalette[0])]) + tag + "\x1b[0m";
+      if (options.color)
+        tag = std::string(kPalette[idx % (sizeof kPalette / sizeof kPalette[0])]) + tag + "\x1b[0m";
       out += " " + tag;
     }
     out += "\n";

@@ -31,10 +31,11 @@ bool flatten(simdjson::dom::element e, size_t depth, TensorValues& out, bool& sh
     if (!shape_fixed && depth == out.shape.size()) {
       out.shape.push_back(n);
     } else if (depth >= out.shape.size() || out.shape[depth] != n) {
-      why = "ragged array: " + std::to_string(n) + " items at depth " + std::to_string(depth) +
-            " where " +
-            (depth < out.shape.size() ? std::to_string(out.shape[depth]) : std::string("a number")) +
-            " was expected";
+      why =
+          "ragged array: " + std::to_string(n) + " items at depth " + std::to_string(depth) +
+          " where " +
+          (depth < out.shape.size() ? std::to_string(out.shape[depth]) : std::string("a number")) +
+          " was expected";
       return false;
     }
     for (simdjson::dom::element item : arr) {

@@ -49,11 +49,35 @@ Timeline build_timeline(std::vector<TimelineInterval> intervals) {
       lane.depths[depth].push_back({iv.start_us, iv.end_us, id});
       lane.max_duration[depth] = std::max(lane.max_duration[depth], iv.end_us - iv.start_us);
     }
+    for (const auto& zones : lane.depths) {
+      std::vector<double> prefix;
+      prefix.reserve(zones.size());
+      double running = zones.empty() ? 0.0 : zones.front().end_us;
+      for (const auto& z : zones) prefix.push_back(running = std::max(running, z.end_us));
+      lane.end_prefix_max.push_back(std::move(prefix));
+    }
     t.rows += static_cast<int>(lane.depths.size());
     t.lanes.push_back(std::move(lane));
   }
   return t;
 }
+
+namespace {
+
+// First i in [from, to) with sorted[i] >= value. Gallops from `from` because the answer is
+// usually near: a plain binary search over a million zones misses the cache on every probe.
+size_t gallop(const std::vector<double>& sorted, size_t from, size_t to, double value) {
+  size_t lo = from, step = 1;
+  while (lo + step < to && sorted[lo + step] < value) {
+    lo += step;
+    step *= 2;
+  }
+  auto first = sorted.begin() + static_cast<std::ptrdiff_t>(lo);
+  auto last = sorted.begin() + static_cast<std::ptrdiff_t>(std::min(lo + step + 1, to));
+  return static_cast<size_t>(std::lower_bound(first, last, value) - sorted.begin());
+}
+
+}  // namespace
 
 TimelineFrame layout_timeline(const Timeline& timeline, const TimelineViewport& viewport) {
   TimelineFrame frame;
@@ -73,7 +97,15 @@ TimelineFrame layout_timeline(const Timeline& timeline, const TimelineViewport& 
       const double earliest = viewport.start_us - lane.max_duration[depth];
       auto it = std::lower_bound(zones.begin(), zones.end(), earliest,
                                  [](const TimelineZone& z, double t) { return z.start_us < t; });
+      const auto& prefix = lane.end_prefix_max[depth];
+      const double min_us = viewport.min_zone_px / px_per_us;
+      // Zones past `last` start after the view ends.
+      const size_t last = static_cast<size_t>(
+          std::upper_bound(zones.begin(), zones.end(), viewport.end_us,
+                           [](double t, const TimelineZone& z) { return t < z.start_us; }) -
+          zones.begin());
       TimelineItem pending;
+      double pending_end_us = 0;
       bool has_pending = false;
       auto flush = [&]() {
         if (!has_pending) return;
@@ -82,6 +114,7 @@ TimelineFrame layout_timeline(const Timeline& timeline, const TimelineViewport& 
         has_pending = false;
       };
       for (; it != zones.end() && it->start_us <= viewport.end_us; ++it) {
+        ++frame.zones_visited;
         if (it->end_us < viewport.start_us) continue;
         ++frame.zones_visible;
         TimelineItem item;
@@ -100,11 +133,27 @@ TimelineFrame layout_timeline(const Timeline& timeline, const TimelineViewport& 
         // A narrow zone joins the pending fold if it starts within min_zone_px of its end.
         if (has_pending && item.x0 - pending.x1 < viewport.min_zone_px) {
           pending.x1 = std::max(pending.x1, item.x1);
+          pending_end_us = std::max(pending_end_us, it->end_us);
           ++pending.count;
         } else {
           flush();
           pending = item;
+          pending_end_us = it->end_us;
           has_pending = true;
+        }
+        // Skip ahead as Tracy does: every following zone that ends before the fold's end plus
+        // min_zone_px starts within min_zone_px of it and is under 2 * min_zone_px wide (the
+        // zones merged so far are narrow), so it joins the fold unvisited.
+        if (it->start_us >= viewport.start_us) {
+          const size_t next = static_cast<size_t>(it - zones.begin()) + 1;
+          const size_t stop = gallop(prefix, next, std::max(next, last), pending_end_us + min_us);
+          if (stop > next) {
+            pending.count += static_cast<uint32_t>(stop - next);
+            frame.zones_visible += stop - next;
+            pending_end_us = std::max(pending_end_us, prefix[stop - 1]);
+            pending.x1 = std::max(pending.x1, to_px(pending_end_us));
+            it = zones.begin() + static_cast<std::ptrdiff_t>(stop - 1);
+          }
         }
       }
       flush();

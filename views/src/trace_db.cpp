@@ -21,7 +21,8 @@ std::optional<TraceDb> TraceDb::open(const std::string& path, std::string* error
   TraceDb out(db, path);
   // sqlite3_open_v2 is lazy: reading the schema is what tells a database from any other file.
   std::string why;
-  if (!out.for_each_row("SELECT count(*) FROM sqlite_master", [](sqlite3_stmt*) {}, &why)) {
+  if (!out.for_each_row(
+          "SELECT count(*) FROM sqlite_master", [](sqlite3_stmt*) {}, &why)) {
     if (error) *error = why;
     return std::nullopt;
   }
@@ -42,14 +43,16 @@ TraceDb& TraceDb::operator=(TraceDb&& other) noexcept {
   return *this;
 }
 
-TraceDb::~TraceDb() { sqlite3_close(db_); }
+TraceDb::~TraceDb() {
+  sqlite3_close(db_);
+}
 
 bool TraceDb::has_table(const std::string& name) const {
   bool found = false;
   std::string ignored;
-  for_each_row("SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name = '" + name +
-                   "'",
-               [&](sqlite3_stmt*) { found = true; }, &ignored);
+  for_each_row(
+      "SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name = '" + name + "'",
+      [&](sqlite3_stmt*) { found = true; }, &ignored);
   return found;
 }
 

@@ -25,18 +25,20 @@ std::optional<TraceSummary> load_summary(const TraceDb& db, std::string* error) 
     return std::nullopt;
   }
   if (db.has_table("events") &&
-      !db.for_each_row("SELECT kind, count(*) AS n FROM events GROUP BY kind ORDER BY n DESC, kind",
-                       [&](sqlite3_stmt* st) {
-                         KindCount k{column_text(st, 0), column_int(st, 1, 0)};
-                         s.events += k.count;
-                         s.kinds.push_back(std::move(k));
-                       },
-                       error)) {
+      !db.for_each_row(
+          "SELECT kind, count(*) AS n FROM events GROUP BY kind ORDER BY n DESC, kind",
+          [&](sqlite3_stmt* st) {
+            KindCount k{column_text(st, 0), column_int(st, 1, 0)};
+            s.events += k.count;
+            s.kinds.push_back(std::move(k));
+          },
+          error)) {
     return std::nullopt;
   }
   if (db.has_table("ingest_errors") &&
-      !db.for_each_row("SELECT count(*) FROM ingest_errors",
-                       [&](sqlite3_stmt* st) { s.errors = column_int(st, 0, 0); }, error)) {
+      !db.for_each_row(
+          "SELECT count(*) FROM ingest_errors",
+          [&](sqlite3_stmt* st) { s.errors = column_int(st, 0, 0); }, error)) {
     return std::nullopt;
   }
   return s;
@@ -73,10 +75,10 @@ std::vector<IngestErrorRow> load_ingest_errors(const TraceDb& db, size_t limit,
   std::vector<IngestErrorRow> rows;
   if (!db.has_table("ingest_errors")) return rows;
   const bool have_files = db.has_table("files");
-  std::string sql = have_files
-                        ? "SELECT e.id, f.path, e.line, e.kind, e.reason, e.excerpt FROM "
-                          "ingest_errors e LEFT JOIN files f ON f.id = e.file_id ORDER BY e.id"
-                        : "SELECT id, '', line, kind, reason, excerpt FROM ingest_errors ORDER BY id";
+  std::string sql =
+      have_files ? "SELECT e.id, f.path, e.line, e.kind, e.reason, e.excerpt FROM "
+                   "ingest_errors e LEFT JOIN files f ON f.id = e.file_id ORDER BY e.id"
+                 : "SELECT id, '', line, kind, reason, excerpt FROM ingest_errors ORDER BY id";
   sql += " LIMIT " + std::to_string(limit);
   db.for_each_row(
       sql,
@@ -101,7 +103,8 @@ std::optional<std::vector<int64_t>> shape_from_size_json(const std::string& json
     int64_t v = 0;
     if (e.get(v) || v < 0) {
       std::string_view sym;
-      if (error) *error = e.get(sym) ? "size holds a non-integer" : "symbolic size " + std::string(sym);
+      if (error)
+        *error = e.get(sym) ? "size holds a non-integer" : "symbolic size " + std::string(sym);
       return std::nullopt;
     }
     shape.push_back(v);

@@ -39,8 +39,7 @@ class MeshOwnership {
  public:
   // `error` is set (and the result empty) when the mesh does not fit the tensor.
   static std::optional<MeshOwnership> build(const DeviceMesh& mesh,
-                                            const std::vector<int64_t>& shape,
-                                            std::string* error);
+                                            const std::vector<int64_t>& shape, std::string* error);
 
   int rank_count() const { return static_cast<int>(ranges_.size()); }
   // Ranks whose shard contains the element at `index` (one entry per tensor dim), ascending.

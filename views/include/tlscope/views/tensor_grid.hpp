@@ -21,12 +21,12 @@ inline constexpr int64_t kEllipsisIndex = -1;
 
 struct TensorGridInput {
   std::vector<int64_t> shape;
-  std::vector<std::string> names;   // empty, or one per dim ("" = unnamed)
-  std::vector<double> values;       // empty, or numel values in row-major order
+  std::vector<std::string> names;  // empty, or one per dim ("" = unnamed)
+  std::vector<double> values;      // empty, or numel values in row-major order
   // Without values: label each cell with its row-major flat index (torch.arange), computed per
   // drawn cell so a summarised 10^12-element tensor costs no more than a small one.
   bool flat_index_values = false;
-  std::optional<DeviceMesh> mesh;   // set for a sharded tensor
+  std::optional<DeviceMesh> mesh;  // set for a sharded tensor
 };
 
 struct TensorGridOptions {
@@ -41,8 +41,8 @@ struct TensorGridOptions {
 struct GridCell {
   std::vector<int64_t> index;  // one per dim; kEllipsisIndex along summarised level-0 dims
   double x = 0, y = 0, w = 1, h = 1;
-  std::string text;            // the value, or "…" / "⋮" / "⋱" for an ellipsis cell
-  std::vector<int> owners;     // mesh ranks holding this element (sharded tensors only)
+  std::string text;         // the value, or "…" / "⋮" / "⋱" for an ellipsis cell
+  std::vector<int> owners;  // mesh ranks holding this element (sharded tensors only)
   bool ellipsis = false;
 };
 
@@ -101,8 +101,8 @@ struct TensorGrid {
   int horizontal_levels = 0;     // header rows above the grid
   int vertical_levels = 0;       // header columns left of the grid
   bool summarized = false;
-  int edge_items = 0;            // edge items kept per summarised dim
-  int mesh_ranks = 0;            // 0 when not sharded
+  int edge_items = 0;  // edge items kept per summarised dim
+  int mesh_ranks = 0;  // 0 when not sharded
   std::vector<GridCell> cells;
   std::vector<GridSeparator> separators;
   std::vector<GridEllipsis> ellipses;
@@ -117,7 +117,9 @@ struct TensorGridResult {
 };
 
 // Gap between neighbouring items of a level-L dim: cells touch, blocks are spaced by their level.
-inline double grid_gap(int level) { return static_cast<double>(level); }
+inline double grid_gap(int level) {
+  return static_cast<double>(level);
+}
 
 TensorGridResult layout_tensor_grid(const TensorGridInput& input,
                                     const TensorGridOptions& options = {});

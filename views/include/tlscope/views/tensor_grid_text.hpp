@@ -9,8 +9,8 @@
 namespace tlscope::views {
 
 struct TensorTextOptions {
-  bool color = false;   // ANSI colours per owner set (sharded tensors)
-  bool legend = true;   // one line per dim above the grid
+  bool color = false;  // ANSI colours per owner set (sharded tensors)
+  bool legend = true;  // one line per dim above the grid
 };
 
 std::string render_tensor_grid_text(const TensorGrid& grid, const TensorTextOptions& options = {});

@@ -17,8 +17,7 @@ struct TensorValues {
 
 // `source` names the input in error messages ("values.json: ragged array at depth 1 ...").
 std::optional<TensorValues> parse_tensor_values_json(std::string_view json,
-                                                     const std::string& source,
-                                                     std::string* error);
+                                                     const std::string& source, std::string* error);
 
 // 0, 1, 2, ... numel-1: what `--values arange` shows, so each cell's text is its flat index.
 std::vector<double> arange_values(int64_t numel);

@@ -12,8 +12,8 @@ namespace tlscope::views {
 
 // One closed interval as the caller queried it (a matched B/E pair, an X event, a collective).
 struct TimelineInterval {
-  int64_t rank = -1;    // -1 when the log has no rank
-  std::string thread;   // thread, stream or any lane key within the rank
+  int64_t rank = -1;   // -1 when the log has no rank
+  std::string thread;  // thread, stream or any lane key within the rank
   std::string name;
   double start_us = 0;
   double end_us = 0;
@@ -34,6 +34,9 @@ struct TimelineLane {
   int first_row = 0;  // rows above this lane (lanes stack; a lane takes one row per depth)
   std::vector<std::vector<TimelineZone>> depths;  // zones of each depth, sorted by start
   std::vector<double> max_duration;               // per depth: how far back a visible zone starts
+  // Per depth, the running maximum of end times in start order: non-decreasing, so a binary
+  // search finds how far a run of tiny zones extends without visiting each one.
+  std::vector<std::vector<double>> end_prefix_max;
 };
 
 // Built once from the query results; laid out every frame.
@@ -52,13 +55,15 @@ struct TimelineViewport {
   double start_us = 0;
   double end_us = 1;
   double width_px = 1000;
-  double min_zone_px = 3;  // narrower zones fold with their narrow neighbours
+  // Narrower zones fold with their neighbours that start within min_zone_px of the fold's end;
+  // a fold may absorb a neighbour up to 2 * min_zone_px wide when it skips ahead in one jump.
+  double min_zone_px = 3;
 };
 
 struct TimelineItem {
   int lane = 0;
   int depth = 0;
-  int row = 0;          // lane.first_row + depth
+  int row = 0;            // lane.first_row + depth
   double x0 = 0, x1 = 0;  // pixels from the viewport's left edge, clamped to [-1, width+1]
   uint32_t interval = 0;  // the first zone's interval
   uint32_t count = 1;     // > 1 for a folded item
@@ -68,6 +73,7 @@ struct TimelineFrame {
   std::vector<TimelineItem> items;
   size_t zones_visible = 0;  // zones overlapping the viewport (folded ones included)
   size_t folded_items = 0;
+  size_t zones_visited = 0;  // zones the layout looked at one by one (the rest were skipped)
 };
 
 TimelineFrame layout_timeline(const Timeline& timeline, const TimelineViewport& viewport);
