@@ -169,3 +169,30 @@ TEST_CASE("rank divergence: the rank whose inductor collective schedule differs"
                   "[all_reduce_, wait_tensor] where ranks 0, 2 have [all_reduce_, wait_tensor, "
                   "reduce_scatter_tensor, wait_tensor]") != std::string::npos);
 }
+
+TEST_CASE("collectives: a swapped pair of collectives is two desyncs") {
+  // As the sample runtime's desync --desync-kind order: rank 2 all_reduces its two gradients in
+  // the other order, so sequence 2 and 3 each disagree on the input size.
+  FixtureDb db;
+  for (int64_t rank = 0; rank < 4; ++rank) {
+    db.add_file("dedicated_log_torch_trace_rank_" + std::to_string(rank) + ".log", rank);
+    for (int64_t seq = 1; seq <= 4; ++seq) {
+      Op o;
+      o.seq = seq;
+      o.created = 1e6 * static_cast<double>(seq) + static_cast<double>(rank);
+      o.started = o.created + 10;
+      o.completed = o.started + 100;
+      bool first = seq == 2, second = seq == 3;
+      if (rank == 2) std::swap(first, second);
+      if (first) o.sizes = "[[4]]";
+      if (second) o.sizes = "[[32, 4]]";
+      record(db, rank, o);
+    }
+  }
+  REQUIRE(analyze(db.db()).ok);
+  CHECK(db.rows("SELECT kind, ranks, other_ranks, seq FROM findings ORDER BY id") ==
+        std::vector<std::string>{"desync|[2]|[0,1,3]|2", "desync|[2]|[0,1,3]|3"});
+  CHECK(findings_text(db.db()).find("rank 2 issued all_reduce of [[32,4]] where ranks 0, 1, 3 "
+                                    "issued all_reduce of [[4]] at sequence 2 of group dp") !=
+        std::string::npos);
+}
