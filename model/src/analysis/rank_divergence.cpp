@@ -42,9 +42,13 @@ void compare(Statement& insert, const std::string& aspect, const std::optional<s
   }
   detail += "]";
   std::sort(others.begin(), others.end());
-  // One row per diverging group keeps "which ranks, against which" explicit.
-  for (const auto& [value, ranks] : groups) {
-    if (&value == &reference->first) continue;
+  // One row per diverging group keeps "which ranks, against which" explicit; rows follow the
+  // groups' lowest ranks.
+  std::vector<std::pair<std::string, std::vector<int64_t>>> ordered(groups.begin(), groups.end());
+  std::sort(ordered.begin(), ordered.end(),
+            [](const auto& a, const auto& b) { return a.second.front() < b.second.front(); });
+  for (const auto& [value, ranks] : ordered) {
+    if (value == reference->first) continue;
     insert.bind(1, std::string_view(aspect)).bind(2, cid).bind(3, std::string_view(ranks_json(ranks)));
     insert.bind(4, std::string_view(ranks_json(reference->second)));
     insert.bind(5, std::string_view(value)).bind(6, std::string_view(reference->first));
