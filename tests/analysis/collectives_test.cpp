@@ -196,3 +196,23 @@ TEST_CASE("collectives: a swapped pair of collectives is two desyncs") {
                                     "issued all_reduce of [[4]] at sequence 2 of group dp") !=
         std::string::npos);
 }
+
+TEST_CASE("collectives: a send matches its recv") {
+  FixtureDb db;
+  for (int64_t rank = 0; rank < 2; ++rank) {
+    db.add_file("dedicated_log_torch_trace_rank_" + std::to_string(rank) + ".log", rank);
+    Op o;
+    o.pg = "2";
+    o.desc = "p2p_0_1";
+    o.ranks = "[0, 1]";
+    o.op = rank == 0 ? "send" : "recv";
+    o.created = 100 + static_cast<double>(rank);
+    o.started = 110;
+    o.completed = 200;
+    record(db, rank, o);
+  }
+  REQUIRE(analyze(db.db()).ok);
+  CHECK(db.scalar("SELECT count(*) FROM findings") == "0");
+  CHECK(db.rows("SELECT op, ops_agree FROM collective_matches") ==
+        std::vector<std::string>{"send/recv|1"});
+}

@@ -52,7 +52,7 @@ void desync_finding(sqlite3* db, Statement& insert, const std::string& pg, int64
   std::string pg_desc;
   while (q.step()) {
     pg_desc = q.text(4);
-    Issued is{q.text(1), q.text(2), q.text(3), {q.int64(0)}};
+    Issued is{matched_op(q.text(1)), q.text(2), q.text(3), {q.int64(0)}};
     auto it = std::find_if(groups.begin(), groups.end(), [&](const Issued& g) {
       return g.op == is.op && g.sizes == is.sizes && g.dtype == is.dtype;
     });

@@ -166,7 +166,7 @@ void build_collectives(sqlite3* db) {
     seq = row_seq;
     Record r;
     r.rank = q.int64(2);
-    r.op = q.text(3);
+    r.op = matched_op(q.text(3));
     r.sizes = q.text(4);
     r.dtype = q.text(5);
     r.state = q.text(6);

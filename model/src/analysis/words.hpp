@@ -50,4 +50,10 @@ inline std::string ranks_json(std::vector<int64_t> ranks) {
   return out + "]";
 }
 
+// The op both sides of a collective must agree on: a point-to-point transfer is one `send` and one
+// `recv`, which match each other.
+inline std::string matched_op(const std::string& op) {
+  return op == "send" || op == "recv" ? "send/recv" : op;
+}
+
 }  // namespace tlscope::model::analysis
