@@ -1,11 +1,11 @@
 // Chrome-trace export: chromium_event phases (B/E pairs become X events) and collectives.
 #include "tlscope/exporters/chrome_trace.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <set>
 
-#include "collective_match.hpp"
 #include "sqlite_query.hpp"
 #include "tlscope/exporters/html.hpp"
 
@@ -92,24 +92,31 @@ ChromeTraceResult export_chrome_trace(const std::string& db_path, const std::str
       buf += "}";
     }
   }
-  CollectiveSet set = load_collectives(db);
-  for (const CollectiveRecord& r : set.records) {
-    begin_event();
-    buf += "{\"name\":";
-    append_json_string(buf, r.op + " #" + std::to_string(r.seq));
-    buf += ",\"cat\":\"collective\",\"ph\":\"X\",\"ts\":";
-    number(buf, r.created);
-    buf += ",\"dur\":";
-    number(buf, r.completed - r.created);
-    buf += ",\"pid\":" + std::to_string(r.rank) + ",\"tid\":1000,\"args\":{\"pg\":";
-    append_json_string(buf, r.pg_name);
-    buf += ",\"sizes\":";
-    append_json_string(buf, r.sizes);
-    buf += ",\"state\":";
-    append_json_string(buf, r.state);
-    buf += ",\"flag\":";
-    append_json_string(buf, r.flag);
-    buf += "}}";
+  // Collectives on their own track (tid 1000 + process-group order) under the rank's pid.
+  if (db.has_table("collectives")) {
+    Statement c = db.prepare(
+        "SELECT coalesce(rank, -1), coalesce(op, ''), coalesce(seq, -1), coalesce(pg_name, ''), "
+        "coalesce(input_sizes, ''), coalesce(state, ''), coalesce(created_us, started_us, 0), "
+        "coalesce(completed_us, started_us, created_us, 0), "
+        "(SELECT count(DISTINCT pg_name) FROM collectives d WHERE d.pg_name < c.pg_name) "
+        "FROM collectives c ORDER BY rank, created_us");
+    while (c.step()) {
+      begin_event();
+      buf += "{\"name\":";
+      append_json_string(buf, c.text(1) + " #" + std::to_string(c.int64(2)));
+      buf += ",\"cat\":\"collective\",\"ph\":\"X\",\"ts\":";
+      number(buf, c.real(6));
+      buf += ",\"dur\":";
+      number(buf, std::max(0.0, c.real(7) - c.real(6)));
+      buf += ",\"pid\":" + std::to_string(c.int64(0)) +
+             ",\"tid\":" + std::to_string(1000 + c.int64(8)) + ",\"args\":{\"pg\":";
+      append_json_string(buf, c.text_view(3));
+      buf += ",\"sizes\":";
+      append_json_string(buf, c.text_view(4));
+      buf += ",\"state\":";
+      append_json_string(buf, c.text_view(5));
+      buf += "}}";
+    }
   }
   buf += "\n]}\n";
   out.write(buf.data(), static_cast<std::streamsize>(buf.size()));

@@ -43,10 +43,8 @@ std::string occurrences_html(const OccurrenceGroup& g) {
   std::string h = "<details class=\"occurrences\"><summary>" + plural(g.count, "occurrence") +
                   "</summary><ul>";
   for (const Occurrence& o : g.occurrences) {
-    h += "<li>" + (o.compile_id.empty() ? rank_label(o.rank) : compile_link(o.rank, o.compile_id, 0));
-    h += " <span class=\"muted\">";
-    append_html_escaped(h, o.file);
-    h += ":" + std::to_string(o.line) + "</span>";
+    h += "<li>" + compile_link(o.file_id, o.rank, o.compile_id, 0);
+    if (o.line > 0) h += " <span class=\"muted\">log line " + std::to_string(o.line) + "</span>";
     if (!o.detail.empty()) {
       h += "<pre>";
       append_html_escaped(h, o.detail);

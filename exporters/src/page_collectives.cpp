@@ -1,9 +1,9 @@
 // collectives.html: the collective timeline (ranks as lanes, collectives as bars from issue to
-// completion, matched collectives linked across lanes, desyncs, hangs and stragglers coloured)
-// and a table of every problem found.
+// completion, the same collective linked across lanes; desyncs, hangs and stragglers coloured)
+// and the collective findings in words. Reads the analysis tables collectives and findings.
 #include <map>
+#include <tuple>
 
-#include "collective_match.hpp"
 #include "pages.hpp"
 #include "timeline_data.hpp"
 #include "tlscope/exporters/html.hpp"
@@ -14,115 +14,136 @@ namespace {
 
 constexpr size_t kMaxBars = 300000;
 
-std::string problem_row(const CollectiveSet& set, const CollectiveGroup& g) {
-  std::string kinds, ranks, detail;
-  if (g.desync) kinds += "<span class=\"tag bad\">desync</span>";
-  if (g.hang) kinds += "<span class=\"tag bad\">hang</span>";
-  if (!g.missing_ranks.empty()) {
-    kinds += "<span class=\"tag bad\">missing</span>";
-    detail += "never issued by rank";
-    for (int64_t r : g.missing_ranks) detail += " " + std::to_string(r);
-    detail += ". ";
+// "[1, 3]" -> {1, 3}.
+std::vector<int64_t> int_list(std::string_view json) {
+  std::vector<int64_t> out;
+  int64_t v = 0;
+  bool in = false;
+  for (char c : json) {
+    if (c >= '0' && c <= '9') {
+      v = v * 10 + (c - '0');
+      in = true;
+    } else {
+      if (in) out.push_back(v);
+      v = 0;
+      in = false;
+    }
   }
-  if (g.straggler) kinds += "<span class=\"tag warn\">straggler</span>";
-  for (size_t m : g.members) {
-    const CollectiveRecord& r = set.records[m];
-    if (r.flag == "ok") continue;
-    ranks += (ranks.empty() ? "" : ", ") + std::to_string(r.rank);
-    detail += "rank " + std::to_string(r.rank) + ": " + r.note + ". ";
-  }
-  const CollectiveRecord& first = set.records[g.members.front()];
-  return "<tr><td>" + kinds + "</td><td>" + html_escape(g.pg_name) + " " +
-         html_escape(first.pg_desc) + "</td><td class=\"num\">" + std::to_string(g.seq) +
-         "</td><td>" + html_escape(first.op) + "</td><td>" + ranks + "</td><td>" +
-         html_escape(detail) + "</td></tr>\n";
+  if (in) out.push_back(v);
+  return out;
 }
+
+using BarKey = std::tuple<std::string, int64_t, int64_t>;  // pg_name, seq, rank
 
 }  // namespace
 
 void write_collectives_page(ReportContext& ctx) {
-  CollectiveSet set = load_collectives(ctx.db);
+  // Flags from the findings: the ranks at fault of each (group, seq).
+  std::map<BarKey, std::string> flag;
+  std::map<std::string, int64_t> kind_count;
+  std::string problems;
+  size_t problem_rows = 0;
+  Statement f = ctx.db.prepare(
+      "SELECT kind, coalesce(pg_name, ''), coalesce(seq, -1), coalesce(ranks, '[]'), message "
+      "FROM findings WHERE kind IN ('desync', 'missing_collective', 'straggler', 'bad_record') "
+      "ORDER BY id");
+  while (f.step()) {
+    std::string kind = f.text(0);
+    ++kind_count[kind];
+    for (int64_t r : int_list(f.text_view(3))) {
+      std::string& fl = flag[{f.text(1), f.int64(2), r}];
+      if (fl.empty() || kind == "desync") fl = kind == "missing_collective" ? "hang" : kind;
+    }
+    if (problem_rows++ < ctx.options.rows_per_page) {
+      const char* cls = kind == "straggler" || kind == "bad_record" ? "warn" : "bad";
+      problems += "<tr><td><span class=\"tag " + std::string(cls) + "\">";
+      append_html_escaped(problems, kind);
+      problems += "</span></td><td>";
+      append_html_escaped(problems, f.text_view(4));
+      problems += "</td></tr>\n";
+    }
+  }
+
   TimelineData data;
   std::map<int64_t, int> lane_of;
-  for (const CollectiveRecord& r : set.records) lane_of.emplace(r.rank, 0);
-  for (auto& [rank, lane] : lane_of) {
-    lane = static_cast<int>(data.lanes.size());
-    data.lanes.push_back("rank " + std::to_string(rank));
+  Statement lanes = ctx.db.prepare("SELECT DISTINCT coalesce(rank, -1) FROM collectives ORDER BY 1");
+  while (lanes.step()) {
+    lane_of[lanes.int64(0)] = static_cast<int>(data.lanes.size());
+    data.lanes.push_back("rank " + std::to_string(lanes.int64(0)));
   }
-  std::vector<size_t> bar_of(set.records.size(), SIZE_MAX);
-  for (size_t i = 0; i < set.records.size() && data.bars.size() < kMaxBars; ++i) {
-    const CollectiveRecord& r = set.records[i];
+  int64_t total = ctx.db.scalar("SELECT count(*) FROM collectives");
+  int64_t timed_out = 0;
+  Statement s = ctx.db.prepare(
+      "SELECT coalesce(rank, -1), coalesce(pg_name, ''), coalesce(pg_desc, ''), coalesce(seq, -1), "
+      "coalesce(op, ''), coalesce(input_sizes, ''), coalesce(dtype, ''), coalesce(bytes, 0), "
+      "coalesce(state, ''), coalesce(created_us, started_us, 0), "
+      "coalesce(completed_us, started_us, created_us, 0) FROM collectives "
+      "ORDER BY pg_name, seq, rank");
+  std::pair<std::string, int64_t> prev_group{"", -2};
+  while (s.step() && data.bars.size() < kMaxBars) {
     TimelineBar b;
-    b.lane = lane_of[r.rank];
-    b.start = r.created;
-    b.end = r.completed;
-    b.label = r.op + " #" + std::to_string(r.seq);
-    b.cls = r.flag;
-    b.detail = "pg " + r.pg_name + " (" + r.pg_desc + ")  " + r.sizes + " " + r.dtype + "  " +
-               std::to_string(r.bytes) + " B  " + r.state + (r.note.empty() ? "" : "\n" + r.note);
-    bar_of[i] = data.bars.size();
+    int64_t rank = s.int64(0);
+    std::string pg = s.text(1), state = s.text(8);
+    int64_t seq = s.int64(3);
+    b.lane = lane_of[rank];
+    b.start = s.real(9);
+    b.end = std::max(b.start, s.real(10));
+    b.label = s.text(4) + " #" + std::to_string(seq);
+    auto it = flag.find({pg, seq, rank});
+    b.cls = it != flag.end() && it->second != "bad_record" ? it->second : "ok";
+    if (state == "timed_out") {
+      ++timed_out;
+      if (b.cls == "ok") b.cls = "hang";
+    }
+    b.detail = "pg " + pg + " (" + s.text(2) + ")  " + s.text(5) + " " + s.text(6) + "  " +
+               std::to_string(s.int64(7)) + " B  " + state;
+    // Bars of one (group, seq) are consecutive: link each to the previous rank's bar.
+    if (prev_group == std::make_pair(pg, seq))
+      data.links.emplace_back(data.bars.size() - 1, data.bars.size());
+    prev_group = {pg, seq};
     data.bars.push_back(std::move(b));
   }
-  for (const CollectiveGroup& g : set.groups)
-    for (size_t k = 1; k < g.members.size(); ++k)
-      if (bar_of[g.members[k - 1]] != SIZE_MAX && bar_of[g.members[k]] != SIZE_MAX)
-        data.links.emplace_back(bar_of[g.members[k - 1]], bar_of[g.members[k]]);
-  if (data.bars.size() < set.records.size())
+  if (static_cast<int64_t>(data.bars.size()) < total)
     ctx.warnings.push_back("collective timeline shows the first " + std::to_string(data.bars.size()) +
-                           " of " + std::to_string(set.records.size()) + " collectives");
+                           " of " + std::to_string(total) + " collectives");
   ctx.site.write("data/collectives.js", timeline_js(data));
 
+  int64_t groups = ctx.db.scalar("SELECT count(*) FROM collective_matches");
   std::string h = page_head("Collectives", "collectives", 0);
-  h += "<div class=\"cards\" id=\"collectives-summary\" data-records=\"" +
-       std::to_string(set.records.size()) + "\" data-groups=\"" + std::to_string(set.groups.size()) +
-       "\" data-desyncs=\"" + std::to_string(set.desyncs) + "\" data-hangs=\"" +
-       std::to_string(set.hangs) + "\" data-missing=\"" + std::to_string(set.missing) +
-       "\" data-stragglers=\"" + std::to_string(set.stragglers) + "\">";
+  h += "<div class=\"cards\" id=\"collectives-summary\" data-records=\"" + std::to_string(total) +
+       "\" data-groups=\"" + std::to_string(groups) + "\" data-desyncs=\"" +
+       std::to_string(kind_count["desync"]) + "\" data-missing=\"" +
+       std::to_string(kind_count["missing_collective"]) + "\" data-stragglers=\"" +
+       std::to_string(kind_count["straggler"]) + "\" data-timed-out=\"" +
+       std::to_string(timed_out) + "\">";
   auto card = [&](int64_t v, std::string_view label, std::string_view cls) {
-    h += "<div class=\"card\"><b class=\"" + std::string(cls) + "\">" + std::to_string(v) + "</b>" +
-         std::string(label) + "</div>";
+    h += "<div class=\"card\"><b class=\"" + std::string(cls) + "\">" + std::to_string(v) +
+         "</b>" + std::string(label) + "</div>";
   };
-  card(static_cast<int64_t>(set.records.size()), "collective records", "");
-  card(static_cast<int64_t>(set.groups.size()), "matched collectives", "");
-  card(set.desyncs, "desyncs", set.desyncs ? "bad" : "good");
-  card(set.hangs, "hangs", set.hangs ? "bad" : "good");
-  card(set.missing, "with missing ranks", set.missing ? "bad" : "good");
-  card(set.stragglers, "stragglers", set.stragglers ? "warn" : "good");
+  card(total, "collective records", "");
+  card(groups, "matched collectives", "");
+  card(kind_count["desync"], "desyncs", kind_count["desync"] ? "bad" : "good");
+  card(kind_count["missing_collective"], "missing", kind_count["missing_collective"] ? "bad" : "good");
+  card(timed_out, "timed out", timed_out ? "bad" : "good");
+  card(kind_count["straggler"], "stragglers", kind_count["straggler"] ? "warn" : "good");
   h += "</div>\n";
-  if (set.records.empty()) {
-    h += "<p>This log has no collective_op records (see docs/collectives-format.md). Per-graph "
+  if (total == 0)
+    h += "<p>This log has no collective_op records (docs/collectives-format.md). Per-graph "
          "collective schedules, when present, are compared on the <a href=\"ranks.html\">Ranks</a> "
          "page.</p>\n";
-  }
   h += timeline_host_html(
       "<span><i style=\"background:#6b8fd6\"></i>ok</span><span><i style=\"background:#d63b3b\">"
-      "</i>desync</span><span><i style=\"background:#8e24aa\"></i>hang</span><span><i "
+      "</i>desync</span><span><i style=\"background:#8e24aa\"></i>hang / missing</span><span><i "
       "style=\"background:#e59a1c\"></i>straggler</span>");
-  h += "<h2>Problems</h2>\n<table id=\"collective-problems\"><thead><tr><th>kind</th><th>group</th>"
-       "<th class=\"num\">seq</th><th>op</th><th>ranks at fault</th><th>detail</th></tr></thead><tbody>\n";
-  size_t rows = 0;
-  for (const CollectiveGroup& g : set.groups) {
-    if (!(g.desync || g.hang || g.straggler || !g.missing_ranks.empty())) continue;
-    if (rows++ < ctx.options.rows_per_page) h += problem_row(set, g);
-  }
-  h += "</tbody></table>\n";
-  if (rows > ctx.options.rows_per_page)
-    h += "<p class=\"warn\">" + std::to_string(rows - ctx.options.rows_per_page) +
-         " more problems are not listed.</p>\n";
+  h += "<h2>Problems (" + std::to_string(problem_rows) +
+       ")</h2>\n<table id=\"collective-problems\" data-count=\"" + std::to_string(problem_rows) +
+       "\"><thead><tr><th>kind</th><th>finding</th></tr></thead><tbody>\n" + problems +
+       "</tbody></table>\n";
+  if (problem_rows > ctx.options.rows_per_page)
+    h += "<p class=\"warn\">" + std::to_string(problem_rows - ctx.options.rows_per_page) +
+         " more are listed by <code>tlscope summary</code>.</p>\n";
   h += page_tail(0, {"data/collectives.js", "assets/timeline.js"});
   ctx.site.write("collectives.html", h);
-
-  if (set.desyncs)
-    ctx.findings.push_back("<span class=\"bad\"><a href=\"collectives.html\">" +
-                           plural(set.desyncs, "desynchronised collective") + "</a></span>: ranks "
-                           "issued different operations or shapes for the same sequence number.");
-  if (set.hangs || set.missing)
-    ctx.findings.push_back("<span class=\"bad\"><a href=\"collectives.html\">" +
-                           plural(std::max(set.hangs, set.missing), "collective") +
-                           " hung</a></span>: some ranks never issued them and their peers timed out.");
-  if (set.stragglers)
-    ctx.findings.push_back("<a href=\"collectives.html\">" + plural(set.stragglers, "straggler") +
-                           "</a>: a rank arrived far later than its peers.");
 }
 
 }  // namespace tlscope::exporters

@@ -1,34 +1,31 @@
-// failures.html: compile failures (fail_type and reason, user frame) and analysis restarts.
+// failures.html: compile failures (analysis table failures) and analysis restarts (restarts).
 #include "occurrence_groups.hpp"
 #include "pages.hpp"
 #include "tlscope/exporters/html.hpp"
 
 namespace tlscope::exporters {
 
-void write_failures_page(ReportContext& ctx, const std::vector<CompileInfo>& compiles) {
+void write_failures_page(ReportContext& ctx, const std::vector<CompileInfo>&) {
   OccurrenceGroups failures, restarts;
-  if (ctx.db.has_table("compilation_metrics")) {
-    Statement s = ctx.db.prepare(
-        "SELECT m.rank, m.compile_id, coalesce(f.path, ''), e.line, m.fail_type, "
-        "coalesce(m.fail_reason, ''), coalesce(m.fail_user_frame_filename, 'N/A') || ':' || "
-        "coalesce(m.fail_user_frame_lineno, 0) FROM compilation_metrics m "
-        "JOIN events e ON e.id = m.event_id LEFT JOIN files f ON f.id = m.file_id "
-        "WHERE m.fail_type IS NOT NULL AND m.fail_type <> '' ORDER BY m.event_id");
-    while (s.step()) {
-      failures.add(s.text(4) + "\x1f" + s.text(5) + "\x1f" + s.text(6),
-                   {html_escape(s.text_view(4)), "<pre>" + html_escape(s.text_view(5)) + "</pre>",
-                    html_escape(s.text_view(6))},
-                   {s.opt_int64(0), s.text(1), s.text(2), s.int64(3), ""});
-    }
-    Statement r = ctx.db.prepare(
-        "SELECT m.rank, m.compile_id, coalesce(f.path, ''), e.line, j.value "
-        "FROM compilation_metrics m, json_each(CASE WHEN json_valid(m.restart_reasons) THEN "
-        "m.restart_reasons ELSE '[]' END) j JOIN events e ON e.id = m.event_id "
-        "LEFT JOIN files f ON f.id = m.file_id ORDER BY m.event_id");
-    while (r.step()) {
-      restarts.add(r.text(4), {html_escape(r.text_view(4))},
-                   {r.opt_int64(0), r.text(1), r.text(2), r.int64(3), ""});
-    }
+  Statement f = ctx.db.prepare(
+      "SELECT x.file_id, x.rank, coalesce(x.compile_id, ''), coalesce(e.line, 0), "
+      "coalesce(x.fail_type, ''), coalesce(x.fail_reason, ''), "
+      "coalesce(x.user_file, 'N/A') || ':' || coalesce(x.user_line, 0) "
+      "FROM failures x LEFT JOIN events e ON e.id = x.event_id ORDER BY x.id");
+  while (f.step()) {
+    failures.add(f.text(4) + "\x1f" + f.text(5) + "\x1f" + f.text(6),
+                 {html_escape(f.text_view(4)), "<pre>" + html_escape(f.text_view(5)) + "</pre>",
+                  html_escape(f.text_view(6))},
+                 {f.int64(0), f.opt_int64(1), f.text(2), f.int64(3), ""});
+  }
+  Statement r = ctx.db.prepare(
+      "SELECT x.file_id, x.rank, coalesce(x.compile_id, ''), coalesce(e.line, 0), "
+      "coalesce(x.reason, ''), coalesce(x.attempt, 0) FROM restarts x "
+      "LEFT JOIN events e ON e.id = x.event_id ORDER BY x.id");
+  while (r.step()) {
+    restarts.add(r.text(4), {html_escape(r.text_view(4))},
+                 {r.int64(0), r.opt_int64(1), r.text(2), r.int64(3),
+                  "restart " + std::to_string(r.int64(5) + 1)});
   }
   size_t shown = ctx.options.rows_per_page;
   std::string h = page_head("Failures and restarts", "failures", 0);
@@ -44,19 +41,6 @@ void write_failures_page(ReportContext& ctx, const std::vector<CompileInfo>& com
          " most frequent groups are shown.</p>\n";
   h += page_tail(0);
   ctx.site.write("failures.html", h);
-
-  if (failures.total() > 0) {
-    auto top = failures.sorted().front();
-    ctx.findings.push_back("<span class=\"bad\"><a href=\"failures.html\">" +
-                           plural(failures.total(), "compile") + " failed</a></span>, e.g. " +
-                           top->columns_html[0] + " at " + top->columns_html[2] + ".");
-  }
-  int64_t no_metrics = 0;
-  for (const CompileInfo& c : compiles) no_metrics += !c.has_metrics && c.frame_id.has_value();
-  if (no_metrics > 0)
-    ctx.findings.push_back(plural(no_metrics, "compile id") +
-                           " never logged compilation_metrics (the process may have stopped "
-                           "mid-compile).");
 }
 
 }  // namespace tlscope::exporters

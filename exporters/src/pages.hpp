@@ -1,5 +1,5 @@
 // The page writers of the HTML report, one file per page family. Each reads the database through
-// ctx.db, writes its pages through ctx.site and adds its headline findings to ctx.findings.
+// ctx.db (ingest and analysis tables, docs/schema.md) and writes its pages through ctx.site.
 #pragma once
 
 #include <vector>

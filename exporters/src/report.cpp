@@ -3,23 +3,54 @@
 
 #include "assets.hpp"
 #include "pages.hpp"
+#include "tlscope/model/analysis/analyze.hpp"
 
 namespace tlscope::exporters {
 
+namespace {
+
+// The pages read the analysis tables. A database ingested without analysis gets it now (the
+// tables are derived data, rebuilt the same way by `tlscope analyze`).
+bool ensure_analysis(const std::string& path, ReportResult& result) {
+  {
+    Database probe(path);
+    if (!probe.ok()) {
+      result.error = probe.error();
+      return false;
+    }
+    if (!probe.has_table("events")) {
+      result.error = path + ": not a tlscope database (no events table)";
+      return false;
+    }
+    if (probe.has_table("findings") && probe.has_table("compiles")) return true;
+  }
+  Database db(path, /*writable=*/true);
+  if (!db.ok()) {
+    result.error = db.error() + " (the database has no analysis tables; run `tlscope analyze`)";
+    return false;
+  }
+  model::analysis::AnalysisReport a = model::analysis::analyze(db.handle());
+  if (!a.ok) {
+    result.error = path + ": analysis failed: " + a.error;
+    return false;
+  }
+  result.warnings.push_back("the database had no analysis tables; ran the analysis first");
+  return true;
+}
+
+}  // namespace
+
 ReportResult write_report(const ReportOptions& options) {
   ReportResult result;
+  if (!ensure_analysis(options.db_path, result)) return result;
   Database db(options.db_path);
   if (!db.ok()) {
     result.error = db.error();
     return result;
   }
-  if (!db.has_table("events")) {
-    result.error = options.db_path + ": not a tlscope database (no events table)";
-    return result;
-  }
   Site site(options.out_dir);
   for (const Asset& asset : report_assets()) site.write("assets/" + std::string(asset.name), asset.text);
-  ReportContext ctx{db, site, options, {}, result.warnings};
+  ReportContext ctx{db, site, options, result.warnings};
 
   std::vector<CompileInfo> compiles = load_compiles(db);
   write_compile_tree(ctx, compiles);

@@ -116,8 +116,9 @@ std::string pager(std::string_view base, size_t page, size_t page_count) {
   return p + "</p>\n";
 }
 
-std::string compile_page(std::optional<int64_t> rank, std::string_view compile_id) {
-  std::string name = "compile/r" + (rank ? std::to_string(*rank) : std::string("x")) + "_";
+std::string compile_page(int64_t file_id, std::string_view compile_id) {
+  std::string name = "compile/f" + std::to_string(file_id) + "_";
+  compile_id = compile_id.substr(0, compile_id.find('_'));
   for (char c : compile_id) {
     if (c == '/') name += '-';
     else if (c == '!') name += "ca";
@@ -142,8 +143,10 @@ std::string rank_label(std::optional<int64_t> rank) {
   return rank ? "rank " + std::to_string(*rank) : std::string("no rank");
 }
 
-std::string compile_link(std::optional<int64_t> rank, std::string_view compile_id, int depth) {
-  std::string a = "<a class=\"cid\" href=\"" + up(depth) + compile_page(rank, compile_id) + "\">";
+std::string compile_link(int64_t file_id, std::optional<int64_t> rank, std::string_view compile_id,
+                         int depth) {
+  if (compile_id.empty()) return rank_label(rank);
+  std::string a = "<a class=\"cid\" href=\"" + up(depth) + compile_page(file_id, compile_id) + "\">";
   if (rank) a += "r" + std::to_string(*rank) + " ";
   a += "[";
   append_html_escaped(a, compile_id);

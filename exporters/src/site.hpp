@@ -32,12 +32,11 @@ class Site {
   uint64_t bytes_ = 0, largest_page_ = 0;
 };
 
-// Everything a page writer needs; findings collect the sentences the summary page shows.
+// Everything a page writer needs.
 struct ReportContext {
   const Database& db;
   Site& site;
   const ReportOptions& options;
-  std::vector<std::string> findings;  // escaped HTML sentences
   std::vector<std::string>& warnings;
 };
 
@@ -49,10 +48,13 @@ std::string page_tail(int depth, const std::vector<std::string>& scripts = {});
 std::string page_file(std::string_view base, size_t page);
 std::string pager(std::string_view base, size_t page, size_t page_count);
 
-// Per-compile pages live in compile/; the name encodes rank and compile id.
-std::string compile_page(std::optional<int64_t> rank, std::string_view compile_id);
-// <a> to a compile page, e.g. "[0/1_1]" or "r2 [0/0]" when rank is set.
-std::string compile_link(std::optional<int64_t> rank, std::string_view compile_id, int depth);
+// Per-compile pages live in compile/; the name encodes the log file and the compile id (without
+// attempt), the key of the analysis tables.
+std::string compile_page(int64_t file_id, std::string_view compile_id);
+// <a> to a compile page, e.g. "[0/1]" or "r2 [0/0]" when rank is set. An attempt suffix
+// ("0/1_2") is dropped from the link target but kept in the text.
+std::string compile_link(int64_t file_id, std::optional<int64_t> rank, std::string_view compile_id,
+                         int depth);
 // Tensor views are per distinct (dtype, size, stride): tensor/s<hash>.html.
 std::string tensor_page(std::string_view dtype, std::string_view size, std::string_view stride);
 std::string rank_label(std::optional<int64_t> rank);

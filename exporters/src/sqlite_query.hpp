@@ -51,7 +51,7 @@ class Statement {
 class Database {
  public:
   // Opens `path` read-only; error() names the path and SQLite's reason on failure.
-  explicit Database(const std::string& path);
+  explicit Database(const std::string& path, bool writable = false);
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
   ~Database();
@@ -61,6 +61,7 @@ class Database {
   const std::string& path() const { return path_; }
 
   Statement prepare(std::string_view sql) const { return Statement(db_, sql); }
+  sqlite3* handle() const { return db_; }
   bool has_table(std::string_view name) const;
   bool has_column(std::string_view table, std::string_view column) const;
   // First column of the first row as an integer (0 when the query fails or has no row).

@@ -1,8 +1,8 @@
-// Layout of the matrix-of-matrices tensor drawing.
+// Renders views::TensorGrid as absolutely positioned HTML elements (no script needed).
 #include "tensor_grid_html.hpp"
 
 #include <algorithm>
-#include <functional>
+#include <cstdio>
 
 #include "tlscope/exporters/html.hpp"
 
@@ -10,25 +10,33 @@ namespace tlscope::exporters {
 
 namespace {
 
-constexpr int kCellW = 44, kCellH = 18, kEllipsis = 16, kLabel = 14;
+constexpr double kCellW = 46, kCellH = 20;
 
-struct Dim {
-  std::string text;
-  int64_t size = 2;       // drawn size (symbolic dims draw 2)
-  int64_t stride = 0;
-  bool symbolic = false;
-  std::vector<int64_t> shown;  // indices drawn; -1 marks the ellipsis slot
-};
+std::string px(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0fpx", v);
+  return buf;
+}
 
-int gap_for(int p) { return p < 2 ? 0 : 6 * (p / 2) + 4; }
+std::string box(double x, double y, double w, double h) {
+  return "left:" + px(x) + ";top:" + px(y) + ";width:" + px(w) + ";height:" + px(h);
+}
+
+// Distinct, readable background per mesh rank.
+std::string rank_colour(int rank) {
+  int hue = (rank * 67) % 360;
+  return "hsl(" + std::to_string(hue) + ",65%,85%)";
+}
 
 }  // namespace
 
 std::vector<std::string> json_dims(const std::string& json) {
   std::vector<std::string> out;
   std::string cur;
+  bool any = false;
   for (char c : json) {
     if (c == '[' || c == ']' || c == ' ' || c == '"') continue;
+    any = true;
     if (c == ',') {
       out.push_back(cur);
       cur.clear();
@@ -36,102 +44,83 @@ std::vector<std::string> json_dims(const std::string& json) {
       cur += c;
     }
   }
-  if (!cur.empty()) out.push_back(cur);
+  if (any && !cur.empty()) out.push_back(cur);
   return out;
 }
 
-TensorGridHtml tensor_grid_html(const std::string& size_json, const std::string& stride_json,
-                                int64_t storage_offset) {
-  TensorGridHtml out;
-  std::vector<std::string> sizes = json_dims(size_json), strides = json_dims(stride_json);
-  int n = static_cast<int>(sizes.size());
-  // Fewer edge items for higher ranks keep the drawing to a few thousand cells.
-  int edge = n <= 2 ? 4 : n <= 3 ? 3 : n <= 4 ? 2 : 1;
-  std::vector<Dim> dims(n);
-  for (int k = 0; k < n; ++k) {
-    Dim& d = dims[k];
-    d.text = sizes[k];
-    bool numeric = !d.text.empty() && std::all_of(d.text.begin(), d.text.end(), ::isdigit);
-    d.symbolic = !numeric;
-    d.size = numeric ? std::stoll(d.text.substr(0, 15)) : 2;
-    const std::string& st = k < static_cast<int>(strides.size()) ? strides[k] : std::string();
-    bool stride_numeric = !st.empty() && std::all_of(st.begin(), st.end(), ::isdigit);
-    d.stride = stride_numeric ? std::stoll(st.substr(0, 15)) : -1;
-    if (d.size > 2 * edge + 1) {
-      out.summarised = true;
-      for (int i = 0; i < edge; ++i) d.shown.push_back(i);
-      d.shown.push_back(-1);
-      for (int64_t i = d.size - edge; i < d.size; ++i) d.shown.push_back(i);
-    } else {
-      for (int64_t i = 0; i < d.size; ++i) d.shown.push_back(i);
-    }
+std::vector<std::string> storage_offsets(const views::TensorGrid& grid,
+                                         const std::vector<std::string>& strides,
+                                         int64_t storage_offset) {
+  std::vector<int64_t> st;
+  for (const std::string& s : strides) {
+    if (s.empty() || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+        s.size() > 15)
+      return std::vector<std::string>(grid.cells.size());
+    st.push_back(std::stoll(s));
   }
-  if (n == 0) {
-    out.html = "<div class=\"cell\" style=\"left:0;top:0;width:" + std::to_string(kCellW) +
-               "px;height:" + std::to_string(kCellH) + "px\">" + std::to_string(storage_offset) +
-               "</div>";
-    out.cells = 1;
-    return out;
+  std::vector<std::string> out;
+  out.reserve(grid.cells.size());
+  for (const views::GridCell& c : grid.cells) {
+    if (c.ellipsis || c.index.size() != st.size()) {
+      out.push_back(c.text);
+      continue;
+    }
+    int64_t off = storage_offset;
+    bool skipped = false;
+    for (size_t k = 0; k < st.size(); ++k) {
+      if (c.index[k] < 0) skipped = true;
+      else off += c.index[k] * st[k];
+    }
+    out.push_back(skipped ? c.text : std::to_string(off));
   }
-  // Extent of the block formed by dims k..n-1.
-  std::vector<std::pair<int, int>> extent(n + 1, {kCellW, kCellH});
-  for (int k = n - 1; k >= 0; --k) {
-    int p = n - 1 - k;
-    auto [w, h] = extent[k + 1];
-    int items = 0, ellipses = 0;
-    for (int64_t i : dims[k].shown) (i < 0 ? ellipses : items)++;
-    int gap = gap_for(p);
-    if (p % 2 == 0) {
-      extent[k] = {items * w + ellipses * kEllipsis + (items + ellipses - 1) * gap + (p >= 2 ? kLabel : 0), h};
-      if (p >= 2) extent[k].second += kLabel;
-    } else {
-      extent[k] = {w, items * h + ellipses * kEllipsis + (items + ellipses - 1) * gap};
-      if (p >= 2) extent[k].first += kLabel, extent[k].second += kLabel;
-    }
-  }
-  std::string& html = out.html;
-  std::function<void(int, int, int, int64_t)> place = [&](int k, int x, int y, int64_t offset) {
-    if (k == n) {
-      // Offsets are coloured on a repeating hue so neighbours in memory look alike.
-      int hue = static_cast<int>((offset * 37) % 360);
-      html += "<div class=\"cell\" style=\"left:" + std::to_string(x) + "px;top:" +
-              std::to_string(y) + "px;width:" + std::to_string(kCellW) + "px;height:" +
-              std::to_string(kCellH) + "px;background:hsl(" + std::to_string(hue) +
-              ",60%,92%)\" title=\"storage offset\">" + std::to_string(offset) + "</div>";
-      ++out.cells;
-      return;
-    }
-    int p = n - 1 - k;
-    bool across = p % 2 == 0;
-    int gap = gap_for(p);
-    auto [w, h] = extent[k + 1];
-    int pos = 0;
-    for (int64_t i : dims[k].shown) {
-      int bx = across ? x + pos : x, by = across ? y : y + pos;
-      if (i < 0) {
-        html += "<div class=\"ellipsis\" style=\"left:" + std::to_string(bx) + "px;top:" +
-                std::to_string(by) + "px;width:" + std::to_string(across ? kEllipsis : w) +
-                "px;height:" + std::to_string(across ? h : kEllipsis) + "px\">&hellip;</div>";
-        pos += kEllipsis + gap;
-        continue;
-      }
-      // Outer levels label each block with its index so a reader can tell which dim a jump crosses.
-      int ix = bx, iy = by;
-      if (p >= 2) {
-        html += "<div class=\"axis\" style=\"left:" + std::to_string(bx) + "px;top:" +
-                std::to_string(by) + "px\">d" + std::to_string(k) + "=" + std::to_string(i) + "</div>";
-      }
-      if (p >= 2) iy += kLabel;
-      int64_t step = dims[k].stride >= 0 ? dims[k].stride * i : 0;
-      place(k + 1, ix, iy, offset + step);
-      pos += (across ? w : h) + gap;
-    }
-  };
-  place(0, 0, 0, storage_offset);
-  int total_w = extent[0].first, total_h = extent[0].second;
-  html = "<div class=\"tensor-grid\" style=\"width:" + std::to_string(total_w + 20) + "px;height:" +
-         std::to_string(total_h + 20) + "px\">" + html + "</div>";
   return out;
+}
+
+std::string tensor_grid_html(const views::TensorGrid& grid,
+                             const std::vector<std::string>& cell_text) {
+  // Labels lie at negative grid coordinates: shift by the header rows and columns.
+  double ox = grid.vertical_levels * kCellW * 0.7, oy = grid.horizontal_levels * kCellH;
+  auto X = [&](double x) { return ox + x * kCellW; };
+  auto Y = [&](double y) { return oy + y * kCellH; };
+  std::string h = "<div class=\"tensor-grid\" style=\"width:" + px(X(grid.width) + 10) +
+                  ";height:" + px(Y(grid.height) + 10) + "\">";
+  for (const views::GridBlock& b : grid.blocks) {
+    if (b.level == 0) continue;
+    h += "<div class=\"block\" style=\"" + box(X(b.x) - 2, Y(b.y) - 2, b.w * kCellW + 4, b.h * kCellH + 4);
+    if (!b.owners.empty()) h += ";border-color:#555";
+    h += "\"></div>";
+  }
+  for (size_t i = 0; i < grid.cells.size(); ++i) {
+    const views::GridCell& c = grid.cells[i];
+    std::string text = i < cell_text.size() && !cell_text[i].empty() ? cell_text[i] : c.text;
+    h += "<div class=\"cell\" style=\"" + box(X(c.x), Y(c.y), c.w * kCellW, c.h * kCellH);
+    if (!c.owners.empty()) h += ";background:" + rank_colour(c.owners.front());
+    h += "\"";
+    if (!c.owners.empty()) {
+      h += " title=\"ranks";
+      for (int r : c.owners) h += " " + std::to_string(r);
+      h += "\"";
+    }
+    h += ">";
+    append_html_escaped(h, text);
+    if (!c.owners.empty() && !c.ellipsis) {
+      h += "<sub>r";
+      for (size_t k = 0; k < c.owners.size() && k < 3; ++k) h += (k ? "," : "") + std::to_string(c.owners[k]);
+      h += "</sub>";
+    }
+    h += "</div>";
+  }
+  for (const views::GridEllipsis& e : grid.ellipses)
+    h += "<div class=\"ellipsis\" style=\"" + box(X(e.x), Y(e.y), e.w * kCellW, e.h * kCellH) +
+         "\">&hellip;</div>";
+  for (const views::GridTick& t : grid.ticks) {
+    double x = t.direction == views::Direction::kHorizontal ? X(t.x) : ox + t.x * kCellW * 0.7;
+    double w = t.direction == views::Direction::kHorizontal ? t.w * kCellW : t.w * kCellW * 0.7;
+    h += "<div class=\"axis\" style=\"" + box(x, Y(t.y), w, t.h * kCellH) + "\">";
+    append_html_escaped(h, t.text);
+    h += "</div>";
+  }
+  return h + "</div>";
 }
 
 }  // namespace tlscope::exporters
