@@ -18,6 +18,13 @@ struct ReaderOptions {
   uint64_t max_record_bytes = uint64_t{1} << 30;
   // Bytes per read() call.
   size_t chunk_bytes = size_t{1} << 20;
+  // Target size of a batch: a run of whole records parsed by one thread. A batch grows to hold a
+  // record larger than this. At most 2 * threads + 2 batches are in memory at once.
+  size_t batch_bytes = size_t{4} << 20;
+  // Parsing threads besides the caller's; 0 picks min(2, hardware threads). With 1, or when the
+  // whole input fits in one batch, everything runs on the calling thread. The sink is always
+  // called on the calling thread, in input order.
+  unsigned threads = 0;
 };
 
 // What the command line named, expanded: a file, each dedicated_log_torch_trace*.log in a
@@ -35,6 +42,10 @@ std::optional<int64_t> rank_from_filename(std::string_view path);
 
 // Reads one source to its end, driving the sink. Never throws for bad input: every problem
 // becomes an on_error call. on_source_begin / on_source_end always bracket the events.
+// Every ParseError.reason starts with "<path>:<line>: " ("<path>: " when no line applies).
+// Errors that describe an emitted event (md5 mismatch, invalid UTF-8 in its payload, a final
+// record cut short) have line_count 0: their lines are counted with the event. An empty input
+// gives one kTruncated error with line 0 and line_count 0.
 SourceSummary parse_source(const SourceInfo& source, EventSink& sink,
                            const ReaderOptions& options = {});
 

@@ -1,0 +1,126 @@
+// Expanding command-line paths into sources, and ranks from PyTorch's trace file names.
+#include <algorithm>
+#include <filesystem>
+#include <system_error>
+
+#include "tlscope/parser/reader.hpp"
+
+namespace tlscope::parser {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kTracePrefix = "dedicated_log_torch_trace";
+constexpr std::string_view kRankPrefix = "dedicated_log_torch_trace_rank_";
+
+std::string_view basename(std::string_view path) {
+  auto slash = path.find_last_of('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+bool is_trace_log_name(std::string_view name) {
+  return name.substr(0, kTracePrefix.size()) == kTracePrefix &&
+         (ends_with(name, ".log") || ends_with(name, ".log.gz"));
+}
+
+SourceInfo make_source(const std::string& path) {
+  SourceInfo s;
+  s.path = path;
+  s.rank = rank_from_filename(path);
+  s.gzip = ends_with(path, ".gz");
+  return s;
+}
+
+}  // namespace
+
+std::string_view to_string(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::kBadHeader: return "bad_header";
+    case ErrorKind::kBadJson: return "bad_json";
+    case ErrorKind::kMd5Mismatch: return "md5_mismatch";
+    case ErrorKind::kOrphanPayload: return "orphan_payload";
+    case ErrorKind::kTruncated: return "truncated";
+    case ErrorKind::kInvalidUtf8: return "invalid_utf8";
+    case ErrorKind::kBinary: return "binary";
+    case ErrorKind::kIo: return "io";
+    case ErrorKind::kTooLarge: return "too_large";
+  }
+  return "unknown";
+}
+
+std::optional<int64_t> rank_from_filename(std::string_view path) {
+  std::string_view name = basename(path);
+  if (name.substr(0, kRankPrefix.size()) != kRankPrefix) return std::nullopt;
+  std::string_view rest = name.substr(kRankPrefix.size());
+  size_t digits = 0;
+  int64_t rank = 0;
+  while (digits < rest.size() && rest[digits] >= '0' && rest[digits] <= '9') {
+    if (digits == 18) return std::nullopt;  // not a rank any machine has
+    rank = rank * 10 + (rest[digits] - '0');
+    ++digits;
+  }
+  if (digits == 0) return std::nullopt;
+  // The number must end at the random suffix ("_6u3fubwl") or at the extension (".log").
+  std::string_view after = rest.substr(digits);
+  if (after.empty() || after[0] == '_' || after.substr(0, 4) == ".log") return rank;
+  return std::nullopt;
+}
+
+InputPlan plan_inputs(const std::vector<std::string>& paths) {
+  InputPlan plan;
+  for (const std::string& path : paths) {
+    if (path == "-") {
+      plan.sources.push_back(make_source(path));
+      continue;
+    }
+    std::error_code ec;
+    fs::file_status status = fs::status(path, ec);
+    if (ec || !fs::exists(status)) {
+      plan.problems.push_back(path + ": no such file or directory");
+      continue;
+    }
+    if (!fs::is_directory(status)) {
+      plan.sources.push_back(make_source(path));
+      continue;
+    }
+    std::vector<SourceInfo> found;
+    fs::directory_iterator it(path, ec), end;
+    if (ec) {
+      plan.problems.push_back(path + ": cannot list directory: " + ec.message());
+      continue;
+    }
+    for (; it != end; it.increment(ec)) {
+      if (ec) break;
+      std::string entry = it->path().string();
+      std::string name = it->path().filename().string();
+      if (is_trace_log_name(name) && !it->is_directory(ec)) {
+        found.push_back(make_source(entry));
+      } else {
+        plan.skipped.push_back(entry);
+      }
+    }
+    if (ec) plan.problems.push_back(path + ": cannot list directory: " + ec.message());
+    if (found.empty()) {
+      plan.problems.push_back(path + ": directory holds no dedicated_log_torch_trace*.log files");
+      continue;
+    }
+    // Ranked files in rank order, then files without a rank, each group by name.
+    std::sort(found.begin(), found.end(), [](const SourceInfo& a, const SourceInfo& b) {
+      if (a.rank.has_value() != b.rank.has_value()) return a.rank.has_value();
+      if (a.rank != b.rank) return *a.rank < *b.rank;
+      return a.path < b.path;
+    });
+    plan.sources.insert(plan.sources.end(), found.begin(), found.end());
+  }
+  std::sort(plan.skipped.begin(), plan.skipped.end());
+  for (size_t i = 0; i < plan.sources.size(); ++i) {
+    plan.sources[i].source_id = static_cast<uint32_t>(i);
+  }
+  return plan;
+}
+
+}  // namespace tlscope::parser
