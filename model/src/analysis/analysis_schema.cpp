@@ -102,8 +102,10 @@ CREATE VIEW compile_directory AS
            WHEN e.kind LIKE '%compilation_metrics%' THEN 'metrics'
            WHEN e.kind LIKE 'describe_%' THEN 'tensor'
            WHEN e.kind LIKE '%graph%' AND e.kind <> 'artifact' THEN 'graph'
+           WHEN e.kind = 'artifact' AND json_extract(e.metadata, '$.name') = 'fx_graph_runnable'
+             THEN 'code'
            WHEN e.kind = 'artifact' AND json_extract(e.metadata, '$.name') LIKE '%graph%'
-             THEN 'graph'
+             AND json_extract(e.metadata, '$.name') NOT LIKE '%cache%' THEN 'graph'
            WHEN e.kind = 'artifact' THEN 'artifact'
            ELSE 'other' END AS category,
          e.payload_id, p.size AS payload_size

@@ -20,7 +20,11 @@ namespace {
 
 // A straggler trails the next-latest rank by at least this much, and by at least
 // kStragglerFactor times the group's usual spread: scheduling noise stays well below both.
-constexpr double kStragglerFloorUs = 10'000;
+constexpr double kStragglerFloorUs = 25'000;
+// Every disagreeing sequence id is a desync of its own (a swapped pair disagrees twice), but a
+// rank that skipped one collective makes every later one disagree: past this many per group the
+// rest are summed up in one row.
+constexpr int kDesyncRowsPerGroup = 10;
 constexpr double kStragglerFactor = 10;
 
 std::string group_words(const std::string& pg_name, const std::string& pg_desc) {
@@ -112,14 +116,33 @@ void collective_findings(sqlite3* db) {
            "(p.text IS NULL OR NOT json_valid(p.text) OR "
            "json_extract(p.text, '$.collective_seq_id') IS NULL) ORDER BY a.event_id");
 
-  // Desync: the first disagreeing sequence id of each group.
-  std::map<std::string, int64_t> desync_seq;
+  // Desync: each disagreeing sequence id of each group, the first kDesyncRowsPerGroup of them.
+  std::map<std::string, int64_t> desync_seq;  // group -> first disagreeing sequence id
   {
-    Statement q(db, "SELECT pg_name, min(seq) FROM collective_matches WHERE NOT (ops_agree AND "
-                    "sizes_agree AND dtypes_agree) GROUP BY pg_name ORDER BY pg_name");
-    while (q.step()) desync_seq[q.text(0)] = q.int64(1);
+    Statement q(db, "SELECT pg_name, seq, COALESCE(pg_desc, '') FROM collective_matches WHERE NOT "
+                    "(ops_agree AND sizes_agree AND dtypes_agree) ORDER BY pg_name, seq");
+    std::map<std::string, int> rows;
+    std::map<std::string, std::vector<int64_t>> rest;
+    std::map<std::string, std::string> descs;
+    while (q.step()) {
+      std::string pg = q.text(0);
+      desync_seq.try_emplace(pg, q.int64(1));
+      descs[pg] = q.text(2);
+      if (rows[pg]++ < kDesyncRowsPerGroup) desync_finding(db, insert, pg, q.int64(1));
+      else rest[pg].push_back(q.int64(1));
+    }
+    for (const auto& [pg, seqs] : rest) {
+      std::string message = std::to_string(seqs.size()) + " more sequence ids of " +
+                             group_words(pg, descs[pg]) + " disagree, from " +
+                             std::to_string(seqs.front()) + " to " + std::to_string(seqs.back()) +
+                             ": the ranks' collective streams stay out of step";
+      insert.bind(1, std::string_view("desync")).bind(2, std::string_view("error"));
+      insert.bind(3, std::string_view("[]")).bind(4, std::string_view("[]"));
+      insert.bind(5, std::string_view(pg)).bind(6, std::string_view(descs[pg]));
+      insert.bind(7, seqs.front()).bind(8, std::string_view(message));
+      insert.bind(9, std::string_view("{\"more\":" + std::to_string(seqs.size()) + "}")).run();
+    }
   }
-  for (const auto& [pg, seq] : desync_seq) desync_finding(db, insert, pg, seq);
 
   // Missing: the first sequence id of each group that some member never reached. After a desync
   // in the same group, ranks have stopped agreeing on what sequence k is, so later gaps are not
@@ -173,7 +196,6 @@ void collective_findings(sqlite3* db) {
     double threshold = std::max(kStragglerFloorUs, kStragglerFactor * usual);
     for (const Match& m : matches) {
       if (m.lag < threshold) continue;
-      if (desync_seq.count(pg) && desync_seq[pg] <= m.seq) continue;
       std::vector<int64_t> others = int_list(m.present);
       others.erase(std::remove(others.begin(), others.end(), m.last_rank), others.end());
       std::string message = rank_words({m.last_rank}) + " arrived " + ms(m.lag) +

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "analysis_schema.hpp"
@@ -122,7 +123,19 @@ void build_graph_breaks(sqlite3* db) {
   }
 
   // Resume frames, in log order; each resumes from the latest earlier compile of the same
-  // function (or of one of its resume functions) in the same file whose break is unclaimed.
+  // function (or of one of its resume functions, which dynamo names after the original function)
+  // in the same file whose break is unclaimed. Compiles are indexed by that base function name so
+  // the search never walks unrelated compiles.
+  auto base_name = [](const std::string& co_name) {
+    auto parsed = parse_resume_frame_name(co_name);
+    return parsed ? parsed->first : co_name;
+  };
+  std::map<std::tuple<int64_t, std::string, std::string>, std::vector<size_t>> by_function;
+  for (size_t c = 0; c < compiles.size(); ++c)
+    by_function[{compiles[c].file_id, compiles[c].co_filename, base_name(compiles[c].co_name)}]
+        .push_back(c);
+  std::vector<std::vector<size_t>> rows_of(compiles.size());
+  for (size_t i = 0; i < rows.size(); ++i) rows_of[rows[i].compile].push_back(i);
   std::vector<bool> claimed(rows.size(), false);
   for (size_t r = 0; r < compiles.size(); ++r) {
     const CompileInfo& resume = compiles[r];
@@ -130,16 +143,14 @@ void build_graph_breaks(sqlite3* db) {
     auto parsed = parse_resume_frame_name(resume.co_name);
     if (!parsed) continue;
     const auto& [fn, line] = *parsed;
-    const std::string resume_prefix = "torch_dynamo_resume_in_" + fn + "_at_";
-    std::optional<size_t> parent;
-    std::optional<size_t> parent_row;
-    for (size_t c = r; c-- > 0;) {
-      const CompileInfo& cand = compiles[c];
-      if (cand.file_id != resume.file_id || cand.co_filename != resume.co_filename) continue;
-      if (cand.co_name != fn && cand.co_name.rfind(resume_prefix, 0) != 0) continue;
+    const auto& candidates = by_function[{resume.file_id, resume.co_filename, fn}];
+    std::optional<size_t> parent, parent_row;
+    for (auto it = std::lower_bound(candidates.begin(), candidates.end(), r);
+         it != candidates.begin();) {
+      size_t c = *--it;
       std::optional<size_t> unclaimed;
-      for (size_t i = 0; i < rows.size(); ++i) {
-        if (rows[i].compile != c || claimed[i]) continue;
+      for (size_t i : rows_of[c]) {
+        if (claimed[i]) continue;
         if (!unclaimed || rows[i].user_line == line) unclaimed = i;
       }
       if (!parent) parent = c;
