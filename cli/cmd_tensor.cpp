@@ -86,13 +86,13 @@ int run_tensor(const TensorArgs& a) {
                    a.compile_id.empty() ? "" : (" in compile " + a.compile_id).c_str());
       return kUsageOrIo;
     }
-    if (!found->shape) {
+    if (!found->shape && a.shape.empty()) {
       std::fprintf(stderr, "tlscope tensor: %s: tensor %lld has size %s: %s; pass --shape\n",
                    a.db.c_str(), static_cast<long long>(a.id), found->size_json.c_str(),
                    found->shape_error.c_str());
       return kUsageOrIo;
     }
-    in.shape = *found->shape;
+    if (found->shape) in.shape = *found->shape;
     header = "tensor " + std::to_string(found->tensor_id) + " (compile " + found->compile_id +
              ", rank " + std::to_string(found->rank) + ") " + found->dtype + " " + found->device +
              " size " + found->size_json + " stride " + found->stride_json;
