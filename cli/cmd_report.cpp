@@ -1,13 +1,17 @@
 // `tlscope report PATH...|DB -o DIR [--open]`: the static HTML report of a database, or of logs
-// ingested first into DIR/tlscope.db.
+// ingested first into DIR/tlscope.db (replaced on each run).
 #include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 
+#include <algorithm>
+#include <thread>
+
 #include "command.hpp"
 #include "tlscope/exporters/report.hpp"
+#include "tlscope/model/ingest.hpp"
 
 namespace tlscope::cli {
 
@@ -38,20 +42,39 @@ struct ReportArgs {
 
 int run_report(const ReportArgs& args) {
   std::string db_path;
+  for (const std::string& in : args.inputs) {
+    if (in != "-" && !std::filesystem::exists(in)) {
+      std::fprintf(stderr, "tlscope report: %s: no such file or directory\n", in.c_str());
+      return kUsageOrIo;
+    }
+  }
   if (args.inputs.size() == 1 && is_sqlite_file(args.inputs[0])) {
     db_path = args.inputs[0];
   } else {
-    for (const std::string& in : args.inputs) {
-      if (!std::filesystem::exists(in)) {
-        std::fprintf(stderr, "tlscope report: %s: no such file or directory\n", in.c_str());
-        return kUsageOrIo;
-      }
+    // Logs: ingest them into a fresh DIR/tlscope.db (the analysis runs in write_report).
+    std::error_code ec;
+    std::filesystem::create_directories(args.out_dir, ec);
+    db_path = args.out_dir + "/tlscope.db";
+    std::filesystem::remove(db_path, ec);
+    model::IngestOptions ingest_options;
+    ingest_options.jobs = std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
+    model::IngestResult ingested;
+    try {
+      ingested = model::ingest(db_path, args.inputs, ingest_options);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "tlscope report: %s: %s\n", db_path.c_str(), e.what());
+      return kUsageOrIo;
     }
-    std::fprintf(stderr,
-                 "tlscope report: %s is not a tlscope database, and this build cannot ingest "
-                 "logs yet; run `tlscope ingest` first and pass the database\n",
-                 args.inputs[0].c_str());
-    return kUsageOrIo;
+    for (const std::string& problem : ingested.problems)
+      std::fprintf(stderr, "tlscope report: %s\n", problem.c_str());
+    if (ingested.files.empty()) {
+      std::fprintf(stderr, "tlscope report: no log could be read\n");
+      return kUsageOrIo;
+    }
+    std::printf("ingested %zu file(s), %llu events, %llu input errors in %.2f s -> %s\n",
+                ingested.files.size(), static_cast<unsigned long long>(ingested.events),
+                static_cast<unsigned long long>(ingested.errors), ingested.seconds,
+                db_path.c_str());
   }
   exporters::ReportOptions options;
   options.db_path = db_path;

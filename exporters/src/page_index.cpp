@@ -77,7 +77,7 @@ void write_index_page(ReportContext& ctx, const std::vector<CompileInfo>& compil
   h += card("files", db.has_table("files") ? db.scalar("SELECT count(*) FROM files") : 0,
             "log files", "#files");
   h += card("events", db.scalar("SELECT count(*) FROM events"), "log events", "#files");
-  h += card("compiles", static_cast<int64_t>(compiles.size()), "compile ids", "compiles.html");
+  h += card("compiles", static_cast<int64_t>(compiles.size()), "compiles", "compiles.html");
   h += card("failed", failed, "failed compiles", "failures.html");
   h += card("ranks", db.scalar("SELECT count(DISTINCT rank) FROM events"), "ranks", "ranks.html");
   h += card("errors", errors, "ingest errors", "errors.html");

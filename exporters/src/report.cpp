@@ -34,7 +34,7 @@ bool ensure_analysis(const std::string& path, ReportResult& result) {
     result.error = path + ": analysis failed: " + a.error;
     return false;
   }
-  result.warnings.push_back("the database had no analysis tables; ran the analysis first");
+  result.ran_analysis = true;
   return true;
 }
 

@@ -63,8 +63,11 @@ std::string page_head(std::string_view title, std::string_view page_id, int dept
   h.reserve(4096);
   h += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n";
   // No network at all: everything the page loads is in the report folder.
-  h += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'self' 'unsafe-inline'; "
-       "img-src 'self' data:; connect-src 'none'\">\n";
+  // Scripts only from the report's own files, never inline: even a log string that slipped
+  // through escaping could not run. Inline styles are allowed (the tensor grid positions cells).
+  h += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'self'; "
+       "script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+       "connect-src 'none'\">\n";
   h += "<title>";
   append_html_escaped(h, title);
   h += " - tlscope</title>\n<link rel=\"stylesheet\" href=\"" + base + "assets/report.css\">\n";

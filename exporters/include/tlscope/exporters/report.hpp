@@ -24,6 +24,7 @@ struct ReportResult {
   size_t files = 0;                   // all files written (pages, data, payloads, assets)
   uint64_t bytes = 0;                 // total bytes written
   uint64_t largest_page_bytes = 0;
+  bool ran_analysis = false;  // the database had no analysis tables, so they were built first
 };
 
 ReportResult write_report(const ReportOptions& options);
