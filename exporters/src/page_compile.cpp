@@ -21,7 +21,11 @@ struct PayloadEvent {
 };
 
 Section section_of(const PayloadEvent& e) {
-  if (e.category == "graph") return Section::kGraphs;
+  // compile_directory files every artifact whose name holds "graph" as a graph; graph-break
+  // reasons and graph cache records are text, not graphs.
+  bool not_a_graph = e.name.find("break") != std::string::npos ||
+                     e.name.find("cache") != std::string::npos;
+  if (e.category == "graph" && !not_a_graph) return Section::kGraphs;
   if (e.category == "code") return Section::kCode;
   if (e.category == "guards") return Section::kGuards;
   return Section::kArtifacts;

@@ -59,6 +59,7 @@ inline void write_report_fixture(const std::string& path) {
                 "json", rank);
     db.dynamo_start(ctx(0, 1), {{"train.py", 10, "<module>"}, {"model.py", 42, "forward"}});
     db.tensor(ctx(0, 1), 0, 0, "L['x']", "[8, 8]", "[8, 1]");
+    db.tensor(ctx(0, 1), 0, 1, "L['img']", "[2, 3, 4, 5]", "[60, 1, 15, 3]");
     db.artifact(ctx(0, 1), "fx_graph_cache_hit", "{}", "json", rank);
     db.metrics(ctx(0, 1), "forward", ", graph_op_count, duration_us, restart_reasons",
                ", 3, 900, '[]'");

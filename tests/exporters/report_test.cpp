@@ -53,9 +53,9 @@ TEST_CASE("report writes every page family of a two-rank database") {
   // One page per compile row of the analysis, named by file and compile id.
   long long compiles = db_count(f.db, "SELECT count(*) FROM compiles");
   CHECK(compiles == 6);  // 3 compiles (0/0, 0/1, 1/0) on each of 2 ranks
-  size_t compile_pages = 0;
-  for (const auto& e : fs::directory_iterator(fs::path(f.dir) / "compile")) compile_pages += 1;
-  CHECK(compile_pages == static_cast<size_t>(compiles));
+  auto compile_dir = fs::directory_iterator(fs::path(f.dir) / "compile");
+  auto compile_pages = std::distance(fs::begin(compile_dir), fs::end(compile_dir));
+  CHECK(compile_pages == compiles);
   CHECK(fs::exists(fs::path(f.dir) / "compile" / "f2_1-0.html"));
   CHECK(f.result.pages == html_files(f.dir).size());
 }
@@ -102,7 +102,8 @@ TEST_CASE("report pages show the counts the database holds") {
   std::string tensors = read_file(fs::path(f.dir) / "tensors.html");
   CHECK(attr_of(tensors, "tensor-layouts", "data-tensors") ==
         std::to_string(db_count(f.db, "SELECT count(*) FROM tensors")));
-  CHECK(attr_of(tensors, "tensor-layouts", "data-count") == "3");  // [4,8]/[8,1], [8,3]/[1,8], [8,8]
+  // [4,8]/[8,1], [8,3]/[1,8], [8,8]/[8,1], [2,3,4,5]/[60,1,15,3]
+  CHECK(attr_of(tensors, "tensor-layouts", "data-count") == "4");
 
   std::string ranks = read_file(fs::path(f.dir) / "ranks.html");
   CHECK(attr_of(ranks, "rank-count", "data-count") == "2");
@@ -124,7 +125,16 @@ TEST_CASE("a compile page holds its graph, guards, generated code and tensors") 
   CHECK(page.find("<span class=\"k\">def</span> <span class=\"f\">call</span>") != std::string::npos);
   CHECK(page.find("<span class=\"s\">&#39;a &quot;quoted&quot; string&#39;</span>") != std::string::npos);
   CHECK(attr_of(page, "compile-tensors", "data-count") == "2");
-  // The tensor's layout page exists and draws a 4x8 grid of storage offsets.
+  // The rank-4 tensor's layout page draws all 120 cells, each with its storage offset: element
+  // [1, 2, 3, 4] sits at 1*60 + 2*1 + 3*15 + 4*3 = 119, element [0, 1, 0, 0] at 1.
+  for (const auto& p : html_files(fs::path(f.dir) / "tensor")) {
+    std::string html = read_file(p);
+    if (html.find("<title>Tensor torch.float32 [2, 3, 4, 5]") == std::string::npos) continue;
+    CHECK(attr_of(html, "tensor-grid", "data-cells") == "120");
+    CHECK(count_of(html, "class=\"cell\"") == 120);
+    CHECK(html.find(">119</div>") != std::string::npos);
+    CHECK(html.find("dim 0") != std::string::npos);
+  }
   std::string failed = read_file(fs::path(f.dir) / "compile" / "f2_1-0.html");
   CHECK(attr_of(failed, "compile-overview", "data-status") == "failed");
 }
