@@ -1,0 +1,119 @@
+// `tlscope ingest PATH... --db FILE`: read trace logs into the SQLite database.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+
+#include "command.hpp"
+#include "tlscope/model/ingest.hpp"
+
+namespace tlscope::cli {
+namespace {
+
+struct IngestArgs {
+  std::vector<std::string> paths;
+  std::string db;
+  bool strict = false;
+  unsigned jobs = 1;
+};
+
+// A one-line bar redrawn at most ten times a second; only when stderr is a terminal.
+class ProgressBar {
+ public:
+  void update(const model::IngestProgress& p) {
+    auto now = std::chrono::steady_clock::now();
+    if (now - last_ < std::chrono::milliseconds(100)) return;
+    last_ = now;
+    double secs = std::chrono::duration<double>(now - start_).count();
+    double mb = p.bytes_done / 1e6;
+    double rate = secs > 0 ? mb / secs : 0;
+    if (p.bytes_total > 0) {
+      double frac = std::min(1.0, static_cast<double>(p.bytes_done) / p.bytes_total);
+      int filled = static_cast<int>(frac * 30);
+      std::fprintf(stderr, "\r[%.*s%*s] %8.1f / %.1f MB  %6.1f MB/s", filled,
+                   "##############################", 30 - filled, "", mb, p.bytes_total / 1e6,
+                   rate);
+    } else {
+      std::fprintf(stderr, "\r%8.1f MB  %6.1f MB/s", mb, rate);
+    }
+    drawn_ = true;
+  }
+  void clear() {
+    if (drawn_) std::fprintf(stderr, "\r%*s\r", 70, "");
+  }
+
+ private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_{};
+  bool drawn_ = false;
+};
+
+int run_ingest(const IngestArgs& args) {
+  model::IngestOptions options;
+  options.jobs = args.jobs;
+  auto bar = std::make_shared<ProgressBar>();
+  if (isatty(STDERR_FILENO)) {
+    options.progress = [bar](const model::IngestProgress& p) { bar->update(p); };
+  }
+  model::IngestResult result;
+  try {
+    result = model::ingest(args.db, args.paths, options);
+  } catch (const std::exception& e) {
+    bar->clear();
+    std::fprintf(stderr, "tlscope ingest: %s: %s\n", args.db.c_str(), e.what());
+    return kUsageOrIo;
+  }
+  bar->clear();
+
+  size_t stored = 0, duplicates = 0, incomplete = 0;
+  for (const auto& f : result.files) {
+    if (!f.duplicate_of.empty()) {
+      ++duplicates;
+      std::fprintf(stderr, "tlscope ingest: %s: same content as %s, not ingested again\n",
+                   f.path.c_str(), f.duplicate_of.c_str());
+    } else {
+      ++stored;
+      if (!f.completed) {
+        ++incomplete;
+        std::fprintf(stderr, "tlscope ingest: %s: reading stopped early (see ingest_errors)\n",
+                     f.path.c_str());
+      }
+    }
+  }
+  for (const auto& problem : result.problems) {
+    std::fprintf(stderr, "tlscope ingest: %s\n", problem.c_str());
+  }
+  double mb = result.bytes / 1e6;
+  std::printf("%zu file(s) ingested", stored);
+  if (duplicates) std::printf(", %zu duplicate(s) skipped", duplicates);
+  std::printf(", %llu events, %llu errors, %.1f MB in %.2f s (%.1f MB/s) -> %s\n",
+              static_cast<unsigned long long>(result.events),
+              static_cast<unsigned long long>(result.errors), mb, result.seconds,
+              result.seconds > 0 ? mb / result.seconds : 0.0, args.db.c_str());
+  if (!result.problems.empty() || incomplete > 0) return kUsageOrIo;
+  if (args.strict && result.errors > 0) {
+    std::fprintf(stderr, "tlscope ingest: --strict: %llu input error(s) (tlscope summary %s)\n",
+                 static_cast<unsigned long long>(result.errors), args.db.c_str());
+    return kInputErrors;
+  }
+  return kOk;
+}
+
+CommandRegistration reg{
+    10, [](CLI::App& app, int& exit_code) {
+      auto args = std::make_shared<IngestArgs>();
+      CLI::App* cmd = app.add_subcommand(
+          "ingest",
+          "Read TORCH_TRACE logs (files, rank directories, - for stdin, .gz) into SQLite");
+      cmd->add_option("paths", args->paths, "Log files, directories of rank logs, or - for stdin")
+          ->required();
+      cmd->add_option("--db", args->db, "Database file to create or add to")->required();
+      cmd->add_flag("--strict", args->strict, "Exit 1 when any input line could not be read");
+      cmd->add_option("--jobs", args->jobs, "Parse threads (files are parsed in parallel)")
+          ->check(CLI::Range(1, 64));
+      cmd->callback([args, &exit_code] { exit_code = run_ingest(*args); });
+    }};
+
+}  // namespace
+}  // namespace tlscope::cli

@@ -1,0 +1,120 @@
+// `tlscope query DB "SQL" [--csv]`: run SQL against a tlscope database, print an aligned table
+// or CSV.
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "command.hpp"
+#include "tlscope/model/sqlite.hpp"
+
+namespace tlscope::cli {
+namespace {
+
+struct QueryArgs {
+  std::string db;
+  std::string sql;
+  bool csv = false;
+};
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + '"';
+}
+
+// Display width in code points, so UTF-8 text lines up.
+size_t width(const std::string& s) {
+  size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+void print_table(const std::vector<std::string>& header,
+                 const std::vector<std::vector<std::string>>& rows) {
+  std::vector<size_t> w(header.size());
+  for (size_t c = 0; c < header.size(); ++c) w[c] = width(header[c]);
+  for (const auto& r : rows)
+    for (size_t c = 0; c < r.size(); ++c) w[c] = std::max(w[c], width(r[c]));
+  auto line = [&](const std::vector<std::string>& r) {
+    std::string out;
+    for (size_t c = 0; c < r.size(); ++c) {
+      if (c) out += "  ";
+      out += r[c];
+      if (c + 1 < r.size()) out.append(w[c] - width(r[c]), ' ');
+    }
+    std::printf("%s\n", out.c_str());
+  };
+  line(header);
+  std::vector<std::string> rule;
+  for (size_t c = 0; c < w.size(); ++c) rule.push_back(std::string(w[c], '-'));
+  line(rule);
+  for (const auto& r : rows) line(r);
+}
+
+int run_query(const QueryArgs& args) {
+  try {
+    model::Connection db(args.db, model::OpenMode::kReadOnly);
+    // Every statement runs in order; the rows shown are those of the last statement with columns.
+    const char* sql = args.sql.c_str();
+    std::vector<std::string> header;
+    std::vector<std::vector<std::string>> rows;
+    while (*sql) {
+      sqlite3_stmt* raw = nullptr;
+      const char* tail = nullptr;
+      if (sqlite3_prepare_v2(db.handle(), sql, -1, &raw, &tail) != SQLITE_OK) {
+        throw model::SqliteError(sqlite3_errmsg(db.handle()));
+      }
+      sql = tail;
+      if (!raw) continue;  // whitespace or a comment
+      std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> stmt(raw, sqlite3_finalize);
+      int cols = sqlite3_column_count(raw);
+      if (cols > 0) {
+        header.clear();
+        rows.clear();
+        for (int c = 0; c < cols; ++c) header.push_back(sqlite3_column_name(raw, c));
+      }
+      int rc;
+      while ((rc = sqlite3_step(raw)) == SQLITE_ROW) {
+        auto& row = rows.emplace_back();
+        for (int c = 0; c < cols; ++c) {
+          auto* t = reinterpret_cast<const char*>(sqlite3_column_text(raw, c));
+          row.push_back(t ? std::string(t, sqlite3_column_bytes(raw, c)) : std::string());
+        }
+      }
+      if (rc != SQLITE_DONE) throw model::SqliteError(sqlite3_errmsg(db.handle()));
+    }
+    if (args.csv) {
+      auto line = [](const std::vector<std::string>& r) {
+        std::string out;
+        for (size_t c = 0; c < r.size(); ++c) out += (c ? "," : "") + csv_field(r[c]);
+        std::printf("%s\n", out.c_str());
+      };
+      if (!header.empty()) line(header);
+      for (const auto& r : rows) line(r);
+    } else if (!header.empty()) {
+      print_table(header, rows);
+    }
+    return kOk;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tlscope query: %s: %s\n", args.db.c_str(), e.what());
+    return kUsageOrIo;
+  }
+}
+
+CommandRegistration reg{
+    12, [](CLI::App& app, int& exit_code) {
+      auto args = std::make_shared<QueryArgs>();
+      CLI::App* cmd = app.add_subcommand("query", "Run SQL on a tlscope database (read-only)");
+      cmd->add_option("db", args->db, "Database written by tlscope ingest")->required();
+      cmd->add_option("sql", args->sql, "SQL text (see docs/schema.md)")->required();
+      cmd->add_flag("--csv", args->csv, "Print CSV instead of an aligned table");
+      cmd->callback([args, &exit_code] { exit_code = run_query(*args); });
+    }};
+
+}  // namespace
+}  // namespace tlscope::cli

@@ -1,0 +1,42 @@
+// Bulk ingest of trace logs into a tlscope database: parse threads (one file each) copy events
+// into owned batches and hand them through bounded queues to the single SQLite writer thread.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "tlscope/model/event_writer.hpp"
+
+namespace tlscope::model {
+
+struct IngestProgress {
+  uint64_t bytes_done = 0;   // input bytes whose rows are written
+  uint64_t bytes_total = 0;  // sum of the input sizes on disk (0 if unknown: stdin)
+};
+
+struct IngestOptions {
+  unsigned jobs = 1;  // parse threads; files are parsed in parallel, written in input order
+  // Called on the writer thread after each batch; keep it cheap.
+  std::function<void(const IngestProgress&)> progress;
+};
+
+struct IngestResult {
+  std::vector<FileOutcome> files;
+  std::vector<std::string> problems;  // "path: reason" for inputs that could not be read at all
+  uint64_t events = 0, errors = 0, bytes = 0;
+  double seconds = 0;
+};
+
+// Opens (creating if needed) the database at `db_path` with the schema and bulk-load pragmas.
+// Throws SqliteError when it cannot.
+void open_for_ingest(Connection& db);
+
+// Ingests `inputs` (files, directories, "-" for stdin, .gz) into the database at `db_path`.
+// Throws SqliteError on database failures; input problems are data (in the result and in
+// ingest_errors), never exceptions.
+IngestResult ingest(const std::string& db_path, const std::vector<std::string>& inputs,
+                    const IngestOptions& options = {});
+
+}  // namespace tlscope::model

@@ -1,0 +1,78 @@
+// Thin RAII wrappers over the SQLite C API: a connection and a prepared statement. Failures throw
+// SqliteError carrying SQLite's message, so callers report them once at the command boundary.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace tlscope::model {
+
+class SqliteError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Statement;
+
+enum class OpenMode { kCreate, kReadWrite, kReadOnly };
+
+class Connection {
+ public:
+  // Opens the database at `path`; only kCreate makes a missing file.
+  explicit Connection(const std::string& path, OpenMode mode = OpenMode::kCreate);
+  ~Connection();
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  sqlite3* handle() const { return db_; }
+  void exec(const std::string& sql);
+  Statement prepare(std::string_view sql);
+  // First column of the first row of `sql` as an integer; nullopt if no row or NULL.
+  std::optional<int64_t> scalar_int(std::string_view sql);
+
+ private:
+  sqlite3* db_ = nullptr;
+};
+
+class Statement {
+ public:
+  Statement(sqlite3* db, std::string_view sql);
+  ~Statement();
+  Statement(Statement&& other) noexcept;
+  Statement& operator=(Statement&& other) noexcept;
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  // Binders take 1-based parameter indexes. Text is bound SQLITE_STATIC: it must stay valid until
+  // the statement is stepped, which every caller here does before touching its buffers again.
+  void bind_null(int i);
+  void bind_int(int i, int64_t v);
+  void bind_double(int i, double v);
+  void bind_text(int i, std::string_view v);
+  void bind_opt_int(int i, const std::optional<int64_t>& v);
+  void bind_opt_double(int i, const std::optional<double>& v);
+  void bind_opt_text(int i, const std::optional<std::string_view>& v);
+
+  // Steps once: true while a row is available, false when done. Throws on error.
+  bool step();
+  // Runs an INSERT/UPDATE to completion and resets for the next binding.
+  void run();
+  void reset();
+
+  int64_t column_int(int i) const;
+  double column_double(int i) const;
+  std::string column_text(int i) const;
+  bool column_is_null(int i) const;
+  sqlite3_stmt* handle() const { return stmt_; }
+
+ private:
+  sqlite3* db_ = nullptr;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+}  // namespace tlscope::model

@@ -1,0 +1,351 @@
+// The single SQLite writer (see event_writer.hpp).
+#include "tlscope/model/event_writer.hpp"
+
+#include <cinttypes>
+#include <cstdio>
+
+#include "stack_frame_table.hpp"
+#include "tlscope/model/schema.hpp"
+#include "tlscope/parser/compile_id.hpp"
+#include "tlscope/parser/md5.hpp"
+#include "typed_table.hpp"
+
+namespace tlscope::model {
+namespace {
+
+// A payload's MD5 as two integers: the dedup map is probed once per payload, so keep keys small.
+struct Md5Key {
+  uint64_t hi = 0, lo = 0;
+  bool operator==(const Md5Key&) const = default;
+};
+struct Md5KeyHash {
+  size_t operator()(const Md5Key& k) const { return k.hi ^ (k.lo * 0x9E3779B97F4A7C15ull); }
+};
+
+std::optional<Md5Key> md5_key(std::string_view hex) {
+  if (hex.size() != 32) return std::nullopt;
+  Md5Key key;
+  for (size_t i = 0; i < 32; ++i) {
+    char c = hex[i];
+    uint64_t v;
+    if (c >= '0' && c <= '9')
+      v = c - '0';
+    else if (c >= 'a' && c <= 'f')
+      v = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F')
+      v = c - 'A' + 10;
+    else
+      return std::nullopt;
+    uint64_t& half = i < 16 ? key.hi : key.lo;
+    half = (half << 4) | v;
+  }
+  return key;
+}
+
+std::string md5_hex(const Md5Key& k) {
+  char buf[33];
+  std::snprintf(buf, sizeof buf, "%016" PRIx64 "%016" PRIx64, k.hi, k.lo);
+  return buf;
+}
+
+std::string glog_time(const parser::GlogHeader& h) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%02u%02u %02u:%02u:%02u.%06u", h.month, h.day, h.hour, h.minute,
+                h.second, h.microsecond);
+  return buf;
+}
+
+bool is_metrics_kind(std::string_view kind) {
+  return kind == "compilation_metrics" || kind == "bwd_compilation_metrics" ||
+         kind == "compilation_metrics_runtime" || kind == "bwd_compilation_metrics_runtime";
+}
+
+// Rowid high-water marks taken when a file starts: a duplicate file's rows all lie above them.
+struct Watermarks {
+  int64_t events = 0, payloads = 0, strings = 0, stack_frames = 0, errors = 0, chromium = 0;
+};
+
+}  // namespace
+
+struct EventWriter::Impl {
+  explicit Impl(Connection& c)
+      : db(c),
+        insert_event(c.prepare("INSERT INTO events VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
+        insert_payload(c.prepare("INSERT INTO payloads(id, md5, size, text) VALUES(?,?,?,?)")),
+        insert_error(c.prepare(
+            "INSERT INTO ingest_errors(file_id, line, byte_offset, line_count, kind, reason, "
+            "excerpt) VALUES(?,?,?,?,?,?,?)")),
+        insert_file(c.prepare("INSERT INTO files(path, rank, gzip, completed) VALUES(?,?,?,0)")),
+        update_file(c.prepare(
+            "UPDATE files SET rank = ?, bytes = ?, lines = ?, envelope_lines = ?, "
+            "payload_lines = ?, blank_lines = ?, error_lines = ?, events = ?, errors = ?, "
+            "content_hash = ? WHERE id = ?")),
+        complete_file(c.prepare("UPDATE files SET completed = 1 WHERE id = ?")),
+        find_duplicate(c.prepare(
+            "SELECT path FROM files WHERE content_hash = ? AND rank IS ? AND completed = 1 "
+            "AND id <> ? ORDER BY id LIMIT 1")),
+        frames(c) {
+    tables.emplace("describe_tensor", make_describe_tensor_table(c));
+    tables.emplace("describe_storage", make_describe_storage_table(c));
+    tables.emplace("describe_source", make_describe_source_table(c));
+    tables.emplace("artifact", make_artifact_table(c));
+    tables.emplace("link", make_link_table(c));
+    tables.emplace("chromium_event", make_chromium_event_table(c));
+    metrics = make_compilation_metrics_table(c);
+    next_event_id = c.scalar_int("SELECT coalesce(max(id), 0) + 1 FROM events").value_or(1);
+    next_payload_id = c.scalar_int("SELECT coalesce(max(id), 0) + 1 FROM payloads").value_or(1);
+    Statement existing = c.prepare("SELECT md5, id FROM payloads");
+    while (existing.step()) {
+      if (auto key = md5_key(existing.column_text(0))) payload_ids[*key] = existing.column_int(1);
+    }
+  }
+
+  std::optional<int64_t> store_payload(const parser::Event& e) {
+    if (!e.has_payload) return std::nullopt;
+    std::optional<Md5Key> key;
+    // The claimed hash is the payload's own only when the parser verified it.
+    if (e.md5 == parser::Md5Status::kOk) key = md5_key(e.payload_md5);
+    if (!key) key = md5_key(parser::Md5::hex_of(e.payload));
+    auto [it, inserted] = payload_ids.try_emplace(*key, next_payload_id);
+    if (!inserted) return it->second;
+    std::string hex = md5_hex(*key);
+    insert_payload.bind_int(1, next_payload_id);
+    insert_payload.bind_text(2, hex);
+    insert_payload.bind_int(3, static_cast<int64_t>(e.payload.size()));
+    insert_payload.bind_text(4, e.payload);
+    insert_payload.run();
+    return next_payload_id++;
+  }
+
+  void store_error(std::optional<int64_t> file, uint64_t line, uint64_t byte_offset,
+                   uint64_t line_count, std::string_view kind, std::string_view reason,
+                   std::string_view excerpt) {
+    insert_error.bind_opt_int(1, file);
+    if (line > 0) insert_error.bind_int(2, static_cast<int64_t>(line));
+    if (file) insert_error.bind_int(3, static_cast<int64_t>(byte_offset));
+    insert_error.bind_int(4, static_cast<int64_t>(line_count));
+    insert_error.bind_text(5, kind);
+    insert_error.bind_text(6, reason);
+    insert_error.bind_opt_text(7, nonempty(excerpt));
+    insert_error.run();
+    if (file) ++file_errors;
+  }
+
+  void typed_rows(const EventRow& row) {
+    const parser::Event& e = row.event;
+    std::string error;
+    bool ok = true;
+    if (e.kind == "str") {
+      ok = frames.add_string(row, error);
+    } else if (is_metrics_kind(e.kind)) {
+      ok = metrics->add(row, json, error);
+    } else if (auto it = tables.find(e.kind); it != tables.end()) {
+      ok = it->second->add(row, json, error);
+    } else if (e.kind == "dynamo_start") {
+      ok = frames.add_frames(row, e.metadata, "stack", error);
+    }
+    if (ok && !e.stack.empty()) ok = frames.add_frames(row, e.stack, "", error);
+    if (!ok) {
+      // The event row stays; the typed row is missing, and says so. Its lines are already
+      // counted with the event, hence line_count 0.
+      // Same form as the parser's reasons: "<path>:<line>: ...".
+      std::string reason = source.path + ":" + std::to_string(e.line) + ": " + std::string(e.kind) +
+                           " record kept, but its typed row is missing: " + error;
+      std::string_view excerpt = e.payload.empty() ? e.metadata : e.payload;
+      store_error(file_id, e.line, e.byte_offset, 0, "bad_payload", reason, excerpt.substr(0, 200));
+    }
+  }
+
+  Connection& db;
+  Statement insert_event, insert_payload, insert_error, insert_file, update_file, complete_file,
+      find_duplicate;
+  StackFrameTable frames;
+  std::unordered_map<std::string_view, std::unique_ptr<TypedTable>> tables;
+  std::unique_ptr<TypedTable> metrics;
+  JsonFields json;
+  std::unordered_map<Md5Key, int64_t, Md5KeyHash> payload_ids;
+  int64_t next_event_id = 1;
+  int64_t next_payload_id = 1;
+  bool in_transaction = false;
+
+  // The file being written.
+  int64_t file_id = 0;
+  parser::SourceInfo source;
+  std::optional<int64_t> first_rank;
+  uint64_t file_events = 0, file_errors = 0;
+  Watermarks marks;
+};
+
+EventWriter::EventWriter(Connection& db) : impl_(std::make_unique<Impl>(db)) {
+  impl_->db.exec("BEGIN");
+  impl_->in_transaction = true;
+}
+
+EventWriter::~EventWriter() {
+  // No rollback exists with journal_mode=OFF; what is written stays, and files.completed = 0
+  // marks any file that did not finish.
+  if (impl_ && impl_->in_transaction) {
+    try {
+      impl_->db.exec("COMMIT");
+    } catch (const SqliteError&) {
+    }
+  }
+}
+
+void EventWriter::begin_file(const parser::SourceInfo& source) {
+  Impl& w = *impl_;
+  w.source = source;
+  w.first_rank.reset();
+  w.file_events = w.file_errors = 0;
+  Connection& db = w.db;
+  w.marks.events = w.next_event_id - 1;
+  w.marks.payloads = w.next_payload_id - 1;
+  w.marks.strings = db.scalar_int("SELECT coalesce(max(rowid), 0) FROM strings").value_or(0);
+  w.marks.stack_frames =
+      db.scalar_int("SELECT coalesce(max(rowid), 0) FROM stack_frames").value_or(0);
+  w.marks.errors = db.scalar_int("SELECT coalesce(max(id), 0) FROM ingest_errors").value_or(0);
+  w.marks.chromium = db.scalar_int("SELECT coalesce(max(id), 0) FROM chromium_events").value_or(0);
+  w.insert_file.bind_text(1, source.path);
+  w.insert_file.bind_opt_int(2, source.rank);
+  w.insert_file.bind_int(3, source.gzip ? 1 : 0);
+  w.insert_file.run();
+  w.file_id = sqlite3_last_insert_rowid(db.handle());
+  w.frames.begin_file();
+}
+
+void EventWriter::add_event(const parser::Event& e) {
+  Impl& w = *impl_;
+  if (!w.first_rank && e.rank) w.first_rank = e.rank;
+  std::optional<int64_t> rank = e.rank ? e.rank : w.source.rank;
+  std::string compile_id = parser::compile_id_string(e.context);
+  std::optional<int64_t> payload_id = w.store_payload(e);
+  int64_t event_id = w.next_event_id++;
+  std::string time = glog_time(e.header);
+
+  Statement& s = w.insert_event;
+  s.bind_int(1, event_id);
+  s.bind_int(2, w.file_id);
+  s.bind_int(3, static_cast<int64_t>(e.line));
+  s.bind_int(4, static_cast<int64_t>(e.byte_offset));
+  s.bind_text(5, e.kind);
+  s.bind_opt_int(6, rank);
+  s.bind_opt_int(7, e.context.compiled_autograd_id);
+  s.bind_opt_int(8, e.context.frame_id);
+  s.bind_opt_int(9, e.context.frame_compile_id);
+  s.bind_opt_int(10, e.context.attempt);
+  s.bind_opt_text(11, nonempty(compile_id));
+  s.bind_text(12, time);
+  s.bind_int(13, static_cast<int64_t>(e.header.thread));
+  s.bind_text(14, e.header.pathname);
+  s.bind_int(15, e.header.lineno);
+  s.bind_text(16, e.metadata);
+  s.bind_opt_int(17, payload_id);
+  s.bind_int(18, e.payload_lines);
+  if (e.md5 != parser::Md5Status::kNoPayload) s.bind_int(19, e.md5 == parser::Md5Status::kOk);
+  s.run();
+  ++w.file_events;
+
+  w.typed_rows(EventRow{e, event_id, w.file_id, rank, compile_id, payload_id});
+}
+
+void EventWriter::add_error(const parser::ParseError& error) {
+  Impl& w = *impl_;
+  w.store_error(w.file_id, error.line, error.byte_offset, error.line_count,
+                parser::to_string(error.kind), error.reason, error.excerpt);
+}
+
+FileOutcome EventWriter::end_file(const parser::SourceSummary& summary) {
+  Impl& w = *impl_;
+  for (auto& [kind, table] : w.tables) table->end_file(w.file_id);
+  char hash[17];
+  std::snprintf(hash, sizeof hash, "%016" PRIx64, summary.content_hash);
+
+  FileOutcome out;
+  out.path = w.source.path;
+  out.file_id = w.file_id;
+  out.bytes = summary.bytes;
+  out.lines = summary.lines.total_lines;
+  out.events = w.file_events;
+  out.errors = w.file_errors;
+  out.completed = summary.completed;
+
+  Statement& u = w.update_file;
+  const parser::LineAccounting& l = summary.lines;
+  std::optional<int64_t> file_rank = w.source.rank ? w.source.rank : w.first_rank;
+  u.bind_opt_int(1, file_rank);
+  u.bind_int(2, static_cast<int64_t>(summary.bytes));
+  u.bind_int(3, static_cast<int64_t>(l.total_lines));
+  u.bind_int(4, static_cast<int64_t>(l.envelope_lines));
+  u.bind_int(5, static_cast<int64_t>(l.payload_lines));
+  u.bind_int(6, static_cast<int64_t>(l.blank_lines));
+  u.bind_int(7, static_cast<int64_t>(l.error_lines));
+  u.bind_int(8, static_cast<int64_t>(w.file_events));
+  u.bind_int(9, static_cast<int64_t>(w.file_errors));
+  u.bind_text(10, hash);
+  u.bind_int(11, w.file_id);
+  u.run();
+
+  if (summary.completed) {
+    // Same bytes under another rank are another rank's log (ranks that did identical work),
+    // not a repeat: the rank is part of a file's identity.
+    w.find_duplicate.bind_text(1, hash);
+    w.find_duplicate.bind_opt_int(2, file_rank);
+    w.find_duplicate.bind_int(3, w.file_id);
+    if (w.find_duplicate.step()) out.duplicate_of = w.find_duplicate.column_text(0);
+    w.find_duplicate.reset();
+  }
+  if (!out.duplicate_of.empty()) {
+    // Same bytes already stored: take this file's rows out again (every table only grew above
+    // the marks since begin_file), so a second ingest adds nothing.
+    const Watermarks& m = w.marks;
+    auto del = [&](const std::string& sql, int64_t mark) {
+      Statement s = w.db.prepare(sql);
+      s.bind_int(1, mark);
+      s.run();
+    };
+    for (const char* table : {"compilation_metrics", "describe_tensor", "describe_storage",
+                              "describe_source", "artifacts", "links"}) {
+      del(std::string("DELETE FROM ") + table + " WHERE event_id > ?", m.events);
+    }
+    del("DELETE FROM events WHERE id > ?", m.events);
+    del("DELETE FROM chromium_events WHERE id > ?", m.chromium);
+    del("DELETE FROM stack_frames WHERE rowid > ?", m.stack_frames);
+    del("DELETE FROM strings WHERE rowid > ?", m.strings);
+    del("DELETE FROM ingest_errors WHERE id > ?", m.errors);
+    del("DELETE FROM payloads WHERE id > ?", m.payloads);
+    del("DELETE FROM files WHERE id >= ?", w.file_id);
+    std::erase_if(w.payload_ids, [&](const auto& kv) { return kv.second > m.payloads; });
+    w.next_event_id = m.events + 1;
+    w.next_payload_id = m.payloads + 1;
+    out.file_id = 0;
+  } else if (summary.completed) {
+    // Last of all, so a file never looks complete before every row of it is in.
+    w.complete_file.bind_int(1, w.file_id);
+    w.complete_file.run();
+  }
+  checkpoint();
+  return out;
+}
+
+void EventWriter::add_input_problem(std::string_view problem) {
+  impl_->store_error(std::nullopt, 0, 0, 0, "io", problem, {});
+}
+
+void EventWriter::checkpoint() {
+  Impl& w = *impl_;
+  w.db.exec("COMMIT");
+  w.in_transaction = false;
+  w.db.exec("BEGIN");
+  w.in_transaction = true;
+}
+
+void EventWriter::finish() {
+  Impl& w = *impl_;
+  if (w.in_transaction) {
+    w.db.exec("COMMIT");
+    w.in_transaction = false;
+  }
+  create_indexes(w.db);
+}
+
+}  // namespace tlscope::model

@@ -1,0 +1,183 @@
+// Ingest orchestration: parse threads -> bounded per-file queues -> one writer (see ingest.hpp).
+#include "tlscope/model/ingest.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+#include "bounded_queue.hpp"
+#include "tlscope/model/event_batch.hpp"
+#include "tlscope/model/schema.hpp"
+#include "tlscope/parser/reader.hpp"
+
+namespace tlscope::model {
+namespace {
+
+// 4 MiB arenas, 4 per queue: with one parse thread at most ~5 batches (20 MiB) are in flight.
+constexpr size_t kArenaBytes = size_t{4} << 20;
+constexpr size_t kQueueDepth = 4;
+// Commit every this many batches so a large file is not one giant transaction in the cache.
+constexpr unsigned kBatchesPerCommit = 64;
+
+using BatchPtr = std::unique_ptr<EventBatch>;
+using BatchQueue = BoundedQueue<BatchPtr>;
+
+// Written batches go back to the parse threads: arenas are reused instead of re-faulted.
+class BatchPool {
+ public:
+  BatchPtr take() {
+    {
+      std::lock_guard lock(mutex_);
+      if (!free_.empty()) {
+        BatchPtr b = std::move(free_.back());
+        free_.pop_back();
+        return b;
+      }
+    }
+    return std::make_unique<EventBatch>(kArenaBytes);
+  }
+  void give(BatchPtr b) {
+    b->clear();
+    std::lock_guard lock(mutex_);
+    free_.push_back(std::move(b));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<BatchPtr> free_;
+};
+
+// Runs on a parse thread: copies what the parser shows into batches for the writer.
+class BatchingSink final : public parser::EventSink {
+ public:
+  BatchingSink(BatchQueue& out, BatchPool& pool) : out_(out), pool_(pool), batch_(pool.take()) {}
+
+  void on_source_begin(const parser::SourceInfo& source) override { batch_->begin = source; }
+  void on_event(const parser::Event& event) override {
+    if (!batch_->add(event)) {
+      flush();
+      batch_->add(event);
+    }
+  }
+  void on_error(const parser::ParseError& error) override {
+    if (!batch_->add(error)) {
+      flush();
+      batch_->add(error);
+    }
+  }
+  void on_source_end(const parser::SourceSummary& summary) override {
+    batch_->end = summary;
+    flush();
+  }
+
+ private:
+  void flush() {
+    if (!out_.push(std::move(batch_))) {
+      batch_ = nullptr;  // writer gave up: drop the rest
+    }
+    batch_ = pool_.take();
+  }
+
+  BatchQueue& out_;
+  BatchPool& pool_;
+  BatchPtr batch_;
+};
+
+uint64_t size_on_disk(const parser::SourceInfo& s) {
+  struct stat st;
+  if (s.path == "-" || ::stat(s.path.c_str(), &st) != 0) return 0;
+  return static_cast<uint64_t>(st.st_size);
+}
+
+}  // namespace
+
+void open_for_ingest(Connection& db) {
+  apply_bulk_load_pragmas(db);
+  create_schema(db);
+}
+
+IngestResult ingest(const std::string& db_path, const std::vector<std::string>& inputs,
+                    const IngestOptions& options) {
+  auto start = std::chrono::steady_clock::now();
+  IngestResult result;
+  Connection db(db_path);
+  open_for_ingest(db);
+  EventWriter writer(db);
+
+  parser::InputPlan plan = parser::plan_inputs(inputs);
+  for (const std::string& problem : plan.problems) {
+    writer.add_input_problem(problem);
+    result.problems.push_back(problem);
+  }
+
+  const size_t n = plan.sources.size();
+  IngestProgress progress;
+  bool total_known = true;
+  for (const auto& s : plan.sources) {
+    uint64_t size = size_on_disk(s);
+    if (s.gzip || size == 0) total_known = false;
+    progress.bytes_total += size;
+  }
+  if (!total_known) progress.bytes_total = 0;
+
+  std::vector<std::unique_ptr<BatchQueue>> queues;
+  for (size_t i = 0; i < n; ++i) queues.push_back(std::make_unique<BatchQueue>(kQueueDepth));
+  BatchPool pool;
+  std::atomic<size_t> next{0};
+  unsigned jobs = std::max(1u, std::min<unsigned>(options.jobs, static_cast<unsigned>(n)));
+  std::vector<std::thread> parsers;
+  for (unsigned j = 0; j < jobs && n > 0; ++j) {
+    parsers.emplace_back([&] {
+      for (size_t i; (i = next.fetch_add(1)) < n;) {
+        BatchingSink sink(*queues[i], pool);
+        parser::parse_source(plan.sources[i], sink);
+      }
+    });
+  }
+
+  // The writer takes sources strictly in input order, so event ids follow files in ingest order
+  // even when later files were parsed ahead.
+  try {
+    unsigned batches = 0;
+    uint64_t done_before_file = 0;
+    for (size_t i = 0; i < n; ++i) {
+      for (;;) {
+        BatchPtr batch = queues[i]->pop();
+        if (batch->begin) writer.begin_file(*batch->begin);
+        for (const parser::Event& e : batch->events()) writer.add_event(e);
+        for (const parser::ParseError& e : batch->errors()) writer.add_error(e);
+        if (++batches % kBatchesPerCommit == 0) writer.checkpoint();
+        bool end = batch->end.has_value();
+        if (end) {
+          FileOutcome outcome = writer.end_file(*batch->end);
+          result.events += outcome.events;
+          result.errors += outcome.errors;
+          result.bytes += outcome.bytes;
+          done_before_file += outcome.bytes;
+          progress.bytes_done = done_before_file;
+          result.files.push_back(std::move(outcome));
+        } else if (!batch->events().empty()) {
+          progress.bytes_done = done_before_file + batch->events().back().byte_offset;
+        }
+        if (options.progress) options.progress(progress);
+        pool.give(std::move(batch));
+        if (end) break;
+      }
+    }
+    writer.finish();
+  } catch (...) {
+    for (auto& q : queues) q->close();
+    for (auto& t : parsers) t.join();
+    throw;
+  }
+  for (auto& t : parsers) t.join();
+  result.errors += result.problems.size();
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace tlscope::model

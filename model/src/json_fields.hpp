@@ -1,0 +1,57 @@
+// Reads chosen top-level fields of a JSON object into typed slots with one reused simdjson
+// On-Demand parser. The typed tables (one small file each) describe their columns as FieldSpecs.
+#pragma once
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tlscope/model/sqlite.hpp"
+
+namespace tlscope::model {
+
+enum class FieldType : uint8_t {
+  kInt,   // JSON integer (an integral float is accepted); booleans read as 0/1
+  kReal,  // any JSON number
+  kText,  // a JSON string, unescaped; a non-string value is kept as its JSON text
+  kJson,  // the value's JSON text as written (arrays, objects)
+};
+
+struct FieldSpec {
+  std::string_view key;
+  FieldType type;
+};
+
+// One extracted value; text views stay valid until the next parse() of the same JsonFields.
+struct FieldValue {
+  enum class Kind : uint8_t { kNull, kInt, kReal, kText } kind = Kind::kNull;
+  int64_t i = 0;
+  double d = 0;
+  std::string_view text;
+  bool present() const { return kind != Kind::kNull; }
+};
+
+class JsonFields {
+ public:
+  // Parses `json` (an object) and fills `out` (resized to specs.size()) with the fields named in
+  // `specs`; absent fields and JSON nulls stay kNull. Returns false with `error` set when the
+  // text is not a JSON object.
+  bool parse(std::string_view json, std::span<const FieldSpec> specs, std::vector<FieldValue>& out,
+             std::string& error);
+
+ private:
+  simdjson::ondemand::parser parser_;
+  std::string padded_;
+};
+
+// Binds `v` to parameter `index`, or NULL.
+void bind_field(Statement& stmt, int index, const FieldValue& v);
+
+// Index of `key` in `specs`; a compile-time-sized linear search is fast for the short lists here.
+int field_index(std::span<const FieldSpec> specs, std::string_view key);
+
+}  // namespace tlscope::model

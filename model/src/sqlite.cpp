@@ -1,0 +1,126 @@
+// RAII wrappers over sqlite3 / sqlite3_stmt.
+#include "tlscope/model/sqlite.hpp"
+
+#include <utility>
+
+namespace tlscope::model {
+
+Connection::Connection(const std::string& path, OpenMode mode) {
+  int flags = mode == OpenMode::kReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
+  if (mode == OpenMode::kCreate) flags |= SQLITE_OPEN_CREATE;
+  // A connection never crosses threads here: skip SQLite's per-call mutexes.
+  flags |= SQLITE_OPEN_NOMUTEX;
+  int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
+  if (rc != SQLITE_OK) {
+    std::string msg = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw SqliteError(path + ": cannot open database: " + msg);
+  }
+  sqlite3_extended_result_codes(db_, 1);
+}
+
+Connection::~Connection() {
+  sqlite3_close_v2(db_);
+}
+
+void Connection::exec(const std::string& sql) {
+  char* err = nullptr;
+  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string msg = err ? err : sqlite3_errmsg(db_);
+    sqlite3_free(err);
+    throw SqliteError(msg);
+  }
+}
+
+Statement Connection::prepare(std::string_view sql) {
+  return Statement(db_, sql);
+}
+
+std::optional<int64_t> Connection::scalar_int(std::string_view sql) {
+  Statement s(db_, sql);
+  if (!s.step() || s.column_is_null(0)) return std::nullopt;
+  return s.column_int(0);
+}
+
+Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
+  if (sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
+                         &stmt_, nullptr) != SQLITE_OK) {
+    throw SqliteError(std::string(sqlite3_errmsg(db)) + " in: " + std::string(sql));
+  }
+}
+
+Statement::~Statement() {
+  sqlite3_finalize(stmt_);
+}
+
+Statement::Statement(Statement&& other) noexcept
+    : db_(other.db_), stmt_(std::exchange(other.stmt_, nullptr)) {}
+
+Statement& Statement::operator=(Statement&& other) noexcept {
+  if (this != &other) {
+    sqlite3_finalize(stmt_);
+    db_ = other.db_;
+    stmt_ = std::exchange(other.stmt_, nullptr);
+  }
+  return *this;
+}
+
+void Statement::bind_null(int i) {
+  sqlite3_bind_null(stmt_, i);
+}
+void Statement::bind_int(int i, int64_t v) {
+  sqlite3_bind_int64(stmt_, i, v);
+}
+void Statement::bind_double(int i, double v) {
+  sqlite3_bind_double(stmt_, i, v);
+}
+void Statement::bind_text(int i, std::string_view v) {
+  // An empty view may have a null data(), which SQLite would store as NULL instead of ''.
+  sqlite3_bind_text64(stmt_, i, v.data() ? v.data() : "", v.size(), SQLITE_STATIC, SQLITE_UTF8);
+}
+void Statement::bind_opt_int(int i, const std::optional<int64_t>& v) {
+  v ? bind_int(i, *v) : bind_null(i);
+}
+void Statement::bind_opt_double(int i, const std::optional<double>& v) {
+  v ? bind_double(i, *v) : bind_null(i);
+}
+void Statement::bind_opt_text(int i, const std::optional<std::string_view>& v) {
+  v ? bind_text(i, *v) : bind_null(i);
+}
+
+bool Statement::step() {
+  int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  std::string msg = sqlite3_errmsg(db_);
+  sqlite3_reset(stmt_);
+  throw SqliteError(msg);
+}
+
+void Statement::run() {
+  while (step()) {
+  }
+  reset();
+}
+
+void Statement::reset() {
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+}
+
+int64_t Statement::column_int(int i) const {
+  return sqlite3_column_int64(stmt_, i);
+}
+double Statement::column_double(int i) const {
+  return sqlite3_column_double(stmt_, i);
+}
+std::string Statement::column_text(int i) const {
+  auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, i));
+  return p ? std::string(p, sqlite3_column_bytes(stmt_, i)) : std::string();
+}
+bool Statement::column_is_null(int i) const {
+  return sqlite3_column_type(stmt_, i) == SQLITE_NULL;
+}
+
+}  // namespace tlscope::model

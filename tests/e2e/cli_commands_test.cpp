@@ -1,0 +1,136 @@
+// Exit codes and output of `tlscope ingest`, `summary` and `query` as a user sees them.
+#include <catch2/catch.hpp>
+
+#include "e2e_support.hpp"
+
+using namespace e2e;
+using tlscope::model::Connection;
+using tlscope::model::OpenMode;
+
+TEST_CASE("ingest: a missing input exits 2 naming the path") {
+  fs::path dir = scratch("missing");
+  std::string missing = (dir / "no_such_trace.log").string();
+  RunResult r = run_tlscope(dir, "ingest " + q(missing) + " --db " + q((dir / "t.db").string()));
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find(missing) != std::string::npos);
+}
+
+TEST_CASE("ingest: --strict exits 1 on input errors, 0 without them") {
+  fs::path dir = scratch("strict");
+  std::string broken = kLogs + "/simple_corrupted_json.log";
+  RunResult lax = run_tlscope(dir, "ingest " + q(broken) + " --db " + q((dir / "a.db").string()));
+  CHECK(lax.exit_code == 0);
+  RunResult strict =
+      run_tlscope(dir, "ingest --strict " + q(broken) + " --db " + q((dir / "b.db").string()));
+  CHECK(strict.exit_code == 1);
+  RunResult clean = run_tlscope(
+      dir, "ingest --strict " + q(kLogs + "/simple.log") + " --db " + q((dir / "c.db").string()));
+  CHECK(clean.exit_code == 0);
+  // The result line counts files, events and errors; not a TTY, so no progress bar.
+  CHECK(lax.out.find("1 file(s) ingested") != std::string::npos);
+  CHECK(lax.err.find('\r') == std::string::npos);
+}
+
+TEST_CASE("ingest: usage errors exit 2") {
+  fs::path dir = scratch("usage");
+  CHECK(run_tlscope(dir, "ingest " + q(kLogs + "/simple.log")).exit_code == 2);         // no --db
+  CHECK(run_tlscope(dir, "ingest --db " + q((dir / "t.db").string())).exit_code == 2);  // no input
+  RunResult help = run_tlscope(dir, "ingest --help");
+  CHECK(help.exit_code == 0);
+  CHECK(help.out.find("--strict") != std::string::npos);
+  CHECK(run_tlscope(dir, "summary --help").exit_code == 0);
+  CHECK(run_tlscope(dir, "query --help").exit_code == 0);
+}
+
+TEST_CASE("summary: files, ranks, kinds, errors and line accounting") {
+  fs::path dir = scratch("summary");
+  std::string db = (dir / "t.db").string();
+  REQUIRE(run_tlscope(dir, "ingest " + q(kLogs + "/simple_corrupted_json.log") + " " +
+                               q(kLogs + "/multi_rank_logs") + " --db " + q(db))
+              .exit_code == 0);
+  RunResult r = run_tlscope(dir, "summary " + q(db));
+  REQUIRE(r.exit_code == 0);
+  // simple_corrupted_json.log: 2222 lines as wc -l counts them (the last ends with a newline).
+  CHECK(r.out.find("simple_corrupted_json.log") != std::string::npos);
+  CHECK(r.out.find("rank 3: 1 file(s)") != std::string::npos);
+  CHECK(r.out.find("simple_corrupted_json.log:13: [md5_mismatch]") != std::string::npos);
+  CHECK(r.out.find("= " + std::to_string(line_count(kLogs + "/simple_corrupted_json.log")) +
+                   "  ok") != std::string::npos);
+  CHECK(r.out.find("MISMATCH") == std::string::npos);
+  CHECK(r.out.find("INCOMPLETE") == std::string::npos);
+  auto kinds = envelope_kinds(kLogs + "/simple_corrupted_json.log");
+  CHECK(r.out.find(std::to_string(kinds["dynamo_start"])) != std::string::npos);
+}
+
+TEST_CASE("summary: an interrupted ingest is reported as incomplete") {
+  fs::path dir = scratch("killed");
+  std::string db = (dir / "t.db").string();
+  REQUIRE(
+      run_tlscope(dir, "ingest " + q(kLogs + "/comp_metrics.log") + " --db " + q(db)).exit_code ==
+      0);
+  {
+    // What a killed ingest leaves: the file row was written, completed never set.
+    Connection c(db, OpenMode::kReadWrite);
+    c.exec("UPDATE files SET completed = 0");
+  }
+  RunResult r = run_tlscope(dir, "summary " + q(db));
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("comp_metrics.log is INCOMPLETE") != std::string::npos);
+}
+
+TEST_CASE("summary and query: a missing database exits 2") {
+  fs::path dir = scratch("nodb");
+  std::string db = (dir / "absent.db").string();
+  RunResult s = run_tlscope(dir, "summary " + q(db));
+  CHECK(s.exit_code == 2);
+  CHECK(s.err.find(db) != std::string::npos);
+  CHECK(run_tlscope(dir, "query " + q(db) + " 'SELECT 1'").exit_code == 2);
+  CHECK_FALSE(fs::exists(db));
+}
+
+TEST_CASE("query: aligned table, CSV, and SQL errors") {
+  fs::path dir = scratch("query");
+  std::string db = (dir / "t.db").string();
+  REQUIRE(run_tlscope(dir, "ingest " + q(kLogs + "/links.log") + " --db " + q(db)).exit_code == 0);
+  RunResult csv = run_tlscope(dir, "query " + q(db) + " 'SELECT name, url FROM links' --csv");
+  CHECK(csv.exit_code == 0);
+  CHECK(csv.out == "name,url\nmanifold_url,https://www.google.com\n");
+  RunResult table = run_tlscope(dir, "query " + q(db) + " 'SELECT name, url FROM links'");
+  CHECK(table.out ==
+        "name          url\n------------  ----------------------\n"
+        "manifold_url  https://www.google.com\n");
+  RunResult quoted = run_tlscope(
+      dir, "query " + q(db) +
+               " \"SELECT 'a,b' AS x, 'say ' || char(34) || 'hi' || char(34) AS y\" --csv");
+  CHECK(quoted.out == "x,y\n\"a,b\",\"say \"\"hi\"\"\"\n");
+  RunResult bad = run_tlscope(dir, "query " + q(db) + " 'SELECT nope FROM links'");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("no such column: nope") != std::string::npos);
+  // The database is opened read-only.
+  CHECK(run_tlscope(dir, "query " + q(db) + " 'DELETE FROM links'").exit_code == 2);
+}
+
+TEST_CASE("ingest --jobs 2 parses files in parallel but stores them in input order") {
+  fs::path dir = scratch("jobs");
+  std::string inputs = q(kLogs + "/multi_rank_logs") + " " + q(kLogs + "/simple.log");
+  REQUIRE(run_tlscope(dir, "ingest --jobs 1 " + inputs + " --db " + q((dir / "one.db").string()))
+              .exit_code == 0);
+  REQUIRE(run_tlscope(dir, "ingest --jobs 2 " + inputs + " --db " + q((dir / "two.db").string()))
+              .exit_code == 0);
+  auto rows = [](const fs::path& db_path) {
+    Connection db(db_path.string(), OpenMode::kReadOnly);
+    std::vector<std::string> out;
+    tlscope::model::Statement s = db.prepare(
+        "SELECT e.id, f.path, e.line, e.kind, coalesce(p.md5, '') FROM events e "
+        "JOIN files f ON f.id = e.file_id LEFT JOIN payloads p ON p.id = e.payload_id "
+        "ORDER BY e.id");
+    while (s.step()) {
+      out.push_back(s.column_text(0) + " " + s.column_text(1) + ":" + s.column_text(2) + " " +
+                    s.column_text(3) + " " + s.column_text(4));
+    }
+    return out;
+  };
+  std::vector<std::string> one = rows(dir / "one.db");
+  CHECK(one.size() > 1000);
+  CHECK(rows(dir / "two.db") == one);
+}

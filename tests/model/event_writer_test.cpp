@@ -1,0 +1,341 @@
+// The store on hand-made events: one events row per envelope, payload dedup, typed tables,
+// chromium B/E matching, duplicates, incomplete files, and errors as rows.
+#include <catch2/catch.hpp>
+
+#include <deque>
+#include <string>
+
+#include "tlscope/model/event_writer.hpp"
+#include "tlscope/model/ingest.hpp"
+#include "tlscope/model/schema.hpp"
+
+using namespace tlscope;
+using model::Connection;
+
+namespace {
+
+// Owns the text a hand-made parser::Event views.
+struct EventMaker {
+  std::deque<std::string> texts;
+  uint64_t line = 1;
+
+  std::string_view keep(std::string s) { return texts.emplace_back(std::move(s)); }
+
+  parser::Event make(std::string kind, std::string metadata, std::string payload = "",
+                     parser::Md5Status md5 = parser::Md5Status::kNoPayload) {
+    parser::Event e;
+    e.line = line;
+    e.byte_offset = line * 100;
+    e.kind = keep(kind);
+    e.metadata = keep(metadata);
+    e.envelope = keep("{\"" + kind + "\": " + metadata + "}");
+    e.header.pathname = keep("torch/_dynamo/utils.py");
+    e.header.month = 12;
+    e.header.day = 6;
+    e.header.hour = 15;
+    e.header.minute = 18;
+    e.header.second = 16;
+    e.header.microsecond = 845000;
+    e.header.thread = 1500233;
+    e.header.lineno = 1288;
+    if (md5 != parser::Md5Status::kNoPayload) {
+      e.has_payload = true;
+      e.payload = keep(payload);
+      e.md5 = md5;
+      e.payload_lines = 1 + static_cast<uint32_t>(std::count(payload.begin(), payload.end(), '\n'));
+    }
+    line += 1 + e.payload_lines;
+    return e;
+  }
+};
+
+parser::SourceInfo source(std::string path, std::optional<int64_t> rank = std::nullopt) {
+  parser::SourceInfo s;
+  s.path = std::move(path);
+  s.rank = rank;
+  return s;
+}
+
+parser::SourceSummary summary(uint64_t hash, uint64_t events, bool completed = true) {
+  parser::SourceSummary s;
+  s.content_hash = hash;
+  s.events = events;
+  s.completed = completed;
+  s.lines.total_lines = events;
+  s.lines.envelope_lines = events;
+  return s;
+}
+
+int64_t count(Connection& db, const std::string& sql) {
+  return db.scalar_int(sql).value_or(-1);
+}
+
+std::string text(Connection& db, const std::string& sql) {
+  model::Statement s = db.prepare(sql);
+  REQUIRE(s.step());
+  return s.column_is_null(0) ? "NULL" : s.column_text(0);
+}
+
+struct Store {
+  Connection db{":memory:"};
+  Store() { model::open_for_ingest(db); }
+};
+
+}  // namespace
+
+TEST_CASE("every envelope becomes one events row, str lines included") {
+  Store st;
+  EventMaker m;
+  model::EventWriter w(st.db);
+  w.begin_file(source("a.log", 3));
+  w.add_event(m.make("str", R"(["/x/convert_frame.py", 0])"));
+  auto e = m.make("dynamo_start", R"({"stack": []})");
+  e.context.frame_id = 0;
+  e.context.frame_compile_id = 1;
+  e.context.attempt = 2;
+  w.add_event(e);
+  w.add_event(m.make("some_future_kind", "{}"));
+  auto out = w.end_file(summary(1, 3));
+  w.finish();
+  CHECK(out.events == 3);
+  CHECK(count(st.db, "SELECT count(*) FROM events") == 3);
+  CHECK(count(st.db, "SELECT count(*) FROM events WHERE kind = 'str'") == 1);
+  CHECK(text(st.db, "SELECT kind FROM events WHERE id = 3") == "some_future_kind");
+  CHECK(text(st.db, "SELECT compile_id FROM events WHERE kind = 'dynamo_start'") == "0/1_2");
+  CHECK(text(st.db, "SELECT glog_time FROM events WHERE id = 1") == "1206 15:18:16.845000");
+  // No envelope rank: the file-name rank applies.
+  CHECK(count(st.db, "SELECT count(*) FROM events WHERE rank = 3") == 3);
+  CHECK(count(st.db, "SELECT completed FROM files") == 1);
+}
+
+TEST_CASE("payloads are stored once per distinct content") {
+  Store st;
+  EventMaker m;
+  model::EventWriter w(st.db);
+  w.begin_file(source("a.log"));
+  // MD5 of "hello" and of "world", as printed by md5sum.
+  auto a =
+      m.make("artifact", R"({"name": "x", "encoding": "string"})", "hello", parser::Md5Status::kOk);
+  a.payload_md5 = "5d41402abc4b2a76b9719d911017c592";
+  auto b = a;
+  b.line = 9;
+  auto c = m.make("artifact", R"({"name": "y", "encoding": "string"})", "world",
+                  parser::Md5Status::kMismatch);
+  c.payload_md5 = "00000000000000000000000000000000";
+  w.add_event(a);
+  w.add_event(b);
+  w.add_event(c);
+  w.end_file(summary(1, 3));
+  w.finish();
+  CHECK(count(st.db, "SELECT count(*) FROM payloads") == 2);
+  CHECK(count(st.db, "SELECT count(DISTINCT payload_id) FROM events") == 2);
+  // A mismatched payload is keyed by the MD5 of what was read, not by the claimed one.
+  CHECK(text(st.db, "SELECT md5 FROM payloads WHERE text = 'world'") ==
+        "7d793037a0760186574b0282f2f435e7");
+  CHECK(count(st.db, "SELECT md5_ok FROM events WHERE id = 3") == 0);
+  CHECK(count(st.db, "SELECT md5_ok FROM events WHERE id = 1") == 1);
+  CHECK(count(st.db, "SELECT count(*) FROM artifacts WHERE payload_id IS NOT NULL") == 3);
+  CHECK(text(st.db, "SELECT name || ':' || encoding FROM artifacts WHERE event_id = 3") ==
+        "y:string");
+}
+
+TEST_CASE("an empty payload is stored as empty text, not NULL") {
+  Store st;
+  EventMaker m;
+  model::EventWriter w(st.db);
+  w.begin_file(source("a.log"));
+  parser::Event e = m.make("dynamo_guards", "{}", "", parser::Md5Status::kOk);
+  e.payload = std::string_view();  // what a batch copy of an empty payload looks like
+  e.payload_md5 = "d41d8cd98f00b204e9800998ecf8427e";  // MD5 of no bytes
+  w.add_event(e);
+  w.end_file(summary(1, 1));
+  w.finish();
+  CHECK(text(st.db, "SELECT quote(text) || ' ' || size || ' ' || md5 FROM payloads") ==
+        "'' 0 d41d8cd98f00b204e9800998ecf8427e");
+}
+
+TEST_CASE("dynamo_start frames resolve filenames through the file's string table") {
+  Store st;
+  EventMaker m;
+  model::EventWriter w(st.db);
+  w.begin_file(source("a.log"));
+  w.add_event(m.make("str", R"(["/x/test_misc.py", 0])"));
+  w.add_event(m.make("str", R"(["/x/convert_frame.py", 1])"));
+  w.add_event(m.make("dynamo_start",
+                     R"({"stack": [{"line": 10079, "name": "<module>", "filename": 0},)"
+                     R"( {"line": 5, "name": "f", "filename": 1, "loc": "return x"},)"
+                     R"( {"line": 7, "name": "g", "filename": 42}]})"));
+  auto top = m.make("graph_dump", R"({"name": "w"})");
+  top.stack = m.keep(R"([{"line": 3, "name": "h", "filename": 1}])");
+  w.add_event(top);
+  w.end_file(summary(1, 4));
+  w.finish();
+  CHECK(count(st.db, "SELECT count(*) FROM strings") == 2);
+  CHECK(count(st.db, "SELECT count(*) FROM stack_frames WHERE event_id = 3") == 3);
+  CHECK(text(st.db, "SELECT filename FROM stack_frames WHERE event_id = 3 AND depth = 0") ==
+        "/x/test_misc.py");
+  CHECK(text(st.db, "SELECT loc FROM stack_frames WHERE event_id = 3 AND depth = 1") == "return x");
+  CHECK(text(st.db, "SELECT filename FROM stack_frames WHERE event_id = 3 AND depth = 2") ==
+        "NULL");
+  CHECK(text(st.db, "SELECT filename || ':' || line FROM stack_frames WHERE event_id = 4") ==
+        "/x/convert_frame.py:3");
+}
+
+TEST_CASE("chromium B/E pairs get a duration and merged args") {
+  Store st;
+  EventMaker m;
+  model::EventWriter w(st.db);
+  w.begin_file(source("a.log"));
+  auto ev = [&](const char* name, const char* ph, const char* ts, const char* args) {
+    std::string p = std::string(R"({"name": ")") + name + R"(", "ts": )" + ts + R"(, "args": )" +
+                    args + R"(, "ph": ")" + ph + R"(", "cat": "dynamo_timed", "tid": 0, "pid": 0})";
+    w.add_event(m.make("chromium_event", "{}", p, parser::Md5Status::kOk));
+  };
+  ev("dynamo", "B", "100.5", R"({"compile_id": "0/0"})");
+  ev("dynamo", "B", "200", R"({"compile_id": "1/0"})");
+  ev("dynamo", "E", "250", R"({"compile_id": "1/0", "cache": "hit"})");
+  ev("dynamo", "E", "400", R"({"compile_id": "0/0"})");
+  ev("other", "B", "500", R"({"compile_id": "None"})");
+  w.end_file(summary(1, 5));
+  w.finish();
+  // Innermost first: the second B closes with the first E.
+  CHECK(count(st.db, "SELECT dur FROM chromium_events WHERE event_id = 2") == 50);
+  CHECK(text(st.db, "SELECT dur FROM chromium_events WHERE event_id = 1") == "299.5");
+  CHECK(text(st.db,
+             "SELECT json_extract(args, '$.cache') FROM chromium_events "
+             "WHERE event_id = 2") == "hit");
+  CHECK(text(st.db, "SELECT dur FROM chromium_events WHERE event_id = 3") == "NULL");
+  CHECK(text(st.db, "SELECT dur FROM chromium_events WHERE event_id = 5") == "NULL");
+  CHECK(text(st.db, "SELECT compile_id FROM chromium_events WHERE event_id = 2") == "1/0");
+  CHECK(text(st.db, "SELECT compile_id FROM chromium_events WHERE event_id = 5") == "NULL");
+}
+
+TEST_CASE("compilation_metrics columns come from the payload's compile id and fields") {
+  Store st;
+  EventMaker m;
+  model::EventWriter w(st.db);
+  w.begin_file(source("a.log"));
+  auto e = m.make("compilation_metrics",
+                  R"({"compile_id": "1/2_1", "co_name": "fn", "graph_op_count": null,)"
+                  R"( "fail_type": "BackendCompilerFailed", "fail_reason": "boom",)"
+                  R"( "restart_reasons": ["a"], "entire_frame_compile_time_s": 1.5,)"
+                  R"( "is_forward": true, "guard_count": 7.0})");
+  e.context.frame_id = 9;  // the payload's id wins
+  w.add_event(e);
+  w.end_file(summary(1, 1));
+  w.finish();
+  CHECK(text(st.db, "SELECT compile_id FROM compilation_metrics") == "1/2_1");
+  CHECK(text(st.db,
+             "SELECT frame_id||'/'||frame_compile_id||'/'||attempt "
+             "FROM compilation_metrics") == "1/2/1");
+  CHECK(text(st.db, "SELECT fail_type FROM compilation_metrics") == "BackendCompilerFailed");
+  CHECK(text(st.db, "SELECT graph_op_count FROM compilation_metrics") == "NULL");
+  CHECK(text(st.db, "SELECT restart_reasons FROM compilation_metrics") == R"(["a"])");
+  CHECK(text(st.db, "SELECT entire_frame_compile_time_s FROM compilation_metrics") == "1.5");
+  CHECK(count(st.db, "SELECT is_forward FROM compilation_metrics") == 1);
+  CHECK(count(st.db, "SELECT guard_count FROM compilation_metrics") == 7);
+  CHECK(text(st.db, "SELECT json_extract(json, '$.co_name') FROM compilation_metrics") == "fn");
+}
+
+TEST_CASE("describe_tensor fills PyTorch's omitted defaults and keeps symbolic sizes") {
+  Store st;
+  EventMaker m;
+  model::EventWriter w(st.db);
+  w.begin_file(source("a.log"));
+  w.add_event(
+      m.make("describe_tensor",
+             R"j({"id": 3, "ndim": 2, "dtype": "torch.float32", "device": "device(type='cpu')",)j"
+             R"( "size": ["s0", 4], "is_leaf": true, "stride": [4, 1], "describer_id": 1})"));
+  w.add_event(m.make("describe_storage", R"({"id": 0, "describer_id": 1, "size": 64})"));
+  w.add_event(m.make("describe_source", R"({"describer_id": 1, "id": 3, "source": "L['x']"})"));
+  w.add_event(m.make("link", R"({"name": "manifold_url", "url": "https://www.google.com"})"));
+  w.end_file(summary(1, 4));
+  w.finish();
+  CHECK(text(st.db, "SELECT size FROM describe_tensor") == R"(["s0", 4])");
+  CHECK(count(st.db, "SELECT is_leaf FROM describe_tensor") == 1);
+  CHECK(count(st.db, "SELECT requires_grad FROM describe_tensor") == 0);
+  CHECK(count(st.db, "SELECT storage_offset FROM describe_tensor") == 0);
+  CHECK(text(st.db, "SELECT storage_id FROM describe_tensor") == "NULL");
+  CHECK(count(st.db, "SELECT size FROM describe_storage") == 64);
+  CHECK(text(st.db, "SELECT source FROM describe_source WHERE tensor_id = 3") == "L['x']");
+  CHECK(text(st.db, "SELECT url FROM links") == "https://www.google.com");
+}
+
+TEST_CASE("a second file with the same content adds nothing") {
+  Store st;
+  EventMaker m;
+  model::EventWriter w(st.db);
+  for (const char* path : {"a.log", "copy_of_a.log"}) {
+    w.begin_file(source(path));
+    w.add_event(m.make("str", R"(["/x.py", 0])"));
+    w.add_event(m.make("artifact", R"({"name": "x", "encoding": "string"})", "hello",
+                       parser::Md5Status::kMismatch));
+    w.add_error(parser::ParseError{0, 7, 70, 1, parser::ErrorKind::kBadHeader, "junk", "zz"});
+    auto out = w.end_file(summary(0xabc, 2));
+    if (std::string(path) == "a.log") {
+      CHECK(out.duplicate_of.empty());
+    } else {
+      CHECK(out.duplicate_of == "a.log");
+      CHECK(out.file_id == 0);
+    }
+  }
+  w.finish();
+  CHECK(count(st.db, "SELECT count(*) FROM files") == 1);
+  CHECK(count(st.db, "SELECT count(*) FROM events") == 2);
+  CHECK(count(st.db, "SELECT count(*) FROM strings") == 1);
+  CHECK(count(st.db, "SELECT count(*) FROM artifacts") == 1);
+  CHECK(count(st.db, "SELECT count(*) FROM ingest_errors") == 1);
+  CHECK(count(st.db, "SELECT count(*) FROM payloads") == 1);
+}
+
+TEST_CASE("the same bytes under another file-name rank are another rank's log") {
+  Store st;
+  EventMaker m;
+  model::EventWriter w(st.db);
+  std::vector<std::string> duplicate_of;
+  for (int64_t rank : {0, 2, 2}) {
+    w.begin_file(source("dedicated_log_torch_trace_rank_" + std::to_string(rank) + ".log", rank));
+    w.add_event(m.make("str", R"(["/x.py", 0])"));
+    duplicate_of.push_back(w.end_file(summary(0x77, 1)).duplicate_of);
+  }
+  w.finish();
+  CHECK(duplicate_of == std::vector<std::string>{"", "", "dedicated_log_torch_trace_rank_2.log"});
+  CHECK(text(st.db, "SELECT group_concat(rank) FROM files") == "0,2");
+}
+
+TEST_CASE("a file whose reading stopped early is not marked complete") {
+  Store st;
+  EventMaker m;
+  model::EventWriter w(st.db);
+  w.begin_file(source("cut.log"));
+  w.add_event(m.make("str", R"(["/x.py", 0])"));
+  w.end_file(summary(5, 1, /*completed=*/false));
+  w.finish();
+  CHECK(count(st.db, "SELECT completed FROM files") == 0);
+}
+
+TEST_CASE("parse errors and unreadable payloads become ingest_errors rows") {
+  Store st;
+  EventMaker m;
+  model::EventWriter w(st.db);
+  w.begin_file(source("a.log"));
+  w.add_error(parser::ParseError{0, 4, 400, 2, parser::ErrorKind::kBadJson, "envelope is not JSON",
+                                 "{\"oops"});
+  w.add_event(m.make("chromium_event", "{}", "{\n\"name\": \"x\"\n\"ph\": \"B\"\n}",
+                     parser::Md5Status::kMismatch));
+  auto out = w.end_file(summary(1, 1));
+  w.add_input_problem("missing.log: no such file");
+  w.finish();
+  CHECK(out.errors == 2);
+  CHECK(count(st.db, "SELECT count(*) FROM events") == 1);
+  CHECK(count(st.db, "SELECT count(*) FROM chromium_events") == 0);
+  CHECK(text(st.db,
+             "SELECT kind || ':' || line || ':' || line_count FROM ingest_errors "
+             "WHERE id = 1") == "bad_json:4:2");
+  CHECK(text(st.db, "SELECT excerpt FROM ingest_errors WHERE id = 1") == "{\"oops");
+  CHECK(text(st.db,
+             "SELECT kind || ':' || line || ':' || line_count FROM ingest_errors "
+             "WHERE id = 2") == "bad_payload:1:0");
+  CHECK(text(st.db, "SELECT file_id FROM ingest_errors WHERE id = 3") == "NULL");
+  CHECK(count(st.db, "SELECT errors FROM files") == 2);
+}
