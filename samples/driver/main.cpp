@@ -18,7 +18,8 @@ int main(int argc, char** argv) {
   app.add_option("--steps", o.steps, "training steps / calls");
   app.add_option("--seed", o.seed,
                  "random seed (same seed, same logs apart from timestamps and ids)");
-  app.add_option("--timeout-ms", o.timeout_ms, "collective timeout in ms (hang detection)");
+  app.add_option("--timeout-ms", o.timeout_ms,
+                 "collective timeout in ms (default: 300 for hang, 10000 otherwise)");
   app.add_option("--desync-kind", o.desync_kind, "desync: op, shape, dtype or order")
       ->check(CLI::IsMember({"op", "shape", "dtype", "order"}));
   app.add_flag("--list", list, "list the scenarios");

@@ -16,8 +16,15 @@ using check::JValue;
 
 namespace {
 
+// "text" + std::to_string(n), avoiding GCC 12's -Wrestrict false positive on literal + string&&.
+std::string with_int(const char* text, long long n) {
+  std::string s = text;
+  s += std::to_string(n);
+  return s;
+}
+
 std::string fresh_dir(const std::string& name) {
-  fs::path p = fs::temp_directory_path() / ("tlrt_test_" + std::to_string(::getpid()) + "_" + name);
+  fs::path p = fs::temp_directory_path() / (with_int("tlrt_test_", ::getpid()) + "_" + name);
   fs::remove_all(p);
   return p.string();
 }
@@ -40,7 +47,7 @@ struct Run {
 };
 
 Run run(const std::string& name, tlrt::ScenarioOptions o = {}) {
-  o.out_dir = fresh_dir(name + "_" + std::to_string(o.seed));
+  o.out_dir = fresh_dir(name + with_int("_", o.seed));
   Run r;
   r.result = tlrt::run_scenario(name, o);
   r.truth = read_json_file(r.result.truth_path);
@@ -266,7 +273,7 @@ TEST_CASE("ddp: per-rank files, collectives agree with truth, training equals fu
     CHECK(fs::path(r.result.logs[i])
               .filename()
               .string()
-              .rfind("dedicated_log_torch_trace_rank_" + std::to_string(i) + "_", 0) == 0);
+              .rfind(with_int("dedicated_log_torch_trace_rank_", i) + "_", 0) == 0);
   }
   check_collectives_match(r);
   // 6 broadcasts + 7 per step + 1 barrier, per rank.
@@ -323,7 +330,7 @@ TEST_CASE("desync: the faulty rank's record differs at the truth's sequence numb
       if (c.get("seq")->num != seq || c.get("pg_name")->str != f.get("pg_name")->str) continue;
       std::string s = c.get("op")->str + c.get("dtype")->str;
       for (const auto& d : c.get("input_sizes")->items[0].items)
-        s += "," + std::to_string(static_cast<int>(d.num));
+        s += with_int(",", static_cast<int>(d.num));
       sig[static_cast<int>(c.get("rank")->num)] = s;
     }
     INFO(kind);

@@ -10,6 +10,14 @@
 namespace tlrt {
 namespace {
 
+// "x" + std::to_string(n) without operator+(const char*, string&&), which trips GCC 12's
+// -Wrestrict false positive (PR 105651).
+std::string prefixed(const char* prefix, int64_t n) {
+  std::string s = prefix;
+  s += std::to_string(n);
+  return s;
+}
+
 std::vector<GraphKernel> schedule(const Graph& g) {
   std::vector<GraphKernel> ks;
   GraphKernel* open = nullptr;
@@ -59,7 +67,7 @@ std::vector<GraphKernel> schedule(const Graph& g) {
       std::string name = "cpp_fused";
       for (int n : ks[k].nodes) name += "_" + g.nodes[n].op->name;
       if (name.size() > 60) name = name.substr(0, 60);
-      ks[k].name = name + "_" + std::to_string(fused_count[name]++);
+      ks[k].name = name + prefixed("_", fused_count[name]++);
     }
   }
   return ks;
@@ -85,7 +93,7 @@ std::string index_expr(const Node& in, const Shape& shape) {
   size_t lead = shape.size() - in.sizes.size();
   for (size_t d = 0; d < in.sizes.size(); ++d) {
     if (in.sizes[d] == 1) continue;
-    std::string var = "x" + std::to_string(lead + d);
+    std::string var = prefixed("x", lead + d);
     std::string stride = in.sym_strides[d];
     std::string term = stride == "1" ? var : stride + "L*" + var;
     expr = expr.empty() ? term : term + " + " + expr;
@@ -93,10 +101,16 @@ std::string index_expr(const Node& in, const Shape& shape) {
   return expr.empty() ? "0" : expr;
 }
 
-std::string replace_all(std::string s, const std::string& from, const std::string& to) {
-  for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size()))
-    s.replace(p, from.size(), to);
-  return s;
+std::string replace_all(const std::string& s, const std::string& from, const std::string& to) {
+  std::string out;
+  size_t pos = 0;
+  for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, pos)) {
+    out.append(s, pos, p - pos);
+    out.append(to);
+    pos = p + from.size();
+  }
+  out.append(s, pos, std::string::npos);
+  return out;
 }
 
 std::string fused_kernel_code(const Graph& g, const GraphKernel& k) {
@@ -106,7 +120,7 @@ std::string fused_kernel_code(const Graph& g, const GraphKernel& k) {
     params.push_back("const " + c_type(g.nodes[k.inputs[i]].dtype) + "* in_ptr" +
                      std::to_string(i));
   for (size_t i = 0; i < k.outputs.size(); ++i)
-    params.push_back(c_type(g.nodes[k.outputs[i]].dtype) + "* out_ptr" + std::to_string(i));
+    params.push_back(c_type(g.nodes[k.outputs[i]].dtype) + prefixed("* out_ptr", i));
   for (size_t i = 0; i < params.size(); ++i)
     s += (i ? ", '" : "'") + params[i].substr(0, params[i].rfind(' ')) + "'";
   s += "], '''\n#include \"/tmp/torchinductor_tlrt/cpp_prefix.h\"\nextern \"C\"  void kernel(";
@@ -116,7 +130,7 @@ std::string fused_kernel_code(const Graph& g, const GraphKernel& k) {
   const Node& first = g.nodes[k.nodes.front()];
   std::string indent = "    ";
   for (size_t d = 0; d < k.shape.size(); ++d) {
-    std::string x = "x" + std::to_string(d), bound = first.sym_sizes[d];
+    std::string x = prefixed("x", d), bound = first.sym_sizes[d];
     if (bound[0] == 's') bound = "k" + bound;  // symbols become kernel arguments (ks0)
     if (d + 1 == k.shape.size()) s += indent + "#pragma omp simd\n";
     s += indent + "for(int64_t " + x + "=static_cast<int64_t>(0L); " + x +
@@ -127,8 +141,8 @@ std::string fused_kernel_code(const Graph& g, const GraphKernel& k) {
   std::map<int, std::string> tmp;
   int t = 0;
   for (size_t i = 0; i < k.inputs.size(); ++i) {
-    std::string name = "tmp" + std::to_string(t++);
-    s += indent + "auto " + name + " = in_ptr" + std::to_string(i) + "[static_cast<int64_t>(" +
+    std::string name = prefixed("tmp", t++);
+    s += indent + "auto " + name + prefixed(" = in_ptr", i) + "[static_cast<int64_t>(" +
          index_expr(g.nodes[k.inputs[i]], k.shape) + ")];\n";
     tmp[k.inputs[i]] = name;
   }
@@ -136,11 +150,11 @@ std::string fused_kernel_code(const Graph& g, const GraphKernel& k) {
     const Node& node = g.nodes[n];
     std::string e = node.op->c_expr;
     for (size_t a = 0; a < node.inputs.size(); ++a)
-      e = replace_all(e, "{" + std::to_string(a) + "}", tmp[node.inputs[a]]);
+      e = replace_all(e, prefixed("{", a) + "}", tmp[node.inputs[a]]);
     if (!node.attrs.floats.empty())
       e = replace_all(e, "{s0}", "static_cast<float>(" + python_float(node.attrs.floats[0]) + ")");
     e = replace_all(e, "static_cast<T>", "static_cast<" + c_type(node.dtype) + ">");
-    std::string name = "tmp" + std::to_string(t++);
+    std::string name = prefixed("tmp", t++);
     s += indent + "auto " + name + " = " + e + ";\n";
     tmp[n] = name;
   }
@@ -148,13 +162,12 @@ std::string fused_kernel_code(const Graph& g, const GraphKernel& k) {
     Shape contiguous = contiguous_strides(k.shape);
     std::string idx;
     for (size_t d = 0; d < k.shape.size(); ++d) {
-      std::string term = contiguous[d] == 1
-                             ? "x" + std::to_string(d)
-                             : std::to_string(contiguous[d]) + "L*x" + std::to_string(d);
+      std::string term = contiguous[d] == 1 ? prefixed("x", d)
+                                            : std::to_string(contiguous[d]) + prefixed("L*x", d);
       idx = idx.empty() ? term : term + " + " + idx;
     }
-    s += indent + "out_ptr" + std::to_string(i) + "[static_cast<int64_t>(" +
-         (idx.empty() ? "0" : idx) + ")] = " + tmp[k.outputs[i]] + ";\n";
+    s += indent + prefixed("out_ptr", i) + "[static_cast<int64_t>(" + (idx.empty() ? "0" : idx) +
+         ")] = " + tmp[k.outputs[i]] + ";\n";
   }
   for (size_t d = k.shape.size(); d-- > 0;) {
     indent.resize(indent.size() - 4);
@@ -188,7 +201,7 @@ CompiledGraph inductor_compile(const Graph& g, const std::string& backend) {
   int argi = 0;
   std::vector<std::string> args;
   for (int p : g.placeholders()) {
-    buf[p] = "arg" + std::to_string(argi++) + "_1";
+    buf[p] = prefixed("arg", argi++) + "_1";
     args.push_back(buf[p]);
   }
   std::string kernels_src, call;
@@ -201,7 +214,7 @@ CompiledGraph inductor_compile(const Graph& g, const std::string& backend) {
       for (int in : k.inputs) kargs.push_back(buf[in]);
       for (int out : k.outputs) {
         const Node& n = g.nodes[out];
-        buf[out] = "buf" + std::to_string(bufi++);
+        buf[out] = prefixed("buf", bufi++);
         call += "    " + buf[out] + " = empty_strided_cpu(" + tuple_str(n.sym_sizes) + ", " +
                 tuple_str(n.sym_strides) + ", " + dtype_torch_name(n.dtype) + ")\n";
         kargs.push_back(buf[out]);
@@ -213,7 +226,7 @@ CompiledGraph inductor_compile(const Graph& g, const std::string& backend) {
       const Node& n = g.nodes[k.nodes[0]];
       std::string in_args;
       for (size_t i = 0; i < n.inputs.size(); ++i) in_args += (i ? ", " : "") + buf[n.inputs[i]];
-      buf[k.nodes[0]] = "buf" + std::to_string(bufi++);
+      buf[k.nodes[0]] = prefixed("buf", bufi++);
       std::string b = buf[k.nodes[0]];
       if (n.op->kind == OpKind::collective) {
         call += "    " + b + " = " + c10d_name(*n.op) + "(" + in_args + ", 'sum', '" + n.attrs.str +
@@ -272,7 +285,8 @@ CompiledGraph inductor_compile(const Graph& g, const std::string& backend) {
   Json meta = Json::object();
   meta.set("ops", ops);
   cg.runtime_meta = meta;
-  cg.cache_key = "f" + md5_hex(print_aot_graph(g)).substr(0, 26);
+  cg.cache_key = "f";
+  cg.cache_key += md5_hex(print_aot_graph(g)).substr(0, 26);
   return cg;
 }
 

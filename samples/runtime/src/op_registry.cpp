@@ -75,7 +75,10 @@ void print(const std::string& label, const Tensor& t) {
   }
   std::string s = label + " " + shape_str(t.sizes()) + ":";
   int64_t n = std::min<int64_t>(t.numel(), 8);
-  for (int64_t i = 0; i < n; ++i) s += " " + python_float(t.flat(i));
+  for (int64_t i = 0; i < n; ++i) {
+    s += ' ';
+    s += python_float(t.flat(i));
+  }
   if (t.numel() > n) s += " ...";
   std::printf("%s\n", s.c_str());
 }

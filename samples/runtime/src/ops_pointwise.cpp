@@ -18,7 +18,10 @@ Shape broadcast_shapes(const std::vector<Shape>& shapes) {
         o = v;
       } else if (v != 1 && v != o) {
         std::string msg = "shapes cannot be broadcast:";
-        for (const auto& t : shapes) msg += " " + shape_str(t);
+        for (const auto& t : shapes) {
+          msg += ' ';
+          msg += shape_str(t);
+        }
         throw std::invalid_argument(msg);
       }
     }

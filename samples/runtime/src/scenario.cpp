@@ -54,6 +54,8 @@ ScenarioResult run_scenario(const std::string& name, ScenarioOptions o) {
       throw std::invalid_argument("--ranks must be between 2 and 64");
   }
   if (o.steps == 0) o.steps = info->default_steps;
+  if (o.timeout_ms == 0) o.timeout_ms = name == "hang" ? 300 : 10000;
+  if (o.timeout_ms < 1) throw std::invalid_argument("--timeout-ms must be positive");
   if (o.steps < 1) throw std::invalid_argument("--steps must be positive");
   return info->run(o);
 }

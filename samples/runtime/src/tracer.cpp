@@ -63,7 +63,8 @@ int Tracer::add_placeholder(const Tensor& t, const std::string& var) {
   std::vector<Guard> dim_guards;
   for (int d = 0; d < static_cast<int>(t.ndim()); ++d) {
     if (!dynamic_.count({var, d}) || t.sizes()[d] < 2) continue;
-    std::string s = "s" + std::to_string(symbols.size());
+    std::string s = "s";
+    s += std::to_string(symbols.size());
     symbols.push_back({var, d, s, t.sizes()[d]});
     sym_by_value_.emplace(t.sizes()[d], s);
     g.dynamic[d] = true;
@@ -133,7 +134,8 @@ int Tracer::proxy_for(const Tensor& t) {
   auto src = sources_.find(t.id());
   if (src != sources_.end()) return add_placeholder(t, src->second);
   // A tensor the frame did not receive as a variable (a captured constant): lift it as an input.
-  std::string var = "_const_" + std::to_string(sources_.size());
+  std::string var = "_const_";
+  var += std::to_string(sources_.size());
   sources_.emplace(t.id(), var);
   throw std::logic_error("tensor created outside the op set used inside a traced statement at " +
                          program_.file + ":" + std::to_string(stmt_ ? stmt_->line : 0));

@@ -18,7 +18,9 @@ struct ScenarioOptions {
   int ranks = 0;  // 0: the scenario's default
   int steps = 0;  // 0: the scenario's default
   uint64_t seed = 1;
-  int timeout_ms = 300;            // collective timeout (hang detection)
+  // Collective timeout; 0: 300 ms for the hang scenario, 10 s elsewhere (so a loaded machine never
+  // turns a slow peer into a false hang).
+  int timeout_ms = 0;
   std::string desync_kind = "op";  // desync: op, shape, dtype or order
 };
 
