@@ -301,7 +301,7 @@ TEST_CASE("bad input: orphan payload lines") {
   CHECK(lines_add_up(got.summary.lines));
 }
 
-TEST_CASE("unknown event kinds are kept as events; null ids count as absent") {
+TEST_CASE("unknown event kinds are kept as events and null ids count as absent") {
   TempDir dir("unknown");
   std::string text =
       record(
@@ -381,5 +381,37 @@ TEST_CASE("blank lines inside a payload are dropped, as tlparse does") {
   CHECK(got.events[0].payload_lines == 2);
   CHECK(got.summary.lines.blank_lines == 3);
   CHECK(got.summary.lines.total_lines == 6);
+  CHECK(lines_add_up(got.summary.lines));
+}
+
+TEST_CASE("bad input: records over max_record_bytes inside a batch are skipped, others kept") {
+  // Record sizes (header line + its TAB lines, newlines included) counted here independently.
+  auto lines = split_lines(kBase);
+  const uint64_t limit = 300;
+  size_t small_records = 0, big_records = 0, big_lines = 0;
+  for (size_t i = 0; i < lines.size();) {
+    size_t bytes = lines[i].size() + 1, n = 1;
+    while (i + n < lines.size() && lines[i + n][0] == '\t') bytes += lines[i + n++].size() + 1;
+    if (i + n == lines.size() && kBase.back() != '\n') --bytes;  // last line has no newline
+    if (bytes > limit) {
+      ++big_records;
+      big_lines += n;
+    } else {
+      ++small_records;
+    }
+    i += n;
+  }
+  REQUIRE(big_records > 0);
+  REQUIRE(small_records > 0);
+  ReaderOptions options;
+  options.max_record_bytes = limit;
+  KeepingSink got = parse_file(fixture("comp_failure.log"), options);
+  CHECK(got.events.size() == small_records);
+  CHECK(got.errors.size() == big_records);
+  for (const auto& e : got.errors) {
+    CHECK(e.kind == ErrorKind::kTooLarge);
+    CHECK(names_file(e, fixture("comp_failure.log")));
+  }
+  CHECK(got.summary.lines.error_lines == big_lines);
   CHECK(lines_add_up(got.summary.lines));
 }

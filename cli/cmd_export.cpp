@@ -1,0 +1,37 @@
+// `tlscope export chrome-trace DB -o trace.json`: Chrome trace JSON (pid = rank) for Perfetto
+// and chrome://tracing.
+#include <cstdio>
+
+#include "command.hpp"
+#include "tlscope/exporters/chrome_trace.hpp"
+
+namespace tlscope::cli {
+
+namespace {
+
+struct ExportArgs {
+  std::string db, out;
+};
+
+CommandRegistration registration(50, [](CLI::App& app, int& exit_code) {
+  CLI::App* cmd = app.add_subcommand("export", "Export a database to other tools' formats");
+  cmd->require_subcommand(1);
+  auto args = std::make_shared<ExportArgs>();
+  CLI::App* chrome = cmd->add_subcommand("chrome-trace", "Chrome trace JSON (Perfetto, chrome://tracing)");
+  chrome->add_option("db", args->db, "tlscope database")->required();
+  chrome->add_option("-o,--out", args->out, "Output .json file")->required();
+  chrome->callback([args, &exit_code] {
+    exporters::ChromeTraceResult r = exporters::export_chrome_trace(args->db, args->out);
+    if (!r.ok) {
+      std::fprintf(stderr, "tlscope export chrome-trace: %s\n", r.error.c_str());
+      exit_code = kUsageOrIo;
+      return;
+    }
+    std::printf("wrote %llu trace events to %s\n", static_cast<unsigned long long>(r.events),
+                args->out.c_str());
+  });
+});
+
+}  // namespace
+
+}  // namespace tlscope::cli

@@ -1,0 +1,48 @@
+// `tlscope gui DB`: the desktop viewer. Built only with the GUI (TLSCOPE_WITH_GUI), so a headless
+// build of the CLI has no ImGui, GLFW or OpenGL dependency.
+#ifdef TLSCOPE_WITH_GUI
+#include <cstdio>
+#include <memory>
+
+#include "command.hpp"
+#include "tlscope/gui/viewer.hpp"
+
+namespace tlscope::cli {
+namespace {
+
+const CommandRegistration registration(80, [](CLI::App& app, int& exit_code) {
+  auto opts = std::make_shared<gui::ViewerOptions>();
+  auto* cmd = app.add_subcommand("gui", "Open the desktop viewer on a tlscope database");
+  cmd->add_option("db", opts->db_path, "tlscope database (from tlscope ingest)")->required();
+  cmd->add_option("--width", opts->width, "window width")->check(CLI::Range(200, 8192));
+  cmd->add_option("--height", opts->height, "window height")->check(CLI::Range(200, 8192));
+  cmd->add_option("--screenshot", opts->screenshot_path,
+                  "render --frames frames, save the last as this PNG and exit");
+  cmd->add_option("--frames", opts->frames, "frames to render before the screenshot")
+      ->check(CLI::Range(1, 1000));
+  cmd->add_option("--tensor-shape", opts->tensor_shape, "shape shown in the tensor window");
+  cmd->add_option("--tensor-mesh", opts->tensor_mesh,
+                  "device mesh for the tensor window, e.g. 2x2");
+  cmd->add_option("--tensor-placement", opts->tensor_placement,
+                  "placements for the tensor window, e.g. \"Shard(0),Replicate()\"");
+  cmd->callback([opts, &exit_code]() {
+    gui::ViewerResult r = gui::run_viewer(*opts);
+    if (!r.ok) {
+      std::fprintf(stderr, "tlscope gui: %s\n", r.error.c_str());
+      exit_code = kUsageOrIo;
+      return;
+    }
+    if (!opts->screenshot_path.empty()) {
+      std::printf(
+          "%s: %dx%d, %zu frames, %zu timeline items (%zu folded, %zu zones), %zu tensor cells\n",
+          opts->screenshot_path.c_str(), r.stats.framebuffer_width, r.stats.framebuffer_height,
+          r.stats.frames, r.stats.timeline_items, r.stats.timeline_folded, r.stats.timeline_zones,
+          r.stats.tensor_cells);
+    }
+    exit_code = kOk;
+  });
+});
+
+}  // namespace
+}  // namespace tlscope::cli
+#endif  // TLSCOPE_WITH_GUI

@@ -1,0 +1,190 @@
+// `tlscope tensor`: prints the matrix-of-matrices layout of a tensor shape (optionally with
+// values, dim names and a device-mesh sharding) as aligned text.
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "command.hpp"
+#include "tlscope/views/tensor_grid.hpp"
+#include "tlscope/views/tensor_grid_text.hpp"
+#include "tlscope/views/tensor_values.hpp"
+#include "tlscope/views/trace_queries.hpp"
+
+namespace tlscope::cli {
+namespace {
+
+struct TensorArgs {
+  std::string db;
+  int64_t id = -1;
+  std::string compile_id;
+  std::string shape;
+  std::string values;
+  std::string names;
+  std::string mesh;
+  std::string placement;
+  std::string color = "auto";
+  int edge_items = 3;
+  int64_t threshold = 1000;
+};
+
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) out.push_back(item);
+  if (!s.empty() && s.back() == ',') out.push_back("");
+  return out;
+}
+
+bool parse_shape(const std::string& text, std::vector<int64_t>& shape, std::string& error) {
+  shape.clear();
+  if (text.empty() || text == "()" || text == "[]") return true;
+  std::string t = text;
+  if (t.front() == '(' || t.front() == '[') t = t.substr(1, t.size() - 2);
+  for (const auto& part : split_commas(t)) {
+    try {
+      size_t used = 0;
+      long long v = std::stoll(part, &used);
+      if (used != part.size() || v < 0) throw std::invalid_argument("");
+      shape.push_back(v);
+    } catch (const std::exception&) {
+      error = "bad --shape '" + text + "': want sizes like 2,3,4";
+      return false;
+    }
+  }
+  return true;
+}
+
+int run_tensor(const TensorArgs& a) {
+  views::TensorGridInput in;
+  std::string error;
+  std::string header;
+  if (!a.db.empty()) {
+    auto db = views::TraceDb::open(a.db, &error);
+    if (!db) {
+      std::fprintf(stderr, "tlscope tensor: %s\n", error.c_str());
+      return kUsageOrIo;
+    }
+    auto rows = views::load_tensors(*db, &error);
+    if (!error.empty()) {
+      std::fprintf(stderr, "tlscope tensor: %s\n", error.c_str());
+      return kUsageOrIo;
+    }
+    const views::TensorRow* found = nullptr;
+    size_t matches = 0;
+    for (const auto& r : rows) {
+      if (r.tensor_id != a.id) continue;
+      if (!a.compile_id.empty() && r.compile_id != a.compile_id) continue;
+      if (!found) found = &r;
+      ++matches;
+    }
+    if (!found) {
+      std::fprintf(stderr, "tlscope tensor: %s: no describe_tensor row with id %lld%s\n",
+                   a.db.c_str(), static_cast<long long>(a.id),
+                   a.compile_id.empty() ? "" : (" in compile " + a.compile_id).c_str());
+      return kUsageOrIo;
+    }
+    if (!found->shape && a.shape.empty()) {
+      std::fprintf(stderr, "tlscope tensor: %s: tensor %lld has size %s: %s; pass --shape\n",
+                   a.db.c_str(), static_cast<long long>(a.id), found->size_json.c_str(),
+                   found->shape_error.c_str());
+      return kUsageOrIo;
+    }
+    if (found->shape) in.shape = *found->shape;
+    header = "tensor " + std::to_string(found->tensor_id) + " (compile " + found->compile_id +
+             ", rank " + std::to_string(found->rank) + ") " + found->dtype + " " + found->device +
+             " size " + found->size_json + " stride " + found->stride_json;
+    if (matches > 1) {
+      header += "\n(" + std::to_string(matches) + " rows match; showing event " +
+                std::to_string(found->event_id) + ", narrow with --compile-id)";
+    }
+  }
+  if (!a.shape.empty() && !parse_shape(a.shape, in.shape, error)) {
+    std::fprintf(stderr, "tlscope tensor: %s\n", error.c_str());
+    return kUsageOrIo;
+  }
+  bool have_shape = !a.shape.empty() || !a.db.empty();
+  if (a.values.empty() || a.values == "arange") {
+    if (!have_shape) {
+      std::fprintf(stderr, "tlscope tensor: give --shape, --values FILE.json or DB --id N\n");
+      return kUsageOrIo;
+    }
+    // Sharded tensors show owner tags; values only when asked for.
+    in.flat_index_values = a.values == "arange" || a.mesh.empty();
+  } else {
+    std::ifstream f(a.values, std::ios::binary);
+    if (!f) {
+      std::fprintf(stderr, "tlscope tensor: cannot read %s\n", a.values.c_str());
+      return kUsageOrIo;
+    }
+    std::stringstream buf;
+    buf << f.rdbuf();
+    auto tv = views::parse_tensor_values_json(buf.str(), a.values, &error);
+    if (!tv) {
+      std::fprintf(stderr, "tlscope tensor: %s\n", error.c_str());
+      return kUsageOrIo;
+    }
+    if (!have_shape) in.shape = tv->shape;
+    in.values = std::move(tv->values);
+  }
+  if (!a.names.empty()) in.names = split_commas(a.names);
+  if (!a.mesh.empty() || !a.placement.empty()) {
+    views::DeviceMesh mesh;
+    auto shape = views::parse_mesh_shape(a.mesh.empty() ? "1" : a.mesh, &error);
+    auto placements =
+        views::parse_placements(a.placement.empty() ? "Replicate()" : a.placement, &error);
+    if (!shape || !placements) {
+      std::fprintf(stderr, "tlscope tensor: %s\n", error.c_str());
+      return kUsageOrIo;
+    }
+    mesh.shape = *shape;
+    mesh.placements = *placements;
+    in.mesh = mesh;
+  }
+  views::TensorGridOptions opts;
+  opts.edge_items = a.edge_items;
+  opts.summarize_threshold = a.threshold;
+  auto result = views::layout_tensor_grid(in, opts);
+  if (!result.grid) {
+    std::fprintf(stderr, "tlscope tensor: %s\n", result.error.c_str());
+    return kUsageOrIo;
+  }
+  views::TensorTextOptions text_opts;
+  text_opts.color = a.color == "always" || (a.color == "auto" && isatty(STDOUT_FILENO));
+  if (!header.empty()) std::printf("%s\n", header.c_str());
+  std::fputs(views::render_tensor_grid_text(*result.grid, text_opts).c_str(), stdout);
+  return kOk;
+}
+
+const CommandRegistration registration(60, [](CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<TensorArgs>();
+  auto* cmd =
+      app.add_subcommand("tensor", "Print a tensor as nested matrices (matrix-of-matrices layout)");
+  cmd->add_option("db", args->db, "tlscope database: show a describe_tensor row (with --id)");
+  cmd->add_option("--id", args->id, "describe_tensor tensor_id to show (with DB)");
+  cmd->add_option("--compile-id", args->compile_id, "only rows of this compile id, e.g. 0/0");
+  cmd->add_option("--shape", args->shape, "sizes, e.g. 2,3,4,5 (empty or () for a scalar)");
+  cmd->add_option("--values", args->values, "arange (default) or a JSON file of values");
+  cmd->add_option("--names", args->names, "dim names, e.g. b,h,s,d");
+  cmd->add_option("--mesh", args->mesh, "device mesh shape, e.g. 2x2");
+  cmd->add_option("--placement", args->placement,
+                  "one placement per mesh dim, e.g. \"Shard(0),Replicate()\"");
+  cmd->add_option("--edge-items", args->edge_items, "items kept at each end of a summarised dim")
+      ->check(CLI::Range(1, 1000));
+  cmd->add_option("--threshold", args->threshold, "summarise when numel exceeds this");
+  cmd->add_option("--color", args->color, "auto, always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->callback([args, &exit_code]() {
+    if (!args->db.empty() && args->id < 0) {
+      std::fprintf(stderr, "tlscope tensor: with a database, give --id N\n");
+      exit_code = kUsageOrIo;
+      return;
+    }
+    exit_code = run_tensor(*args);
+  });
+});
+
+}  // namespace
+}  // namespace tlscope::cli

@@ -1,0 +1,30 @@
+// Text-to-HTML building blocks of the report: escaping for element text, attributes and embedded
+// JSON, and syntax highlighting of generated code. Everything that comes from a log goes through
+// one of these before it reaches a page.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace tlscope::exporters {
+
+// Escapes &, <, >, " and ' so the result is safe as element text and inside quoted attributes.
+// Invalid UTF-8 bytes become U+FFFD so a hostile byte cannot change how the page decodes.
+void append_html_escaped(std::string& out, std::string_view text);
+std::string html_escape(std::string_view text);
+
+// A JSON string literal (with quotes) that is also safe inside <script> and .js files: <, >, &,
+// U+2028 and U+2029 are written as \uXXXX escapes.
+void append_json_string(std::string& out, std::string_view text);
+std::string json_string(std::string_view text);
+
+// Escapes a file name for use in an href (percent-encodes everything outside [A-Za-z0-9._-/]).
+std::string url_escape(std::string_view text);
+
+enum class CodeLanguage { kPython, kCpp, kPlain };
+
+// Escaped HTML for `code`: one <span class="l"> per line (line numbers come from CSS counters)
+// with keywords, strings, comments and numbers wrapped in spans of classes k, s, c, n, f.
+std::string highlight_code(std::string_view code, CodeLanguage language);
+
+}  // namespace tlscope::exporters

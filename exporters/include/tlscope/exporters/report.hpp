@@ -1,0 +1,32 @@
+// The static HTML report: a folder of plain pages that open from file:// with no network, read
+// from one tlscope database (docs/schema.md). See docs/report.md for the page list and sizes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tlscope::exporters {
+
+struct ReportOptions {
+  std::string db_path;
+  std::string out_dir;
+  size_t rows_per_page = 200;            // table pages split past this many rows
+  size_t max_inline_payload = 64 << 10;  // larger payloads become linked .txt files
+  size_t max_compile_pages = 20000;      // per-compile pages past this are listed, not written
+};
+
+struct ReportResult {
+  bool ok = false;
+  std::string error;                  // names the file at fault when !ok
+  std::vector<std::string> warnings;  // pages that were cut short, tables that were missing
+  size_t pages = 0;                   // .html files written
+  size_t files = 0;                   // all files written (pages, data, payloads, assets)
+  uint64_t bytes = 0;                 // total bytes written
+  uint64_t largest_page_bytes = 0;
+  bool ran_analysis = false;  // the database had no analysis tables, so they were built first
+};
+
+ReportResult write_report(const ReportOptions& options);
+
+}  // namespace tlscope::exporters

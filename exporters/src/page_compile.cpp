@@ -1,0 +1,221 @@
+// compile/*.html: one page per compile with its metrics, graphs, guards, generated code, other
+// artifacts and input tensors, all attempts together. Large payloads become linked .txt files.
+#include <map>
+#include <set>
+
+#include "pages.hpp"
+#include "tlscope/exporters/html.hpp"
+
+namespace tlscope::exporters {
+
+namespace {
+
+// Past this many bytes of inlined payload a page links the rest, so no page grows huge.
+constexpr size_t kPageInlineBudget = 1 << 20;
+
+enum class Section { kGraphs, kCode, kGuards, kArtifacts };
+
+struct PayloadEvent {
+  int64_t event_id, line, attempt, payload_id, size;
+  std::string kind, name, category, metadata;
+};
+
+Section section_of(const PayloadEvent& e) {
+  // compile_directory files every artifact whose name holds "graph" as a graph; graph-break
+  // reasons and graph cache records are text, not graphs.
+  bool not_a_graph = e.name.find("break") != std::string::npos ||
+                     e.name.find("cache") != std::string::npos;
+  if (e.category == "graph" && !not_a_graph) return Section::kGraphs;
+  if (e.category == "code") return Section::kCode;
+  if (e.category == "guards") return Section::kGuards;
+  return Section::kArtifacts;
+}
+
+CodeLanguage language_of(const PayloadEvent& e) {
+  if (e.kind == "graph_dump" && e.metadata.find("\"cpp\"") != std::string::npos)
+    return CodeLanguage::kCpp;
+  Section s = section_of(e);
+  return s == Section::kGraphs || s == Section::kCode ? CodeLanguage::kPython
+                                                      : CodeLanguage::kPlain;
+}
+
+class CompilePageWriter {
+ public:
+  explicit CompilePageWriter(ReportContext& ctx)
+      : ctx_(ctx),
+        events_(ctx.db.prepare(
+            "SELECT d.event_id, d.line, d.attempt, d.payload_id, coalesce(d.payload_size, 0), "
+            "d.kind, coalesce(d.name, ''), d.category, coalesce(e.metadata, '') "
+            "FROM compile_directory d JOIN events e ON e.id = d.event_id "
+            "WHERE d.compile_row = ? AND d.payload_id IS NOT NULL ORDER BY d.event_id")),
+        payload_(ctx.db.prepare("SELECT text FROM payloads WHERE id = ?")),
+        metrics_(ctx.db.prepare("SELECT * FROM compilation_metrics WHERE compile_id = ?1 "
+                                "AND file_id = ?2 ORDER BY event_id")) {
+    if (!events_.ok()) ctx.warnings.push_back("compile pages: " + events_.error());
+    load_tensors();
+  }
+
+  void write(const CompileInfo& c) {
+    std::string title = "Compile " +
+                        std::string(c.rank ? "r" + std::to_string(*c.rank) + " " : "") + "[" +
+                        c.compile_id + "]";
+    std::string h = page_head(title, "compile", 1);
+    overview(c, h);
+    metrics(c, h);
+    payload_sections(c, h);
+    tensors(c, h);
+    h += page_tail(1);
+    ctx_.site.write(compile_page(c.file_id, c.compile_id), h);
+  }
+
+ private:
+  void overview(const CompileInfo& c, std::string& h) {
+    h += "<table class=\"kv\" id=\"compile-overview\" data-status=\"";
+    append_html_escaped(h, c.status);
+    h += "\">";
+    auto row = [&](std::string_view k, const std::string& v_html) {
+      h += "<tr><th>" + std::string(k) + "</th><td>" + v_html + "</td></tr>";
+    };
+    row("rank", rank_label(c.rank));
+    row("status", html_escape(c.status));
+    if (c.attempts > 1) row("attempts", std::to_string(c.attempts));
+    if (!c.co_name.empty())
+      row("code", html_escape(c.co_name) + " <span class=\"muted\">" + html_escape(c.co_filename) +
+                      ":" + std::to_string(c.co_firstlineno) + "</span>");
+    if (c.duration_us > 0) row("duration", format_us(c.duration_us));
+    if (!c.fail_type.empty())
+      row("failure", "<span class=\"bad\">" + html_escape(c.fail_type) + "</span> " +
+                         html_escape(c.fail_reason));
+    if (!c.recompile_reason.empty()) row("recompile reason", html_escape(c.recompile_reason));
+    h += "</table>\n";
+  }
+
+  void metrics(const CompileInfo& c, std::string& h) {
+    metrics_.reset();
+    metrics_.bind(1, c.compile_id).bind(2, c.file_id);
+    while (metrics_.step()) {
+      h += "<details><summary>Metrics: ";
+      for (int i = 0; i < metrics_.column_count(); ++i)
+        if (metrics_.column_name(i) == "kind") append_html_escaped(h, metrics_.text_view(i));
+      h += "</summary><table class=\"metrics\">";
+      for (int i = 0; i < metrics_.column_count(); ++i) {
+        std::string_view name = metrics_.column_name(i);
+        if (metrics_.is_null(i) || name == "json" || name == "event_id" || name == "file_id")
+          continue;
+        h += "<tr><th>";
+        append_html_escaped(h, name);
+        h += "</th><td>";
+        append_html_escaped(h, metrics_.text_view(i));
+        h += "</td></tr>";
+      }
+      h += "</table></details>\n";
+    }
+  }
+
+  void payload_sections(const CompileInfo& c, std::string& h) {
+    std::vector<PayloadEvent> events;
+    events_.reset();
+    events_.bind(1, c.row);
+    while (events_.step()) {
+      events.push_back({events_.int64(0), events_.int64(1), events_.int64(2), events_.int64(3),
+                        events_.int64(4), events_.text(5), events_.text(6), events_.text(7),
+                        events_.text(8)});
+    }
+    size_t budget = kPageInlineBudget;
+    static constexpr std::pair<Section, const char*> kSections[] = {
+        {Section::kGraphs, "Graphs"},
+        {Section::kGuards, "Guards"},
+        {Section::kCode, "Generated code"},
+        {Section::kArtifacts, "Other artifacts"}};
+    for (auto [section, title] : kSections) {
+      size_t count = 0;
+      for (const PayloadEvent& e : events) count += section_of(e) == section;
+      if (count == 0) continue;
+      h += "<h2>" + std::string(title) + " (" + std::to_string(count) + ")</h2>\n";
+      for (const PayloadEvent& e : events)
+        if (section_of(e) == section) payload_block(e, h, budget);
+    }
+  }
+
+  void payload_block(const PayloadEvent& e, std::string& h, size_t& budget) {
+    h += "<details class=\"payload\" data-kind=\"";
+    append_html_escaped(h, e.kind);
+    h += "\"><summary><b>";
+    append_html_escaped(h, e.name.empty() ? e.kind : e.name);
+    h += "</b> <span class=\"muted\">";
+    if (!e.name.empty() && e.name != e.kind) append_html_escaped(h, e.kind);
+    if (e.attempt > 0) h += " &middot; attempt " + std::to_string(e.attempt);
+    h += " &middot; " + std::to_string(e.size) + " bytes &middot; line " + std::to_string(e.line) +
+         "</span></summary>\n";
+    std::string text;
+    payload_.reset();
+    payload_.bind(1, e.payload_id);
+    if (payload_.step()) text = payload_.text(0);
+    if (text.size() > ctx_.options.max_inline_payload || text.size() > budget) {
+      std::string rel = "payloads/" + std::to_string(e.payload_id) + ".txt";
+      if (written_.insert(e.payload_id).second) ctx_.site.write(rel, text);
+      h += "<p>Too large to show inline: <a href=\"../" + rel +
+           "\">open the payload as text</a>.</p>";
+    } else {
+      budget -= text.size();
+      h += "<pre class=\"code\">" + highlight_code(text, language_of(e)) + "</pre>";
+    }
+    h += "</details>\n";
+  }
+
+  // One pass over the analysis `tensors` table, so each page needs no query of its own.
+  void load_tensors() {
+    Statement t = ctx_.db.prepare(
+        "SELECT file_id, compile_id, coalesce(tensor_id, -1), coalesce(source, ''), "
+        "coalesce(size, ''), coalesce(stride, ''), coalesce(dtype, ''), coalesce(device, ''), "
+        "coalesce(attempt, 0) FROM tensors ORDER BY id");
+    while (t.step()) {
+      auto& [count, rows] = tensor_rows_[{t.int64(0), t.text(1)}];
+      ++count;
+      rows += "<tr><td class=\"num\">" + std::to_string(t.int64(8)) + "</td><td class=\"num\">" +
+              std::to_string(t.int64(2)) + "</td><td>";
+      append_html_escaped(rows, t.text_view(3));
+      rows += "</td><td>";
+      append_html_escaped(rows, t.text_view(4));
+      rows += "</td><td>";
+      append_html_escaped(rows, t.text_view(5));
+      rows += "</td><td>";
+      append_html_escaped(rows, t.text_view(6));
+      rows += "</td><td>";
+      append_html_escaped(rows, t.text_view(7));
+      rows += "</td><td><a href=\"../" +
+              tensor_page(t.text_view(6), t.text_view(4), t.text_view(5)) +
+              "\">layout</a></td></tr>\n";
+    }
+  }
+
+  void tensors(const CompileInfo& c, std::string& h) {
+    auto it = tensor_rows_.find({c.file_id, c.compile_id});
+    if (it == tensor_rows_.end()) return;
+    auto& [count, rows] = it->second;
+    h += "<h2>Input tensors (" + std::to_string(count) +
+         ")</h2>\n<table id=\"compile-tensors\" data-count=\"" + std::to_string(count) +
+         "\"><thead><tr><th>attempt</th><th>id</th><th>source</th><th>size</th><th>stride</th>"
+         "<th>dtype</th><th>device</th><th></th></tr></thead><tbody>" +
+         rows + "</tbody></table>\n";
+    tensor_rows_.erase(it);
+  }
+
+  ReportContext& ctx_;
+  Statement events_, payload_, metrics_;
+  std::set<int64_t> written_;
+  std::map<std::pair<int64_t, std::string>, std::pair<int64_t, std::string>> tensor_rows_;
+};
+
+}  // namespace
+
+void write_compile_pages(ReportContext& ctx, const std::vector<CompileInfo>& compiles) {
+  CompilePageWriter writer(ctx);
+  size_t limit = std::min(compiles.size(), ctx.options.max_compile_pages);
+  for (size_t i = 0; i < limit; ++i) writer.write(compiles[i]);
+  if (limit < compiles.size())
+    ctx.warnings.push_back("only the first " + std::to_string(limit) + " of " +
+                           std::to_string(compiles.size()) + " compile pages were written");
+}
+
+}  // namespace tlscope::exporters

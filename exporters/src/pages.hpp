@@ -1,0 +1,26 @@
+// The page writers of the HTML report, one file per page family. Each reads the database through
+// ctx.db (ingest and analysis tables, docs/schema.md) and writes its pages through ctx.site.
+#pragma once
+
+#include <vector>
+
+#include "compile_index.hpp"
+#include "site.hpp"
+
+namespace tlscope::exporters {
+
+void write_compile_pages(ReportContext& ctx, const std::vector<CompileInfo>& compiles);
+void write_compile_tree(ReportContext& ctx, const std::vector<CompileInfo>& compiles);
+void write_graph_breaks_page(ReportContext& ctx);
+void write_recompiles_page(ReportContext& ctx);
+void write_failures_page(ReportContext& ctx, const std::vector<CompileInfo>& compiles);
+void write_cache_page(ReportContext& ctx);
+void write_ranks_page(ReportContext& ctx, const std::vector<CompileInfo>& compiles);
+void write_collectives_page(ReportContext& ctx);
+void write_compile_timeline_page(ReportContext& ctx);
+void write_tensors_page(ReportContext& ctx);
+void write_errors_page(ReportContext& ctx);
+// Last: the summary shows the findings the other pages collected.
+void write_index_page(ReportContext& ctx, const std::vector<CompileInfo>& compiles);
+
+}  // namespace tlscope::exporters

@@ -1,0 +1,78 @@
+// Writes the whole static site: assets, then every page family, then the summary.
+#include "tlscope/exporters/report.hpp"
+
+#include "assets.hpp"
+#include "pages.hpp"
+#include "tlscope/model/analysis/analyze.hpp"
+
+namespace tlscope::exporters {
+
+namespace {
+
+// The pages read the analysis tables. A database ingested without analysis gets it now (the
+// tables are derived data, rebuilt the same way by `tlscope analyze`).
+bool ensure_analysis(const std::string& path, ReportResult& result) {
+  {
+    Database probe(path);
+    if (!probe.ok()) {
+      result.error = probe.error();
+      return false;
+    }
+    if (!probe.has_table("events")) {
+      result.error = path + ": not a tlscope database (no events table)";
+      return false;
+    }
+    if (probe.has_table("findings") && probe.has_table("compiles")) return true;
+  }
+  Database db(path, /*writable=*/true);
+  if (!db.ok()) {
+    result.error = db.error() + " (the database has no analysis tables; run `tlscope analyze`)";
+    return false;
+  }
+  model::analysis::AnalysisReport a = model::analysis::analyze(db.handle());
+  if (!a.ok) {
+    result.error = path + ": analysis failed: " + a.error;
+    return false;
+  }
+  result.ran_analysis = true;
+  return true;
+}
+
+}  // namespace
+
+ReportResult write_report(const ReportOptions& options) {
+  ReportResult result;
+  if (!ensure_analysis(options.db_path, result)) return result;
+  Database db(options.db_path);
+  if (!db.ok()) {
+    result.error = db.error();
+    return result;
+  }
+  Site site(options.out_dir);
+  for (const Asset& asset : report_assets()) site.write("assets/" + std::string(asset.name), asset.text);
+  ReportContext ctx{db, site, options, result.warnings};
+
+  std::vector<CompileInfo> compiles = load_compiles(db);
+  write_compile_tree(ctx, compiles);
+  write_compile_pages(ctx, compiles);
+  write_failures_page(ctx, compiles);
+  write_graph_breaks_page(ctx);
+  write_recompiles_page(ctx);
+  write_cache_page(ctx);
+  write_ranks_page(ctx, compiles);
+  write_collectives_page(ctx);
+  write_compile_timeline_page(ctx);
+  write_tensors_page(ctx);
+  write_errors_page(ctx);
+  write_index_page(ctx, compiles);
+
+  result.ok = site.error().empty();
+  result.error = site.error();
+  result.pages = site.pages();
+  result.files = site.files();
+  result.bytes = site.bytes();
+  result.largest_page_bytes = site.largest_page();
+  return result;
+}
+
+}  // namespace tlscope::exporters

@@ -1,0 +1,173 @@
+// Page shell, file output and shared link helpers of the HTML report.
+#include "site.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <system_error>
+
+#include "tlscope/exporters/html.hpp"
+
+namespace tlscope::exporters {
+
+namespace {
+
+struct NavEntry {
+  std::string_view id, file, label;
+};
+
+constexpr NavEntry kNav[] = {
+    {"index", "index.html", "Summary"},
+    {"compiles", "compiles.html", "Compiles"},
+    {"graph_breaks", "graph_breaks.html", "Graph breaks"},
+    {"recompiles", "recompiles.html", "Recompiles"},
+    {"failures", "failures.html", "Failures"},
+    {"cache", "cache.html", "Cache"},
+    {"ranks", "ranks.html", "Ranks"},
+    {"collectives", "collectives.html", "Collectives"},
+    {"compile_timeline", "compile_timeline.html", "Compile timeline"},
+    {"tensors", "tensors.html", "Tensors"},
+    {"errors", "errors.html", "Ingest errors"},
+};
+
+std::string up(int depth) {
+  std::string s;
+  for (int i = 0; i < depth; ++i) s += "../";
+  return s;
+}
+
+}  // namespace
+
+bool Site::write(const std::string& rel, std::string_view content) {
+  std::filesystem::path path = root_ / rel;
+  std::error_code ec;
+  std::filesystem::create_directories(path.parent_path(), ec);
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(content.data(), static_cast<std::streamsize>(content.size()));
+  out.close();
+  if (!out) {
+    if (error_.empty()) error_ = path.string() + ": cannot write";
+    return false;
+  }
+  ++files_;
+  bytes_ += content.size();
+  if (path.extension() == ".html") {
+    ++pages_;
+    largest_page_ = std::max<uint64_t>(largest_page_, content.size());
+  }
+  return true;
+}
+
+std::string page_head(std::string_view title, std::string_view page_id, int depth) {
+  std::string base = up(depth);
+  std::string h;
+  h.reserve(4096);
+  h += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n";
+  // No network at all: everything the page loads is in the report folder.
+  // Scripts only from the report's own files, never inline: even a log string that slipped
+  // through escaping could not run. Inline styles are allowed (the tensor grid positions cells).
+  h += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'self'; "
+       "script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+       "connect-src 'none'\">\n";
+  h += "<title>";
+  append_html_escaped(h, title);
+  h += " - tlscope</title>\n<link rel=\"stylesheet\" href=\"" + base + "assets/report.css\">\n";
+  // Loaded first and synchronously so errors in later scripts are caught and shown.
+  h += "<script src=\"" + base + "assets/report.js\"></script>\n</head>\n<body data-page=\"";
+  append_html_escaped(h, page_id);
+  h += "\">\n<nav><span class=\"brand\">tlscope</span>";
+  for (const NavEntry& e : kNav) {
+    h += "<a href=\"" + base + std::string(e.file) + "\"";
+    if (e.id == page_id) h += " class=\"active\"";
+    h += ">" + std::string(e.label) + "</a>";
+  }
+  h += "</nav>\n<main>\n<h1>";
+  append_html_escaped(h, title);
+  h += "</h1>\n";
+  return h;
+}
+
+std::string page_tail(int depth, const std::vector<std::string>& scripts) {
+  std::string t = "</main>\n";
+  for (const std::string& s : scripts) t += "<script src=\"" + up(depth) + s + "\"></script>\n";
+  t += "</body></html>\n";
+  return t;
+}
+
+std::string page_file(std::string_view base, size_t page) {
+  if (page == 0) return std::string(base) + ".html";
+  return std::string(base) + "_" + std::to_string(page + 1) + ".html";
+}
+
+std::string pager(std::string_view base, size_t page, size_t page_count) {
+  if (page_count <= 1) return {};
+  std::string p = "<p class=\"pager\">Page " + std::to_string(page + 1) + " of " +
+                  std::to_string(page_count) + ": ";
+  // Show first, last and a window around the current page so the pager stays small.
+  size_t last_shown = SIZE_MAX;
+  for (size_t i = 0; i < page_count; ++i) {
+    bool show = i == 0 || i + 1 == page_count || (i + 3 > page && i < page + 3);
+    if (!show) continue;
+    if (last_shown != SIZE_MAX && i != last_shown + 1) p += " &hellip; ";
+    if (i == page) {
+      p += "<b>" + std::to_string(i + 1) + "</b> ";
+    } else {
+      p += "<a href=\"" + page_file(base.substr(base.rfind('/') + 1), i) + "\">" +
+           std::to_string(i + 1) + "</a> ";
+    }
+    last_shown = i;
+  }
+  return p + "</p>\n";
+}
+
+std::string compile_page(int64_t file_id, std::string_view compile_id) {
+  std::string name = "compile/f" + std::to_string(file_id) + "_";
+  compile_id = compile_id.substr(0, compile_id.find('_'));
+  for (char c : compile_id) {
+    if (c == '/') name += '-';
+    else if (c == '!') name += "ca";
+    else if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') name += c;
+    else name += 'x';
+  }
+  return name + ".html";
+}
+
+std::string tensor_page(std::string_view dtype, std::string_view size, std::string_view stride) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a: stable across runs, so links stay valid
+  for (std::string_view part : {dtype, size, stride}) {
+    for (unsigned char c : part) h = (h ^ c) * 1099511628211ull;
+    h = (h ^ 0xFF) * 1099511628211ull;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "tensor/s%016llx.html", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+std::string rank_label(std::optional<int64_t> rank) {
+  return rank ? "rank " + std::to_string(*rank) : std::string("no rank");
+}
+
+std::string compile_link(int64_t file_id, std::optional<int64_t> rank, std::string_view compile_id,
+                         int depth) {
+  if (compile_id.empty()) return rank_label(rank);
+  std::string a = "<a class=\"cid\" href=\"" + up(depth) + compile_page(file_id, compile_id) + "\">";
+  if (rank) a += "r" + std::to_string(*rank) + " ";
+  a += "[";
+  append_html_escaped(a, compile_id);
+  return a + "]</a>";
+}
+
+std::string format_us(double us) {
+  char buf[64];
+  if (us < 1000) std::snprintf(buf, sizeof buf, "%.0f µs", us);
+  else if (us < 1e6) std::snprintf(buf, sizeof buf, "%.2f ms", us / 1e3);
+  else std::snprintf(buf, sizeof buf, "%.2f s", us / 1e6);
+  return buf;
+}
+
+std::string plural(int64_t n, std::string_view noun) {
+  std::string s = std::to_string(n) + " " + std::string(noun);
+  if (n != 1) s += noun.ends_with('s') ? "es" : "s";
+  return s;
+}
+
+}  // namespace tlscope::exporters

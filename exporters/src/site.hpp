@@ -1,0 +1,66 @@
+// The written site: file output with size accounting, the shared page shell (navigation,
+// stylesheet, error hook), pagination and links to per-compile pages.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sqlite_query.hpp"
+#include "tlscope/exporters/report.hpp"
+
+namespace tlscope::exporters {
+
+class Site {
+ public:
+  explicit Site(std::filesystem::path root) : root_(std::move(root)) {}
+  // Writes `content` to root/rel, creating folders; false (and error()) on I/O failure.
+  bool write(const std::string& rel, std::string_view content);
+  const std::string& error() const { return error_; }
+  size_t pages() const { return pages_; }
+  size_t files() const { return files_; }
+  uint64_t bytes() const { return bytes_; }
+  uint64_t largest_page() const { return largest_page_; }
+
+ private:
+  std::filesystem::path root_;
+  std::string error_;
+  size_t pages_ = 0, files_ = 0;
+  uint64_t bytes_ = 0, largest_page_ = 0;
+};
+
+// Everything a page writer needs.
+struct ReportContext {
+  const Database& db;
+  Site& site;
+  const ReportOptions& options;
+  std::vector<std::string>& warnings;
+};
+
+// The page shell. `depth` is how many folders below the root the page lives (for relative links).
+std::string page_head(std::string_view title, std::string_view page_id, int depth);
+std::string page_tail(int depth, const std::vector<std::string>& scripts = {});
+
+// Paginated tables: page 0 is base.html, page k is base_k+1.html.
+std::string page_file(std::string_view base, size_t page);
+std::string pager(std::string_view base, size_t page, size_t page_count);
+
+// Per-compile pages live in compile/; the name encodes the log file and the compile id (without
+// attempt), the key of the analysis tables.
+std::string compile_page(int64_t file_id, std::string_view compile_id);
+// <a> to a compile page, e.g. "[0/1]" or "r2 [0/0]" when rank is set. An attempt suffix
+// ("0/1_2") is dropped from the link target but kept in the text.
+std::string compile_link(int64_t file_id, std::optional<int64_t> rank, std::string_view compile_id,
+                         int depth);
+// Tensor views are per distinct (dtype, size, stride): tensor/s<hash>.html.
+std::string tensor_page(std::string_view dtype, std::string_view size, std::string_view stride);
+std::string rank_label(std::optional<int64_t> rank);
+
+// "1.2 ms", "3.4 s" from microseconds.
+std::string format_us(double us);
+std::string plural(int64_t n, std::string_view noun);
+
+}  // namespace tlscope::exporters

@@ -1,0 +1,111 @@
+// Thin RAII wrapper over the SQLite C API, read-only, used by every page writer.
+#include "sqlite_query.hpp"
+
+namespace tlscope::exporters {
+
+Statement::Statement(sqlite3* db, std::string_view sql) {
+  if (!db) {
+    error_ = "no database";
+    return;
+  }
+  if (sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr) !=
+      SQLITE_OK) {
+    error_ = std::string(sqlite3_errmsg(db)) + " in: " + std::string(sql.substr(0, 120));
+    sqlite3_finalize(stmt_);
+    stmt_ = nullptr;
+  }
+}
+
+Statement::~Statement() { sqlite3_finalize(stmt_); }
+
+Statement& Statement::bind(int index, int64_t value) {
+  if (stmt_) sqlite3_bind_int64(stmt_, index, value);
+  return *this;
+}
+
+Statement& Statement::bind(int index, std::string_view value) {
+  if (stmt_)
+    sqlite3_bind_text(stmt_, index, value.data(), static_cast<int>(value.size()),
+                      SQLITE_TRANSIENT);
+  return *this;
+}
+
+Statement& Statement::bind_null(int index) {
+  if (stmt_) sqlite3_bind_null(stmt_, index);
+  return *this;
+}
+
+bool Statement::step() {
+  if (!stmt_) return false;
+  int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc != SQLITE_DONE) error_ = sqlite3_errmsg(sqlite3_db_handle(stmt_));
+  return false;
+}
+
+void Statement::reset() {
+  if (!stmt_) return;
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+}
+
+bool Statement::is_null(int col) const {
+  return !stmt_ || sqlite3_column_type(stmt_, col) == SQLITE_NULL;
+}
+
+int64_t Statement::int64(int col) const { return stmt_ ? sqlite3_column_int64(stmt_, col) : 0; }
+
+double Statement::real(int col) const { return stmt_ ? sqlite3_column_double(stmt_, col) : 0.0; }
+
+std::string_view Statement::text_view(int col) const {
+  if (!stmt_) return {};
+  const unsigned char* p = sqlite3_column_text(stmt_, col);
+  if (!p) return {};
+  return {reinterpret_cast<const char*>(p), static_cast<size_t>(sqlite3_column_bytes(stmt_, col))};
+}
+
+std::string Statement::text(int col) const { return std::string(text_view(col)); }
+
+std::optional<int64_t> Statement::opt_int64(int col) const {
+  if (is_null(col)) return std::nullopt;
+  return int64(col);
+}
+
+Database::Database(const std::string& path, bool writable) : path_(path) {
+  int flags = writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY;
+  if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
+    error_ = path + ": cannot open database: " + (db_ ? sqlite3_errmsg(db_) : "out of memory");
+    sqlite3_close(db_);
+    db_ = nullptr;
+    return;
+  }
+  // A file that is not a database only fails at the first read; probe now for a clear message.
+  Statement probe(db_, "SELECT count(*) FROM sqlite_master");
+  if (!probe.ok() || !probe.step()) {
+    error_ = path + ": not a tlscope database (" +
+             (probe.error().empty() ? std::string("unreadable") : probe.error()) + ")";
+    sqlite3_close(db_);
+    db_ = nullptr;
+  }
+}
+
+Database::~Database() { sqlite3_close(db_); }
+
+bool Database::has_table(std::string_view name) const {
+  Statement s(db_, "SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name = ?");
+  s.bind(1, name);
+  return s.step();
+}
+
+bool Database::has_column(std::string_view table, std::string_view column) const {
+  Statement s(db_, "SELECT 1 FROM pragma_table_info(?) WHERE name = ?");
+  s.bind(1, table).bind(2, column);
+  return s.step();
+}
+
+int64_t Database::scalar(std::string_view sql) const {
+  Statement s(db_, sql);
+  return s.step() ? s.int64(0) : 0;
+}
+
+}  // namespace tlscope::exporters

@@ -1,0 +1,126 @@
+// Renders views::TensorGrid as absolutely positioned HTML elements (no script needed).
+#include "tensor_grid_html.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "tlscope/exporters/html.hpp"
+
+namespace tlscope::exporters {
+
+namespace {
+
+constexpr double kCellW = 46, kCellH = 20;
+
+std::string px(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0fpx", v);
+  return buf;
+}
+
+std::string box(double x, double y, double w, double h) {
+  return "left:" + px(x) + ";top:" + px(y) + ";width:" + px(w) + ";height:" + px(h);
+}
+
+// Distinct, readable background per mesh rank.
+std::string rank_colour(int rank) {
+  int hue = (rank * 67) % 360;
+  return "hsl(" + std::to_string(hue) + ",65%,85%)";
+}
+
+}  // namespace
+
+std::vector<std::string> json_dims(const std::string& json) {
+  std::vector<std::string> out;
+  std::string cur;
+  bool any = false;
+  for (char c : json) {
+    if (c == '[' || c == ']' || c == ' ' || c == '"') continue;
+    any = true;
+    if (c == ',') {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (any && !cur.empty()) out.push_back(cur);
+  return out;
+}
+
+std::vector<std::string> storage_offsets(const views::TensorGrid& grid,
+                                         const std::vector<std::string>& strides,
+                                         int64_t storage_offset) {
+  std::vector<int64_t> st;
+  for (const std::string& s : strides) {
+    if (s.empty() || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+        s.size() > 15)
+      return std::vector<std::string>(grid.cells.size());
+    st.push_back(std::stoll(s));
+  }
+  std::vector<std::string> out;
+  out.reserve(grid.cells.size());
+  for (const views::GridCell& c : grid.cells) {
+    if (c.ellipsis || c.index.size() != st.size()) {
+      out.push_back(c.text);
+      continue;
+    }
+    int64_t off = storage_offset;
+    bool skipped = false;
+    for (size_t k = 0; k < st.size(); ++k) {
+      if (c.index[k] < 0) skipped = true;
+      else off += c.index[k] * st[k];
+    }
+    out.push_back(skipped ? c.text : std::to_string(off));
+  }
+  return out;
+}
+
+std::string tensor_grid_html(const views::TensorGrid& grid,
+                             const std::vector<std::string>& cell_text) {
+  // Labels lie at negative grid coordinates: shift by the header rows and columns.
+  double ox = grid.vertical_levels * kCellW * 0.7, oy = grid.horizontal_levels * kCellH;
+  auto X = [&](double x) { return ox + x * kCellW; };
+  auto Y = [&](double y) { return oy + y * kCellH; };
+  std::string h = "<div class=\"tensor-grid\" style=\"width:" + px(X(grid.width) + 10) +
+                  ";height:" + px(Y(grid.height) + 10) + "\">";
+  for (const views::GridBlock& b : grid.blocks) {
+    if (b.level == 0) continue;
+    h += "<div class=\"block\" style=\"" + box(X(b.x) - 2, Y(b.y) - 2, b.w * kCellW + 4, b.h * kCellH + 4);
+    if (!b.owners.empty()) h += ";border-color:#555";
+    h += "\"></div>";
+  }
+  for (size_t i = 0; i < grid.cells.size(); ++i) {
+    const views::GridCell& c = grid.cells[i];
+    std::string text = i < cell_text.size() && !cell_text[i].empty() ? cell_text[i] : c.text;
+    h += "<div class=\"cell\" style=\"" + box(X(c.x), Y(c.y), c.w * kCellW, c.h * kCellH);
+    if (!c.owners.empty()) h += ";background:" + rank_colour(c.owners.front());
+    h += "\"";
+    if (!c.owners.empty()) {
+      h += " title=\"ranks";
+      for (int r : c.owners) h += " " + std::to_string(r);
+      h += "\"";
+    }
+    h += ">";
+    append_html_escaped(h, text);
+    if (!c.owners.empty() && !c.ellipsis) {
+      h += "<sub>r";
+      for (size_t k = 0; k < c.owners.size() && k < 3; ++k) h += (k ? "," : "") + std::to_string(c.owners[k]);
+      h += "</sub>";
+    }
+    h += "</div>";
+  }
+  for (const views::GridEllipsis& e : grid.ellipses)
+    h += "<div class=\"ellipsis\" style=\"" + box(X(e.x), Y(e.y), e.w * kCellW, e.h * kCellH) +
+         "\">&hellip;</div>";
+  for (const views::GridTick& t : grid.ticks) {
+    double x = t.direction == views::Direction::kHorizontal ? X(t.x) : ox + t.x * kCellW * 0.7;
+    double w = t.direction == views::Direction::kHorizontal ? t.w * kCellW : t.w * kCellW * 0.7;
+    h += "<div class=\"axis\" style=\"" + box(x, Y(t.y), w, t.h * kCellH) + "\">";
+    append_html_escaped(h, t.text);
+    h += "</div>";
+  }
+  return h + "</div>";
+}
+
+}  // namespace tlscope::exporters

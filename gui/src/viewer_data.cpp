@@ -1,0 +1,44 @@
+// Loading the viewer's data through the views layer's queries.
+#include <cstdio>
+
+#include "viewer_data.hpp"
+
+namespace tlscope::gui {
+
+bool load_viewer_data(const ViewerOptions& options, ViewerData& data, std::string* error) {
+  auto db = views::TraceDb::open(options.db_path, error);
+  if (!db) return false;
+  data.db_path = options.db_path;
+  std::string why;
+  auto note = [&](const char* what) {
+    if (!why.empty()) data.load_problems.push_back(std::string(what) + ": " + why);
+    why.clear();
+  };
+  if (auto s = views::load_summary(*db, &why)) data.summary = std::move(*s);
+  note("summary");
+  data.compiles = views::load_compiles(*db, &why);
+  note("compiles");
+  data.errors = views::load_ingest_errors(*db, 10000, &why);
+  note("ingest errors");
+  data.tensors = views::load_tensors(*db, &why);
+  note("tensors");
+  data.timeline = views::build_timeline(views::load_chromium_intervals(*db, &why));
+  note("timeline");
+  std::snprintf(data.tensor_view.mesh, sizeof data.tensor_view.mesh, "%s",
+                options.tensor_mesh.c_str());
+  std::snprintf(data.tensor_view.placement, sizeof data.tensor_view.placement, "%s",
+                options.tensor_placement.c_str());
+  if (!options.tensor_shape.empty()) {
+    std::snprintf(data.tensor_view.shape, sizeof data.tensor_view.shape, "%s",
+                  options.tensor_shape.c_str());
+  } else {
+    for (size_t i = 0; i < data.tensors.size(); ++i) {
+      if (!data.tensors[i].shape) continue;
+      data.tensor_view.picked_row = static_cast<int>(i);
+      break;
+    }
+  }
+  return true;
+}
+
+}  // namespace tlscope::gui

@@ -1,0 +1,29 @@
+// `tlscope analyze`: (re)builds every analysis table of docs/schema.md ("Analysis tables") from the
+// ingest tables, in one transaction. Running it twice gives the same tables.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tlscope::model::analysis {
+
+struct AnalysisReport {
+  bool ok = false;
+  std::string error;  // names the pass and the failing SQL when !ok
+  double seconds = 0;
+  std::vector<std::pair<std::string, int64_t>> table_rows;  // analysis table -> rows written
+  std::vector<std::pair<std::string, double>> pass_seconds;  // pass -> wall time
+};
+
+// The database must hold the ingest tables (files, events, payloads, artifacts, ...). On failure
+// nothing is left half-written: the transaction is rolled back.
+AnalysisReport analyze(sqlite3* db);
+
+// Registers the SQL functions the analysis tables' queries use (tlscope_input_name). analyze()
+// calls it; front ends that query with those functions may call it too.
+void register_analysis_functions(sqlite3* db);
+
+}  // namespace tlscope::model::analysis

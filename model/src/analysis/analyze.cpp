@@ -1,0 +1,99 @@
+// The analysis driver: recreates the analysis tables and runs every pass inside one transaction,
+// timing each pass so `tlscope analyze` can show where the time goes.
+#include "tlscope/model/analysis/analyze.hpp"
+
+#include <chrono>
+
+#include "analysis_schema.hpp"
+#include "passes.hpp"
+#include "sql.hpp"
+#include "tlscope/model/analysis/recompiles.hpp"
+
+namespace tlscope::model::analysis {
+
+namespace {
+
+void input_name_function(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+    sqlite3_result_null(ctx);
+    return;
+  }
+  auto* text = reinterpret_cast<const char*>(sqlite3_value_text(argv[0]));
+  std::string name = input_name(std::string_view(text, sqlite3_value_bytes(argv[0])));
+  sqlite3_result_text(ctx, name.data(), static_cast<int>(name.size()), SQLITE_TRANSIENT);
+}
+
+constexpr const char* kRequiredTables[] = {
+    "files", "events", "payloads", "stack_frames", "compilation_metrics", "describe_tensor",
+    "describe_storage", "describe_source", "artifacts", "chromium_events"};
+
+constexpr const char* kResultTables[] = {
+    "compiles", "compile_tree", "graph_breaks", "graph_break_summary", "recompiles",
+    "cache_limit_hits", "dynamic_dims", "failures", "restarts", "cache_events", "compile_phases",
+    "tensors", "tensor_shape_changes", "rank_divergence", "collectives", "collective_matches",
+    "collective_groups", "collective_rank_lateness", "findings"};
+
+}  // namespace
+
+void register_analysis_functions(sqlite3* db) {
+  sqlite3_create_function(db, "tlscope_input_name", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+                          nullptr, input_name_function, nullptr, nullptr);
+}
+
+AnalysisReport analyze(sqlite3* db) {
+  AnalysisReport report;
+  auto start = std::chrono::steady_clock::now();
+  for (const char* table : kRequiredTables) {
+    if (!has_table(db, table)) {
+      report.error = std::string("database has no '") + table +
+                     "' table: it was not written by `tlscope ingest`";
+      return report;
+    }
+  }
+  register_analysis_functions(db);
+  struct Pass {
+    const char* name;
+    void (*run)(sqlite3*);
+  };
+  static constexpr Pass passes[] = {
+      {"compiles", build_compiles},
+      {"compile_tree", build_compile_tree},
+      {"failures_restarts", build_failures_restarts},
+      {"graph_breaks", build_graph_breaks},
+      {"recompiles", build_recompiles},
+      {"tensors", build_tensors},
+      {"compile_costs", build_compile_costs},
+      {"rank_divergence", build_rank_divergence},
+      {"collectives", build_collectives},
+      {"findings", build_findings},
+  };
+  const char* current = "setup";
+  try {
+    exec(db, "BEGIN");
+    recreate_analysis_tables(db);
+    for (const Pass& pass : passes) {
+      current = pass.name;
+      auto t0 = std::chrono::steady_clock::now();
+      pass.run(db);
+      report.pass_seconds.emplace_back(
+          pass.name, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    current = "indexes";
+    exec(db, "CREATE INDEX compiles_rank ON compiles(rank, compile_id);"
+             "CREATE INDEX graph_breaks_compile ON graph_breaks(compile_id);"
+             "CREATE INDEX tensors_compile ON tensors(file_id, compile_id);"
+             "CREATE INDEX collectives_rank ON collectives(rank, pg_name, seq);"
+             "CREATE INDEX findings_kind ON findings(kind);");
+    for (const char* table : kResultTables) report.table_rows.emplace_back(table, count_rows(db, table));
+    exec(db, "COMMIT");
+    report.ok = true;
+  } catch (const SqlError& e) {
+    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+    report.error = std::string("analysis pass '") + current + "' failed: " + e.what();
+  }
+  report.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
+}
+
+}  // namespace tlscope::model::analysis

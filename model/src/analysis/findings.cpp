@@ -1,0 +1,190 @@
+// The findings table: every analysis result worth telling a user, as one row with a plain-words
+// message. Single-process findings are set-based SQL over the typed tables; divergence and
+// collective findings are composed in C++ from a handful of small queries.
+#include "tlscope/model/analysis/findings.hpp"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+#include "json_text.hpp"
+#include "passes.hpp"
+#include "sql.hpp"
+#include "words.hpp"
+
+namespace tlscope::model::analysis {
+
+namespace {
+
+constexpr const char* kRankPrefix =
+    "CASE WHEN rank IS NOT NULL THEN 'rank ' || rank || ': ' ELSE '' END";
+constexpr const char* kRankJson = "CASE WHEN rank IS NULL THEN '[]' ELSE json_array(rank) END";
+
+// Frames that recompiled this often (dynamo's default cache_size_limit) are a recompile storm.
+constexpr int kStormRecompiles = 8;
+
+void single_process_findings(sqlite3* db) {
+  const std::string prefix = kRankPrefix, ranks = kRankJson;
+  exec(db, "INSERT INTO findings(kind, severity, ranks, compile_id, frame, message, detail) "
+           "SELECT 'graph_break', 'warning', " + ranks + ", compile_id, frame, " + prefix +
+           " || 'graph break in ' || COALESCE(frame, '(unknown frame)') || ' (compile ' || "
+           "compile_id || ')' || CASE WHEN user_file IS NOT NULL THEN ' at ' || user_file || ':' "
+           "|| COALESCE(user_line, '?') ELSE '' END || ': ' || COALESCE(reason, ''), "
+           "json_object('reason', reason, 'file', user_file, 'line', user_line, 'source', source, "
+           "'resume_compile_id', resume_compile_id) FROM graph_breaks ORDER BY id");
+  exec(db, "INSERT INTO findings(kind, severity, ranks, compile_id, frame, message, detail) "
+           "SELECT 'recompile', 'warning', " + ranks + ", compile_id, frame, " + prefix +
+           " || COALESCE(frame, '(unknown frame)') || ' recompiled as ' || compile_id || ' because "
+           "' || reason || CASE WHEN prev_compile_id IS NOT NULL THEN ' (guard of ' || "
+           "prev_compile_id || ')' ELSE '' END, "
+           "json_object('failed_guard', reason, 'prev_compile_id', prev_compile_id, 'input', "
+           "guard_input, 'property', guard_property, 'index', guard_index, 'expected', expected, "
+           "'actual', actual) FROM recompiles ORDER BY id");
+  exec(db, "INSERT INTO findings(kind, severity, ranks, compile_id, frame, message, detail) "
+           "SELECT 'compile_failure', 'error', " + ranks + ", compile_id, frame, " + prefix +
+           " || 'compile ' || compile_id || ' of ' || COALESCE(frame, '(unknown frame)') || "
+           "' failed with ' || fail_type || ': ' || COALESCE(fail_reason, '(no reason)') || "
+           "CASE WHEN user_file IS NOT NULL THEN ' at ' || user_file || ':' || "
+           "COALESCE(user_line, '?') ELSE '' END, "
+           "json_object('fail_type', fail_type, 'fail_reason', fail_reason, 'file', user_file, "
+           "'line', user_line) FROM failures ORDER BY id");
+  exec(db, "INSERT INTO findings(kind, severity, ranks, compile_id, frame, message, detail) "
+           "SELECT 'cache_limit', 'warning', " + ranks + ", compile_id, frame, " + prefix +
+           " || COALESCE(frame, '(unknown frame)') || ' hit the cache size limit at compile ' || "
+           "compile_id || CASE WHEN cache_size_limit IS NOT NULL THEN ' (limit ' || "
+           "cache_size_limit || ')' ELSE '' END || '; dynamo stops compiling it', "
+           "json_object('evidence', evidence, 'cache_size', cache_size, 'limit', "
+           "cache_size_limit) FROM cache_limit_hits ORDER BY id");
+  exec(db, "INSERT INTO findings(kind, severity, ranks, frame, message, detail) "
+           "SELECT 'recompile_storm', 'warning', " + ranks + ", frame, " + prefix +
+           " || COALESCE(frame, '(unknown frame)') || ' was recompiled ' || n || ' times', "
+           "json_object('recompiles', n, 'frame_id', frame_id) FROM (SELECT file_id, rank, "
+           "frame_id, max(frame) AS frame, count(*) AS n, min(id) AS first FROM recompiles "
+           "GROUP BY file_id, frame_id HAVING count(*) >= " + std::to_string(kStormRecompiles) +
+           ") ORDER BY first");
+}
+
+std::string short_op(std::string op) {
+  for (const char* strip : {"torch.ops._c10d_functional.", "torch.ops.c10d_functional."})
+    if (op.rfind(strip, 0) == 0) op = op.substr(std::string(strip).size());
+  if (op.size() > 8 && op.compare(op.size() - 8, 8, ".default") == 0) op.resize(op.size() - 8);
+  return op;
+}
+
+// Readable form of a divergence value: schedules as op lists, long sequences shortened.
+std::string readable(const std::string& aspect, const std::string& value) {
+  if (value.empty()) return "nothing";
+  std::string out = value;
+  if (aspect == "collective_schedule") {
+    std::string list;
+    size_t pos = 0;
+    while ((pos = value.find('"', pos)) != std::string::npos) {
+      size_t end = value.find('"', pos + 1);
+      if (end == std::string::npos) break;
+      list += (list.empty() ? "" : ", ") + short_op(value.substr(pos + 1, end - pos - 1));
+      pos = end + 1;
+    }
+    out = "[" + list + "]";
+  }
+  if (out.size() > 160) out = out.substr(0, 157) + "...";
+  return out;
+}
+
+void divergence_findings(sqlite3* db) {
+  Statement q(db, "SELECT aspect, compile_id, ranks, other_ranks, value, other_value, detail "
+                  "FROM rank_divergence ORDER BY id");
+  Statement insert(db, "INSERT INTO findings(kind, severity, ranks, other_ranks, compile_id, "
+                       "message, detail) VALUES ('rank_divergence', 'warning', ?1, ?2, ?3, ?4, ?5)");
+  static const std::map<std::string, std::string> what = {
+      {"compile_ids", "compile ids"},
+      {"cache", "cache hit/miss sequence"},
+      {"execution_order", "graph execution order"},
+      {"collective_schedule", "collective schedule"},
+      {"runtime_estimates", "estimated runtime"},
+      {"tensor_meta", "tensor metadata"}};
+  while (q.step()) {
+    std::string aspect = q.text(0);
+    std::vector<int64_t> ranks = int_list(q.text(2)), others = int_list(q.text(3));
+    std::string label = what.count(aspect) ? what.at(aspect) : aspect;
+    std::string message = label;
+    if (!q.is_null(1)) message += " of compile " + q.text(1);
+    message += " differs between ranks: " + rank_words(ranks) + " " +
+               (ranks.size() == 1 ? "has " : "have ") + readable(aspect, q.text(4)) +
+               " where " + rank_words(others) + " " + (others.size() == 1 ? "has " : "have ") +
+               readable(aspect, q.text(5));
+    insert.bind(1, q.text_view(2)).bind(2, q.text_view(3)).bind(3, q.opt_text(1));
+    insert.bind(4, std::string_view(message)).bind(5, q.text_view(6)).run();
+  }
+}
+
+}  // namespace
+
+void build_findings(sqlite3* db) {
+  single_process_findings(db);
+  divergence_findings(db);
+  collective_findings(db);
+}
+
+std::vector<Finding> load_findings(sqlite3* db) {
+  std::vector<Finding> out;
+  Statement q(db, "SELECT id, kind, severity, COALESCE(ranks, '[]'), COALESCE(other_ranks, '[]'), "
+                  "pg_name, pg_desc, seq, compile_id, frame, message, COALESCE(detail, '{}') "
+                  "FROM findings ORDER BY id");
+  while (q.step()) {
+    Finding f;
+    f.id = q.int64(0);
+    f.kind = q.text(1);
+    f.severity = q.text(2);
+    f.ranks = int_list(q.text(3));
+    f.other_ranks = int_list(q.text(4));
+    f.pg_name = q.opt_text(5);
+    f.pg_desc = q.opt_text(6);
+    f.seq = q.opt_int64(7);
+    f.compile_id = q.opt_text(8);
+    f.frame = q.opt_text(9);
+    f.message = q.text(10);
+    f.detail_json = q.text(11);
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+std::string findings_text(sqlite3* db) {
+  if (!has_table(db, "findings")) return "No analysis tables: run `tlscope analyze DB` first.\n";
+  static const std::vector<std::pair<std::string, std::string>> sections = {
+      {"desync", "Collective desync"},
+      {"missing_collective", "Missing collectives (hangs)"},
+      {"straggler", "Stragglers"},
+      {"compile_failure", "Compile failures"},
+      {"cache_limit", "Cache size limit"},
+      {"recompile_storm", "Recompile storms"},
+      {"recompile", "Recompiles"},
+      {"graph_break", "Graph breaks"},
+      {"rank_divergence", "Differences between ranks"},
+      {"bad_record", "Unreadable records"}};
+  std::vector<Finding> all = load_findings(db);
+  std::ostringstream out;
+  if (all.empty()) {
+    out << "No findings.\n";
+    return out.str();
+  }
+  out << all.size() << (all.size() == 1 ? " finding" : " findings") << "\n";
+  std::vector<bool> printed(all.size(), false);
+  auto section = [&](const std::string& kind, const std::string& title) {
+    size_t n = std::count_if(all.begin(), all.end(), [&](const Finding& f) { return f.kind == kind; });
+    if (n == 0) return;
+    out << "\n" << title << " (" << n << "):\n";
+    for (size_t i = 0; i < all.size(); ++i) {
+      if (all[i].kind != kind) continue;
+      out << "  " << all[i].message << "\n";
+      printed[i] = true;
+    }
+  };
+  for (const auto& [kind, title] : sections) section(kind, title);
+  for (size_t i = 0; i < all.size(); ++i)
+    if (!printed[i]) out << "  [" << all[i].kind << "] " << all[i].message << "\n";
+  out << late_again_text(db);
+  return out.str();
+}
+
+}  // namespace tlscope::model::analysis

@@ -1,0 +1,59 @@
+// Small helpers for writing findings in plain words and reading integer lists back.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tlscope::model::analysis {
+
+// "rank 2", "ranks 0, 1, 3".
+inline std::string rank_words(const std::vector<int64_t>& ranks) {
+  if (ranks.empty()) return "no rank";
+  std::string out = ranks.size() == 1 ? "rank " : "ranks ";
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    if (i) out += ", ";
+    out += std::to_string(ranks[i]);
+  }
+  return out;
+}
+
+// "[0, 1, 2]" -> {0, 1, 2} (JSON integer arrays as SQLite writes them).
+inline std::vector<int64_t> int_list(const std::string& text) {
+  std::vector<int64_t> out;
+  int64_t value = 0;
+  bool in_number = false, negative = false;
+  for (char c : text) {
+    if (c >= '0' && c <= '9') {
+      value = value * 10 + (c - '0');
+      in_number = true;
+    } else if (c == '-') {
+      negative = true;
+    } else {
+      if (in_number) out.push_back(negative ? -value : value);
+      value = 0;
+      in_number = negative = false;
+    }
+  }
+  if (in_number) out.push_back(negative ? -value : value);
+  return out;
+}
+
+inline std::string ranks_json(std::vector<int64_t> ranks) {
+  std::sort(ranks.begin(), ranks.end());
+  std::string out = "[";
+  for (size_t i = 0; i < ranks.size(); ++i) {
+    if (i) out += ",";
+    out += std::to_string(ranks[i]);
+  }
+  return out + "]";
+}
+
+// The op both sides of a collective must agree on: a point-to-point transfer is one `send` and one
+// `recv`, which match each other.
+inline std::string matched_op(const std::string& op) {
+  return op == "send" || op == "recv" ? "send/recv" : op;
+}
+
+}  // namespace tlscope::model::analysis

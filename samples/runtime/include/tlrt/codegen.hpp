@@ -1,0 +1,40 @@
+// The backend ("inductor"): lowers a graph into kernels (runs of pointwise ops fused into one loop
+// nest, other ops as extern calls), prints them as generated code, and executes the kernels.
+#pragma once
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tlrt/graph.hpp"
+#include "tlrt/json.hpp"
+
+namespace tlrt {
+
+struct GraphKernel {
+  bool fused = false;
+  std::string name;          // cpp_fused_add_relu_0, or the extern op name
+  std::vector<int> nodes;    // graph nodes computed, in order
+  std::vector<int> inputs;   // graph nodes read from outside the kernel
+  std::vector<int> outputs;  // graph nodes that escape the kernel
+  Shape shape;               // fused: the iteration space
+};
+
+struct CompiledGraph {
+  Graph graph;
+  std::vector<GraphKernel> kernels;
+  std::string code;       // inductor_output_code payload
+  std::string cache_key;  // fx graph cache key
+  std::vector<std::string> collective_schedule;
+  Json runtime_meta;  // inductor_runtime_and_tensor_meta payload
+};
+
+struct BackendFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Throws BackendFailure for backend "broken_backend" (a deliberately failing compiler).
+CompiledGraph inductor_compile(const Graph& g, const std::string& backend);
+// Runs the kernels on the graph inputs (in placeholder order); returns the graph outputs.
+std::vector<Tensor> run_compiled(const CompiledGraph& cg, const std::vector<Tensor>& inputs);
+
+}  // namespace tlrt

@@ -1,0 +1,75 @@
+// compile(fn): a Dynamo-like frame evaluator. Per frame it keeps a cache of compiled entries,
+// each guarded; a guard failure recompiles (logging why), repeated size changes make a dim
+// dynamic, the cache limit falls back to eager, and untraceable statements break the graph and
+// resume in a new frame (torch_dynamo_resume_in_<fn>_at_<line>). Everything is logged to the
+// current Process's trace log and truth.
+#pragma once
+#include <map>
+#include <optional>
+#include <set>
+#include <source_location>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tlrt/codegen.hpp"
+#include "tlrt/guards.hpp"
+#include "tlrt/program.hpp"
+#include "tlrt/trace_log.hpp"
+
+namespace tlrt {
+
+struct CompileOptions {
+  std::string backend = "inductor";  // "broken_backend" always fails
+  int recompile_limit = 8;           // torch._dynamo.config.recompile_limit
+  bool automatic_dynamic = true;
+};
+
+// A failed compile, surfaced to the caller as torch.compile does (without suppress_errors).
+struct CompileError : std::runtime_error {
+  CompileError(std::string type, std::string reason, std::string id)
+      : std::runtime_error(type + ": " + reason),
+        fail_type(std::move(type)),
+        fail_reason(std::move(reason)),
+        compile_id(std::move(id)) {}
+  std::string fail_type, fail_reason, compile_id;
+};
+
+class CompiledFunction {
+ public:
+  explicit CompiledFunction(const Program& program, CompileOptions options = {});
+  // Calls the function on `env` (its arguments and results are variables of env).
+  void operator()(Env& env, std::source_location call = std::source_location::current());
+  // Counters for tests.
+  int compiles() const { return compiles_; }
+  int cache_hits() const { return hits_; }
+
+ private:
+  struct Entry {
+    CompileCtx id;
+    std::vector<Guard> guards;
+    std::optional<CompiledGraph> compiled;
+    std::map<std::string, Value> constants;  // non-tensor variables the traced part wrote
+    int break_stmt = -1;                     // statement run eagerly after the graph
+  };
+  struct Frame {
+    size_t start = 0;
+    std::string name;
+    int frame_id = -1;
+    std::vector<Entry> entries;
+    bool skip = false;  // recompile limit hit: always eager
+    std::set<std::pair<std::string, int>> dynamic;
+  };
+
+  void run_frame(size_t start, Env& env, const std::vector<StackFrame>& outer);
+  void execute(Frame& f, const Entry& e, Env& env, const std::vector<StackFrame>& outer);
+  Entry compile_frame(Frame& f, Env& env, const std::vector<std::string>& reasons,
+                      const std::vector<StackFrame>& outer);
+
+  const Program& program_;
+  CompileOptions options_;
+  std::map<size_t, Frame> frames_;
+  int compiles_ = 0, hits_ = 0;
+};
+
+}  // namespace tlrt

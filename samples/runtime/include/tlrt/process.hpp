@@ -1,0 +1,41 @@
+// What one PyTorch process owns: its trace log, rank, compile counters and execution record.
+// Rank threads each install their own Process; runtime code reaches it through current().
+#pragma once
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tlrt/trace_log.hpp"
+#include "tlrt/truth.hpp"
+
+namespace tlrt {
+
+class World;
+
+struct Process {
+  int rank = -1;  // -1: torch.distributed not initialised
+  std::unique_ptr<TraceLog> log;
+  World* world = nullptr;
+  Truth* truth = nullptr;
+  int next_frame_id = 0;
+  int next_describer_id = 0;
+  std::map<std::string, int> fx_graph_cache;  // graph key -> times compiled
+  std::vector<std::string> execution_order;   // compile id per compiled-graph run
+  std::optional<CompileCtx> executing;        // compiled graph running now
+
+  // Opens the log in `dir`; the file name follows PyTorch (rank in the name when distributed).
+  Process(const std::string& dir, int rank, World* world, Truth* truth, const std::string& suffix);
+  // Writes the graph_execution artifact and flushes.
+  void finish();
+
+  static Process* current();
+  // Installs `p` (and its log) for the calling thread.
+  static void set_current(Process* p);
+};
+
+// A random-looking suffix like NamedTemporaryFile's (8 chars of [a-z0-9]).
+std::string random_suffix();
+
+}  // namespace tlrt

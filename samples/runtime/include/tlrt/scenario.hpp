@@ -1,0 +1,74 @@
+// Named scenarios of tlscope-sample and the harness that runs a body as one process or as N rank
+// threads, each with its own trace log, and writes truth.json.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "tlrt/collectives.hpp"
+#include "tlrt/process.hpp"
+#include "tlrt/program.hpp"
+#include "tlrt/truth.hpp"
+
+namespace tlrt {
+
+struct ScenarioOptions {
+  std::string out_dir = "tlscope-trace";
+  int ranks = 0;  // 0: the scenario's default
+  int steps = 0;  // 0: the scenario's default
+  uint64_t seed = 1;
+  int timeout_ms = 300;            // collective timeout (hang detection)
+  std::string desync_kind = "op";  // desync: op, shape, dtype or order
+};
+
+struct ScenarioResult {
+  bool compiled_matches_eager = true;
+  std::string detail;  // what differed, when something did
+  std::vector<std::string> logs;
+  std::string truth_path;
+  int64_t records = 0;
+  double seconds = 0;
+};
+
+struct ScenarioInfo {
+  std::string name;
+  std::string description;
+  int default_ranks;  // 0: single process (no rank in file names)
+  int default_steps;
+  std::function<ScenarioResult(const ScenarioOptions&)> run;
+};
+
+const std::vector<ScenarioInfo>& scenarios();
+const ScenarioInfo* find_scenario(const std::string& name);
+// Runs a named scenario, filling ranks/steps left at 0 with its defaults. Throws
+// std::invalid_argument for an unknown name or options the scenario cannot honour.
+ScenarioResult run_scenario(const std::string& name, ScenarioOptions o);
+
+// Harness. The body runs with Process::current() installed; the result collects log paths.
+ScenarioResult run_single(const ScenarioOptions& o, const std::string& scenario,
+                          const std::function<void(Process&, ScenarioResult&)>& body);
+// `setup` creates process groups before the threads start; `body` runs on every rank. A rank whose
+// collective times out stops its body cleanly (its log keeps the timed_out record).
+ScenarioResult run_ranks(const ScenarioOptions& o, const std::string& scenario, int ranks,
+                         const std::function<void(World&)>& setup,
+                         const std::function<void(Process&, World&)>& body,
+                         const std::function<void(Truth&, ScenarioResult&)>& check);
+
+// Every tensor variable of `a` equals (allclose) the one in `b`; fills detail otherwise.
+bool same_tensors(const Env& a, const Env& b, std::string& detail, double rtol = 1e-5,
+                  double atol = 1e-6);
+
+// Scenario entry points (samples/programs/*.cpp).
+ScenarioResult scenario_mlp(const ScenarioOptions& o);
+ScenarioResult scenario_graph_breaks(const ScenarioOptions& o);
+ScenarioResult scenario_recompiles(const ScenarioOptions& o);
+ScenarioResult scenario_dynamic_shapes(const ScenarioOptions& o);
+ScenarioResult scenario_compile_failure(const ScenarioOptions& o);
+ScenarioResult scenario_ddp(const ScenarioOptions& o);
+ScenarioResult scenario_mesh_2d(const ScenarioOptions& o);
+ScenarioResult scenario_desync(const ScenarioOptions& o);
+ScenarioResult scenario_straggler(const ScenarioOptions& o);
+ScenarioResult scenario_hang(const ScenarioOptions& o);
+
+}  // namespace tlrt

@@ -1,0 +1,85 @@
+// One TORCH_TRACE log file per process (here: per rank thread), in the exact line format PyTorch's
+// structured logger writes: glog-style header, one-line JSON envelope, TAB-prefixed payload lines
+// whose MD5 is the envelope's has_payload, and a string table written before first use.
+#pragma once
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <source_location>
+#include <string>
+#include <vector>
+
+#include "tlrt/json.hpp"
+
+namespace tlrt {
+
+struct CompileCtx {
+  int frame_id = 0;
+  int frame_compile_id = 0;
+  int attempt = 0;
+  bool has_attempt = true;
+  std::string str() const {  // PyTorch CompileId form "0/1"
+    return std::to_string(frame_id) + "/" + std::to_string(frame_compile_id);
+  }
+};
+
+struct StackFrame {
+  int line;
+  std::string name;
+  std::string file;
+  std::string loc;  // source text of the line, may be empty
+};
+
+// Exactly one of ctx / stack (or neither) accompanies an event.
+struct EventContext {
+  std::optional<CompileCtx> ctx;
+  std::optional<std::vector<StackFrame>> stack;
+};
+
+class TraceLog {
+ public:
+  // Creates dir (if needed) and the file dedicated_log_torch_trace[_rank_N]_<suffix>.log.
+  // Throws std::runtime_error naming the path when it cannot be opened.
+  TraceLog(const std::string& dir, std::optional<int> rank, const std::string& suffix);
+  ~TraceLog();
+  TraceLog(const TraceLog&) = delete;
+  TraceLog& operator=(const TraceLog&) = delete;
+
+  // Writes one record. `payload` (if set) is written raw, one TAB line per '\n'-separated piece.
+  void emit(const std::string& key, const Json& metadata, const EventContext& ctx,
+            const std::optional<std::string>& payload = std::nullopt,
+            std::source_location where = std::source_location::current());
+  // A frame list in the interned form ({"line","name","filename":idx,"loc"}); emits str records.
+  Json frames(const std::vector<StackFrame>& stack,
+              std::source_location where = std::source_location::current());
+  // chromium_event with ph B/E/i and real timestamp; returns the timestamp (µs).
+  double chromium(const std::string& name, char ph, const std::optional<CompileCtx>& ctx,
+                  Json extra_args = Json::object());
+
+  const std::string& path() const { return path_; }
+  int64_t records() const { return records_; }
+  void flush();
+
+  // The log of the calling thread's process (nullptr when none).
+  static TraceLog* current();
+  static void set_current(TraceLog* log);
+
+ private:
+  int intern(const std::string& file, std::source_location where);
+  void write_header(std::source_location where);
+
+  std::string path_;
+  std::FILE* f_ = nullptr;
+  std::optional<int> rank_;
+  std::map<std::string, int> strings_;
+  int64_t records_ = 0;
+  long pid_;
+};
+
+double now_us();
+// "void ns::f(int)" -> "f": the bare name PyTorch frames carry.
+std::string short_function_name(const char* pretty);  // wall clock, µs since the epoch
+// Path of a runtime source file as PyTorch prints it: relative to the repo root when possible.
+std::string relative_source(const char* file);
+
+}  // namespace tlrt

@@ -1,0 +1,28 @@
+// Ground truth of a run (truth.json): what the runtime really did, written beside the logs so the
+// analysis can be checked against it. Shared by all rank threads.
+#pragma once
+#include <mutex>
+#include <string>
+
+#include "tlrt/json.hpp"
+
+namespace tlrt {
+
+class Truth {
+ public:
+  // section: graph_breaks, recompiles, failures, cache_limit, dynamic_dims, collectives, faults
+  void add(const std::string& section, Json entry);
+  size_t count(const std::string& section) const;
+  // Writes {"scenario","ranks","seed","steps", sections...} to path; throws on I/O failure.
+  void write(const std::string& path, const std::string& scenario, int ranks, uint64_t seed,
+             int steps) const;
+
+ private:
+  mutable std::mutex mu_;
+  Json::Object sections_ = {{"graph_breaks", Json::array()}, {"recompiles", Json::array()},
+                            {"failures", Json::array()},     {"cache_limit", Json::array()},
+                            {"dynamic_dims", Json::array()}, {"collectives", Json::array()},
+                            {"faults", Json::array()}};
+};
+
+}  // namespace tlrt

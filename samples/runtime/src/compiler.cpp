@@ -1,0 +1,392 @@
+// The frame evaluator of compile() (see compiler.hpp).
+#include "tlrt/compiler.hpp"
+
+#include <algorithm>
+
+#include "tlrt/process.hpp"
+#include "tlrt/tracer.hpp"
+
+namespace tlrt {
+
+namespace {
+
+Json artifact_meta(const std::string& name, const std::string& encoding) {
+  Json m = Json::object();
+  m.set("name", name).set("encoding", encoding);
+  return m;
+}
+
+EventContext at(const CompileCtx& c) {
+  EventContext ec;
+  ec.ctx = c;
+  return ec;
+}
+
+// A size-mismatch failure text names the tensor and index: "tensor 'x' size mismatch at index 0".
+std::optional<std::pair<std::string, int>> size_mismatch(const std::string& reason) {
+  const std::string pre = "tensor '";
+  size_t a = reason.find(pre);
+  size_t b = reason.find("' size mismatch at index ");
+  if (a != 0 || b == std::string::npos) return std::nullopt;
+  std::string var = reason.substr(pre.size(), b - pre.size());
+  int idx = std::atoi(reason.c_str() + b + std::string("' size mismatch at index ").size());
+  return std::make_pair(var, idx);
+}
+
+}  // namespace
+
+CompiledFunction::CompiledFunction(const Program& program, CompileOptions options)
+    : program_(program), options_(std::move(options)) {}
+
+void CompiledFunction::operator()(Env& env, std::source_location call) {
+  std::vector<StackFrame> outer{{static_cast<int>(call.line()),
+                                 short_function_name(call.function_name()), call.file_name(), ""}};
+  run_frame(0, env, outer);
+}
+
+void CompiledFunction::run_frame(size_t start, Env& env, const std::vector<StackFrame>& outer) {
+  if (start >= program_.stmts.size()) return;
+  Frame& f = frames_[start];
+  if (f.name.empty()) {
+    f.start = start;
+    f.name = start == 0 ? program_.name
+                        : "torch_dynamo_resume_in_" + program_.name + "_at_" +
+                              std::to_string(program_.stmts[start - 1].line);
+  }
+  if (f.skip) {
+    program_.run_eager(env, start);
+    return;
+  }
+  std::vector<std::string> reasons;
+  // Most recent entry first, as Dynamo's cache lookup walks it.
+  for (size_t i = f.entries.size(); i-- > 0;) {
+    const Entry& e = f.entries[i];
+    std::optional<std::string> failure;
+    for (const auto& g : e.guards) {
+      failure = g.check(env);
+      if (failure) break;
+    }
+    if (!failure) {
+      ++hits_;
+      execute(f, e, env, outer);
+      return;
+    }
+    reasons.push_back(e.id.str() + ": " + *failure);
+  }
+  Entry e = compile_frame(f, env, reasons, outer);
+  if (f.skip) {
+    program_.run_eager(env, start);
+    return;
+  }
+  f.entries.push_back(std::move(e));
+  execute(f, f.entries.back(), env, outer);
+}
+
+void CompiledFunction::execute(Frame& f, const Entry& e, Env& env,
+                               const std::vector<StackFrame>& outer) {
+  Process* proc = Process::current();
+  if (e.compiled) {
+    std::vector<Tensor> inputs;
+    for (int p : e.compiled->graph.placeholders())
+      inputs.push_back(env.t(e.compiled->graph.nodes[p].var));
+    std::optional<CompileCtx> saved;
+    if (proc) {
+      saved = proc->executing;
+      proc->executing = e.id;
+      proc->execution_order.push_back(e.id.str());
+    }
+    std::vector<Tensor> outs;
+    try {
+      outs = run_compiled(*e.compiled, inputs);
+    } catch (...) {
+      if (proc) proc->executing = saved;
+      throw;
+    }
+    if (proc) proc->executing = saved;
+    for (size_t i = 0; i < outs.size(); ++i) env.set(e.compiled->graph.output_vars[i], outs[i]);
+  }
+  for (const auto& [name, v] : e.constants) {
+    if (auto* d = std::get_if<double>(&v)) env.set(name, *d);
+    if (auto* s = std::get_if<std::string>(&v)) env.set(name, *s);
+  }
+  if (e.break_stmt < 0) return;
+  program_.stmts[static_cast<size_t>(e.break_stmt)].fn(env);  // the break runs eagerly
+  run_frame(static_cast<size_t>(e.break_stmt) + 1, env, outer);
+  (void)f;
+}
+
+CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env,
+                                                        const std::vector<std::string>& reasons,
+                                                        const std::vector<StackFrame>& outer) {
+  Process* proc = Process::current();
+  if (!proc) throw std::logic_error("compile() needs a Process on this thread");
+  TraceLog& log = *proc->log;
+  if (f.frame_id < 0) f.frame_id = proc->next_frame_id++;
+  Entry entry;
+  entry.id = CompileCtx{f.frame_id, static_cast<int>(f.entries.size()), 0, true};
+  CompileCtx ctx = entry.id;
+  ++compiles_;
+  double t_start = log.chromium("dynamo", 'B', ctx);
+  const Stmt& first = program_.stmts[f.start];
+
+  std::string recompile_reason;
+  if (!reasons.empty()) {
+    std::string payload = "[\n";
+    for (size_t i = 0; i < reasons.size(); ++i)
+      payload += (i ? ",\n" : "") + Json(reasons[i]).dump();
+    payload += "\n]";
+    log.emit("artifact", artifact_meta("recompile_reasons", "json"), at(ctx), payload);
+    recompile_reason = reasons.front();
+    std::string guard = recompile_reason.substr(recompile_reason.find(": ") + 2);
+    if (proc->truth) {
+      Json t = Json::object();
+      t.set("rank", std::max(proc->rank, 0))
+          .set("compile_id", ctx.str())
+          .set("frame", f.name)
+          .set("failed_guard", guard);
+      t.set("reason", recompile_reason);
+      proc->truth->add("recompiles", t);
+    }
+    if (options_.automatic_dynamic) {
+      if (auto sm = size_mismatch(guard)) f.dynamic.insert(*sm);
+    }
+  }
+  log.chromium("entire_frame_compile", 'B', ctx,
+               Json(Json::Object{{"fn_name", Json("_compile.compile_inner")}}));
+  std::vector<StackFrame> stack = outer;
+  stack.push_back({first.line, f.name, program_.file, first.code});
+  Json ds = Json::object();
+  ds.set("stack", log.frames(stack));
+  log.emit("dynamo_start", ds, at(ctx));
+
+  auto metrics = [&](Json& m, double end) {
+    m.set("compile_id", ctx.str())
+        .set("frame_key", std::to_string(f.frame_id + 1))
+        .set("co_name", f.name);
+    m.set("co_filename", program_.file)
+        .set("co_firstlineno", f.start == 0 ? program_.first_line : first.line);
+    m.set("cache_size", static_cast<int64_t>(f.entries.size()))
+        .set("accumulated_cache_size", static_cast<int64_t>(f.entries.size()));
+    m.set("start_time", t_start / 1e6).set("entire_frame_compile_time_s", (end - t_start) / 1e6);
+    m.set("start_time_us", static_cast<int64_t>(t_start))
+        .set("end_time_us", static_cast<int64_t>(end));
+    m.set("duration_us", static_cast<int64_t>(end - t_start));
+    m.set("dynamo_cumulative_compile_time_us", static_cast<int64_t>(end - t_start));
+    m.set("is_forward", true).set("is_runtime", false).set("log_format_version", 3);
+    m.set("recompile_reason", recompile_reason.empty() ? Json(nullptr) : Json(recompile_reason));
+    m.set("config_suppress_errors", false).set("specialize_float", false);
+  };
+
+  if (static_cast<int>(f.entries.size()) >= options_.recompile_limit) {
+    // Dynamo stops recompiling this frame and runs it eagerly from now on.
+    f.skip = true;
+    std::string reason = "cache_size_limit reached";
+    Json m = Json::object();
+    double end = now_us();
+    metrics(m, end);
+    m.set("fail_type", "RecompileLimitExceeded").set("fail_reason", reason);
+    m.set("fail_user_frame_filename", program_.file).set("fail_user_frame_lineno", first.line);
+    m.set("restart_reasons", Json::array())
+        .set("num_graph_breaks", 0)
+        .set("graph_op_count", nullptr);
+    m.set("has_guarded_code", false);
+    log.chromium("entire_frame_compile", 'E', ctx,
+                 Json(Json::Object{{"fn_name", Json("_compile.compile_inner")}}));
+    log.emit("compilation_metrics", m, at(ctx));
+    log.chromium("dynamo", 'E', ctx);
+    if (proc->truth) {
+      Json t = Json::object();
+      t.set("rank", std::max(proc->rank, 0))
+          .set("frame", f.name)
+          .set("compile_id", ctx.str())
+          .set("limit", options_.recompile_limit);
+      proc->truth->add("cache_limit", t);
+    }
+    return entry;
+  }
+
+  std::vector<std::string> restart_reasons;
+  int stop_at = -1;  // statement index where the graph must end (a known break)
+  int describer = proc->next_describer_id;
+  std::unique_ptr<Tracer> tracer;
+  Env traced;
+  for (;;) {
+    log.chromium("compile_attempt_" + std::to_string(ctx.attempt), 'B', ctx);
+    log.chromium("bytecode_tracing", 'B', ctx);
+    describer = proc->next_describer_id++;
+    traced = env;
+    tracer = std::make_unique<Tracer>(env, ctx, describer, f.dynamic, program_);
+    std::optional<std::pair<size_t, std::string>> brk;
+    size_t end = stop_at >= 0 ? static_cast<size_t>(stop_at) : program_.stmts.size();
+    for (size_t i = f.start; i < end; ++i) {
+      tracer->set_statement(&program_.stmts[i]);
+      try {
+        program_.stmts[i].fn(traced);
+      } catch (const GraphBreakSignal& sig) {
+        brk = std::make_pair(i, sig.reason);
+        break;
+      }
+    }
+    log.chromium("bytecode_tracing", 'E', ctx);
+    if (!brk) break;
+    const Stmt& s = program_.stmts[brk->first];
+    std::string payload = "Graph break in user code at " + program_.file + ":" +
+                          std::to_string(s.line) + "\nGraph Break Reason: " + brk->second +
+                          "\nUser code traceback:\n  File \"" + program_.file + "\", line " +
+                          std::to_string(s.line) + ", in " + program_.name + "\n    " + s.code +
+                          "\n";
+    log.emit("artifact", artifact_meta("dynamo_graph_break_reason", "string"), at(ctx), payload);
+    if (proc->truth) {
+      Json t = Json::object();
+      t.set("rank", std::max(proc->rank, 0))
+          .set("compile_id", ctx.str())
+          .set("frame", f.name)
+          .set("file", program_.file);
+      t.set("line", s.line).set("reason", brk->second);
+      proc->truth->add("graph_breaks", t);
+    }
+    restart_reasons.push_back(brk->second);
+    log.chromium("compile_attempt_" + std::to_string(ctx.attempt), 'E', ctx);
+    tracer.reset();
+    stop_at = static_cast<int>(brk->first);
+    entry.break_stmt = stop_at;
+    ++ctx.attempt;
+  }
+  tracer->finish(traced);
+  Graph graph = tracer->graph;
+  entry.guards = tracer->guards;
+  for (const auto& s : tracer->symbols) {
+    if (proc->truth) {
+      Json d = Json::object();
+      d.set("rank", std::max(proc->rank, 0))
+          .set("frame", f.name)
+          .set("input", s.var)
+          .set("dim", s.dim)
+          .set("symbol", s.symbol);
+      d.set("compile_id", ctx.str()).set("hint", s.hint);
+      proc->truth->add("dynamic_dims", d);
+    }
+  }
+  for (const auto& [name, v] : traced.vars()) {
+    if (std::holds_alternative<Tensor>(v)) continue;
+    bool same = env.has(name) && env.vars().at(name).index() == v.index() &&
+                (std::holds_alternative<double>(v)
+                     ? std::get<double>(env.vars().at(name)) == std::get<double>(v)
+                     : std::get<std::string>(env.vars().at(name)) == std::get<std::string>(v));
+    if (!same) entry.constants[name] = v;
+  }
+  tracer.reset();
+
+  double backend_us = 0;
+  std::vector<std::string> custom_ops;
+  if (graph.op_count() > 0) {
+    log.emit("dynamo_output_graph", graph_sizes(graph), at(ctx), print_dynamo_graph(graph));
+    double b0 = log.chromium("backend_compile", 'B', ctx);
+    try {
+      log.emit("aot_inference_graph", Json::object(), at(ctx), print_aot_graph(graph));
+      log.chromium("inductor_compile", 'B', ctx);
+      CompiledGraph cg = inductor_compile(graph, options_.backend);
+      int& seen = proc->fx_graph_cache[cg.cache_key];
+      Json cache = Json::object();
+      cache.set("key", cg.cache_key)
+          .set("components", Json::array())
+          .set("cache_state", seen ? "hit" : "miss");
+      log.emit("artifact",
+               artifact_meta(seen ? "fx_graph_cache_hit" : "fx_graph_cache_miss", "json"), at(ctx),
+               cache.dump_indent0());
+      ++seen;
+      Json oc = Json::object();
+      oc.set("filename",
+             "/tmp/torchinductor_tlrt/" + cg.cache_key.substr(1, 2) + "/c" + cg.cache_key + ".py");
+      log.emit("inductor_output_code", oc, at(ctx), cg.code);
+      if (!cg.collective_schedule.empty()) {
+        std::string sched = "[\n";
+        for (size_t i = 0; i < cg.collective_schedule.size(); ++i)
+          sched += (i ? ",\n" : "") + Json(cg.collective_schedule[i]).dump();
+        sched += "\n]";
+        log.emit("artifact", artifact_meta("inductor_collective_schedule", "json"), at(ctx), sched);
+        log.emit("artifact", artifact_meta("inductor_runtime_and_tensor_meta", "json"), at(ctx),
+                 cg.runtime_meta.dump_indent0());
+        for (const auto& n : graph.nodes) {
+          if (!n.op || n.op->kind != OpKind::collective) continue;
+          std::string op = "_c10d_functional::" + c10d_name(*n.op).substr(28);
+          op = op.substr(0, op.rfind('.'));
+          if (std::find(custom_ops.begin(), custom_ops.end(), op) == custom_ops.end())
+            custom_ops.push_back(op);
+        }
+        custom_ops.push_back("_c10d_functional::wait_tensor");
+      }
+      log.chromium("inductor_compile", 'E', ctx);
+      entry.compiled = std::move(cg);
+    } catch (const BackendFailure& e) {
+      std::string reason = "backend='" + options_.backend + "' raised:\nRuntimeError: " + e.what();
+      std::string tb = "Traceback (most recent call last):\n  File \"" + relative_source(__FILE__) +
+                       "\", line " + std::to_string(__LINE__) +
+                       ", in compile_frame\n    inductor_compile(graph, backend)\n"
+                       "torch._dynamo.exc.BackendCompilerFailed: " +
+                       reason + "\n";
+      log.emit("artifact", artifact_meta("dynamo_error", "string"), at(ctx), tb);
+      log.chromium("inductor_compile", 'E', ctx);
+      log.chromium("backend_compile", 'E', ctx);
+      double end = now_us();
+      Json m = Json::object();
+      metrics(m, end);
+      m.set("guard_count", nullptr).set("graph_op_count", nullptr).set("graph_node_count", nullptr);
+      m.set("graph_input_count", nullptr);
+      m.set("fail_type", "BackendCompilerFailed").set("fail_reason", reason);
+      m.set("fail_user_frame_filename", program_.file).set("fail_user_frame_lineno", first.line);
+      m.set("restart_reasons", Json::list(restart_reasons))
+          .set("num_graph_breaks", static_cast<int64_t>(restart_reasons.size()));
+      m.set("has_guarded_code", false);
+      log.chromium("compile_attempt_" + std::to_string(ctx.attempt), 'E', ctx);
+      log.chromium("entire_frame_compile", 'E', ctx,
+                   Json(Json::Object{{"fn_name", Json("_compile.compile_inner")}}));
+      log.emit("compilation_metrics", m, at(ctx));
+      log.chromium("dynamo", 'E', ctx,
+                   Json(Json::Object{{"fail_type", Json("BackendCompilerFailed")}}));
+      if (proc->truth) {
+        Json t = Json::object();
+        t.set("rank", std::max(proc->rank, 0)).set("compile_id", ctx.str()).set("frame", f.name);
+        t.set("fail_type", "BackendCompilerFailed").set("fail_reason", reason);
+        proc->truth->add("failures", t);
+      }
+      throw CompileError("BackendCompilerFailed", reason, ctx.str());
+    }
+    backend_us = log.chromium("backend_compile", 'E', ctx) - b0;
+  }
+
+  log.chromium("build_guards", 'B', ctx);
+  log.emit("dynamo_guards", Json::object(), at(ctx), guards_payload(entry.guards));
+  log.emit("dynamo_cpp_guards_str", Json::object(), at(ctx), cpp_guards_tree(entry.guards));
+  log.chromium("build_guards", 'E', ctx);
+  log.chromium("compile_attempt_" + std::to_string(ctx.attempt), 'E', ctx);
+  log.chromium("entire_frame_compile", 'E', ctx,
+               Json(Json::Object{{"fn_name", Json("_compile.compile_inner")}}));
+  double end = now_us();
+  Json m = Json::object();
+  metrics(m, end);
+  int shape_guards = 0;
+  for (const auto& g : entry.guards) shape_guards += g.kind == Guard::Kind::dynamic_dim ? 1 : 0;
+  m.set("guard_count", static_cast<int64_t>(entry.guards.size()))
+      .set("shape_env_guard_count", shape_guards);
+  m.set("graph_op_count", graph.op_count())
+      .set("graph_node_count", static_cast<int64_t>(graph.nodes.size()) + 1);
+  m.set("graph_input_count", graph.input_count());
+  m.set("backend_compile_time_s", backend_us / 1e6)
+      .set("inductor_compile_time_s", backend_us / 1e6);
+  m.set("aot_autograd_cumulative_compile_time_us", static_cast<int64_t>(backend_us));
+  m.set("inductor_cumulative_compile_time_us", static_cast<int64_t>(backend_us));
+  m.set("fail_type", nullptr).set("fail_reason", nullptr);
+  m.set("fail_user_frame_filename", nullptr).set("fail_user_frame_lineno", nullptr);
+  m.set("non_compliant_ops", Json::array()).set("compliant_custom_ops", Json::list(custom_ops));
+  m.set("restart_reasons", Json::list(restart_reasons));
+  m.set("num_graph_breaks", static_cast<int64_t>(restart_reasons.size()));
+  m.set("dynamo_time_before_restart_s", 0.0).set("has_guarded_code", true);
+  log.emit("compilation_metrics", m, at(ctx));
+  log.chromium("dynamo", 'E', ctx);
+  entry.id = ctx;
+  entry.id.attempt = 0;
+  return entry;
+}
+
+}  // namespace tlrt

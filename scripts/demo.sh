@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The README's main command: installs what is missing, builds (Release), runs a bundled sample
+# program of the tensor runtime (4 ranks on a 2x2 mesh, with a straggler), ingests its logs, writes
+# the HTML report and prints where it is.
+#   scripts/demo.sh [SCENARIO]   (default mesh-2d; `build/samples/runtime/tlscope-sample --list`)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+scenario=${1:-mesh-2d}
+"$root/scripts/setup.sh"
+"$root/scripts/build.sh" "$root/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+
+out="$root/out/$scenario"
+rm -rf "$out"
+mkdir -p "$out"
+sample=$(find "$root/build/samples" -name tlscope-sample -type f -perm -u+x | head -n 1)
+"$sample" "$scenario" --out "$out/logs" >/dev/null
+"$root/build/cli/tlscope" ingest "$out/logs" --db "$out/tlscope.db"
+"$root/build/cli/tlscope" summary "$out/tlscope.db"
+"$root/build/cli/tlscope" report "$out/tlscope.db" -o "$out/report" >/dev/null
+echo
+echo "logs:     $out/logs  (ground truth: $out/logs/truth.json)"
+echo "database: $out/tlscope.db"
+echo "report:   $out/report/index.html"

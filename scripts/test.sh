@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The README's test command: installs what is missing, builds with AddressSanitizer and
+# UndefinedBehaviorSanitizer, and runs every test through ctest (GUI tests in a real window under
+# Xvfb, HTML tests in headless Chromium). Set TLSCOPE_TEST_SANITIZE=0 for a plain Release build.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/scripts/setup.sh"
+
+if [ "${TLSCOPE_TEST_SANITIZE:-1}" = "1" ]; then
+  build="$root/build-test-asan"
+  "$root/scripts/build.sh" "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTLSCOPE_SANITIZE=ON
+  export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:strict_string_checks=1"
+  export LSAN_OPTIONS="suppressions=$root/tests/lsan.supp:print_suppressions=0"
+  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+else
+  build="$root/build-test"
+  "$root/scripts/build.sh" "$build" -DCMAKE_BUILD_TYPE=Release
+fi
+
+cd "$build"
+# One X server for the whole run: the GUI suite opens real windows on it.
+exec xvfb-run -a -s "-screen 0 1280x800x24" \
+  ctest --output-on-failure -j "$(nproc)" --timeout 600

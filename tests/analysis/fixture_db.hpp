@@ -1,0 +1,230 @@
+// A hand-built database with the ingest tables of docs/schema.md, for testing the analyses on
+// exactly the rows a scenario needs (the real-log tests go through `tlscope ingest` instead).
+#pragma once
+
+#include <sqlite3.h>
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tlscope::test {
+
+struct Ctx {
+  std::optional<int64_t> frame_id, frame_compile_id, attempt, compiled_autograd_id;
+  std::string compile_id() const {
+    std::string s;
+    if (compiled_autograd_id) s = "!" + std::to_string(*compiled_autograd_id) + (frame_id ? "/" : "");
+    if (frame_id) s += std::to_string(*frame_id) + "/" + std::to_string(frame_compile_id.value_or(0));
+    if (attempt && *attempt != 0) s += "_" + std::to_string(*attempt);
+    return s;
+  }
+};
+
+inline Ctx ctx(int64_t frame, int64_t fcid, int64_t attempt = 0) {
+  return Ctx{frame, fcid, attempt, std::nullopt};
+}
+
+class FixtureDb {
+ public:
+  FixtureDb() {
+    if (sqlite3_open(":memory:", &db_) != SQLITE_OK) throw std::runtime_error("sqlite open");
+    exec(R"sql(
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT, rank INTEGER, gzip INTEGER, bytes INTEGER,
+  lines INTEGER, envelope_lines INTEGER, payload_lines INTEGER, blank_lines INTEGER,
+  error_lines INTEGER, events INTEGER, errors INTEGER, content_hash TEXT, completed INTEGER);
+CREATE TABLE events(id INTEGER PRIMARY KEY, file_id INTEGER, line INTEGER, byte_offset INTEGER,
+  kind TEXT, rank INTEGER, compiled_autograd_id INTEGER, frame_id INTEGER,
+  frame_compile_id INTEGER, attempt INTEGER, compile_id TEXT, glog_time TEXT, thread INTEGER,
+  pathname TEXT, lineno INTEGER, metadata TEXT, payload_id INTEGER, payload_lines INTEGER,
+  md5_ok INTEGER);
+CREATE TABLE payloads(id INTEGER PRIMARY KEY, md5 TEXT UNIQUE, size INTEGER, text TEXT);
+CREATE TABLE strings(file_id INTEGER, idx INTEGER, filename TEXT);
+CREATE TABLE stack_frames(event_id INTEGER, depth INTEGER, filename_idx INTEGER, filename TEXT,
+  line INTEGER, name TEXT, loc TEXT);
+CREATE TABLE ingest_errors(id INTEGER PRIMARY KEY, file_id INTEGER, line INTEGER,
+  byte_offset INTEGER, line_count INTEGER, kind TEXT, reason TEXT, excerpt TEXT);
+CREATE TABLE compilation_metrics(event_id INTEGER, file_id INTEGER, rank INTEGER, kind TEXT,
+  compile_id TEXT, frame_id INTEGER, frame_compile_id INTEGER, attempt INTEGER, co_name TEXT,
+  co_filename TEXT, co_firstlineno INTEGER, cache_size INTEGER, accumulated_cache_size INTEGER,
+  guard_count INTEGER, shape_env_guard_count INTEGER, graph_op_count INTEGER,
+  graph_node_count INTEGER, graph_input_count INTEGER, fail_type TEXT, fail_reason TEXT,
+  fail_user_frame_filename TEXT, fail_user_frame_lineno INTEGER, restart_reasons TEXT,
+  recompile_reason TEXT, num_graph_breaks INTEGER, start_time_us REAL, end_time_us REAL,
+  duration_us REAL, entire_frame_compile_time_s REAL, backend_compile_time_s REAL,
+  inductor_compile_time_s REAL, dynamo_cumulative_compile_time_us REAL,
+  aot_autograd_cumulative_compile_time_us REAL, inductor_cumulative_compile_time_us REAL,
+  is_forward INTEGER, is_runtime INTEGER, json TEXT);
+CREATE TABLE describe_tensor(event_id INTEGER, file_id INTEGER, rank INTEGER, compile_id TEXT,
+  describer_id INTEGER, tensor_id INTEGER, ndim INTEGER, dtype TEXT, device TEXT, size TEXT,
+  stride TEXT, storage_offset INTEGER, storage_id INTEGER, requires_grad INTEGER,
+  is_leaf INTEGER, is_view INTEGER, is_parameter INTEGER, json TEXT);
+CREATE TABLE describe_storage(event_id INTEGER, file_id INTEGER, rank INTEGER, compile_id TEXT,
+  describer_id INTEGER, storage_id INTEGER, size INTEGER);
+CREATE TABLE describe_source(event_id INTEGER, file_id INTEGER, rank INTEGER, compile_id TEXT,
+  describer_id INTEGER, tensor_id INTEGER, source TEXT);
+CREATE TABLE artifacts(event_id INTEGER, file_id INTEGER, rank INTEGER, compile_id TEXT,
+  name TEXT, encoding TEXT, payload_id INTEGER);
+CREATE TABLE links(event_id INTEGER, file_id INTEGER, name TEXT, url TEXT);
+CREATE TABLE chromium_events(id INTEGER PRIMARY KEY, event_id INTEGER, file_id INTEGER,
+  rank INTEGER, name TEXT, cat TEXT, ph TEXT, ts REAL, dur REAL, pid INTEGER, tid INTEGER,
+  compile_id TEXT, args TEXT);
+)sql");
+  }
+  ~FixtureDb() { sqlite3_close(db_); }
+  FixtureDb(const FixtureDb&) = delete;
+  FixtureDb& operator=(const FixtureDb&) = delete;
+
+  sqlite3* db() const { return db_; }
+
+  void exec(const std::string& sql) {
+    char* err = nullptr;
+    if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+      std::string message = err ? err : "?";
+      sqlite3_free(err);
+      throw std::runtime_error(message + " in " + sql.substr(0, 200));
+    }
+  }
+
+  // One text value from a query ("" for NULL or no row).
+  std::string scalar(const std::string& sql) {
+    sqlite3_stmt* s = nullptr;
+    if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &s, nullptr) != SQLITE_OK)
+      throw std::runtime_error(std::string(sqlite3_errmsg(db_)) + " in " + sql);
+    std::string out;
+    if (sqlite3_step(s) == SQLITE_ROW && sqlite3_column_text(s, 0))
+      out = reinterpret_cast<const char*>(sqlite3_column_text(s, 0));
+    sqlite3_finalize(s);
+    return out;
+  }
+
+  // Rows of a query, columns joined with '|'.
+  std::vector<std::string> rows(const std::string& sql) {
+    sqlite3_stmt* s = nullptr;
+    if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &s, nullptr) != SQLITE_OK)
+      throw std::runtime_error(std::string(sqlite3_errmsg(db_)) + " in " + sql);
+    std::vector<std::string> out;
+    while (sqlite3_step(s) == SQLITE_ROW) {
+      std::string row;
+      for (int i = 0; i < sqlite3_column_count(s); ++i) {
+        if (i) row += "|";
+        auto* t = sqlite3_column_text(s, i);
+        row += t ? reinterpret_cast<const char*>(t) : "NULL";
+      }
+      out.push_back(row);
+    }
+    sqlite3_finalize(s);
+    return out;
+  }
+
+  int64_t add_file(const std::string& path, std::optional<int64_t> rank) {
+    exec("INSERT INTO files(path, rank, completed) VALUES (" + q(path) + ", " + num(rank) + ", 1)");
+    file_ = sqlite3_last_insert_rowid(db_);
+    return file_;
+  }
+
+  // Adds an envelope event (and its payload); returns events.id.
+  int64_t event(const std::string& kind, const Ctx& c, const std::string& metadata = "{}",
+                std::optional<std::string> payload = std::nullopt, std::optional<int64_t> rank = {}) {
+    std::string payload_id = "NULL";
+    if (payload) {
+      exec("INSERT OR IGNORE INTO payloads(md5, size, text) VALUES (" + q(std::to_string(next_md5_++)) +
+           ", " + std::to_string(payload->size()) + ", " + q(*payload) + ")");
+      payload_id = std::to_string(sqlite3_last_insert_rowid(db_));
+    }
+    std::string cid = c.compile_id();
+    exec("INSERT INTO events(file_id, line, kind, rank, compiled_autograd_id, frame_id, "
+         "frame_compile_id, attempt, compile_id, metadata, payload_id) VALUES (" +
+         std::to_string(file_) + ", " + std::to_string(++line_) + ", " + q(kind) + ", " +
+         num(rank) + ", " + num(c.compiled_autograd_id) + ", " + num(c.frame_id) + ", " +
+         num(c.frame_compile_id) + ", " + num(c.attempt) + ", " +
+         (cid.empty() ? "NULL" : q(cid)) + ", " + q(metadata) + ", " + payload_id + ")");
+    return sqlite3_last_insert_rowid(db_);
+  }
+
+  int64_t artifact(const Ctx& c, const std::string& name, const std::string& payload,
+                   const std::string& encoding = "string", std::optional<int64_t> rank = {}) {
+    int64_t id = event("artifact", c, "{\"name\": " + q_json(name) + ", \"encoding\": " +
+                                          q_json(encoding) + "}", payload, rank);
+    std::string cid = c.compile_id();
+    exec("INSERT INTO artifacts(event_id, file_id, rank, compile_id, name, encoding, payload_id) "
+         "SELECT id, file_id, rank, compile_id, " + q(name) + ", " + q(encoding) +
+         ", payload_id FROM events WHERE id = " + std::to_string(id));
+    return id;
+  }
+
+  // dynamo_start with the given (filename, line, name) frames, outermost first.
+  int64_t dynamo_start(const Ctx& c,
+                       const std::vector<std::tuple<std::string, int64_t, std::string>>& frames) {
+    int64_t id = event("dynamo_start", c, "{\"stack\": []}");
+    for (size_t d = 0; d < frames.size(); ++d) {
+      const auto& [file, line, name] = frames[d];
+      exec("INSERT INTO stack_frames(event_id, depth, filename, line, name) VALUES (" +
+           std::to_string(id) + ", " + std::to_string(d) + ", " + q(file) + ", " +
+           std::to_string(line) + ", " + q(name) + ")");
+    }
+    return id;
+  }
+
+  // compilation_metrics: `columns` is "col = value" SQL assignments, e.g. "co_name = 'fn'".
+  int64_t metrics(const Ctx& c, const std::string& co_name, const std::string& extra_columns = "",
+                  const std::string& extra_values = "", const std::string& kind = "compilation_metrics") {
+    int64_t id = event(kind, c, "{}");
+    std::string cid = c.compile_id();
+    size_t us = cid.find('_');
+    std::string payload_cid = us == std::string::npos ? cid : cid.substr(0, us);
+    exec("INSERT INTO compilation_metrics(event_id, file_id, kind, compile_id, frame_id, "
+         "frame_compile_id, attempt, co_name, co_filename" + extra_columns + ") VALUES (" +
+         std::to_string(id) + ", " + std::to_string(file_) + ", " + q(kind) + ", " +
+         q(payload_cid) + ", " + num(c.frame_id) + ", " + num(c.frame_compile_id) + ", " +
+         num(c.attempt) + ", " + q(co_name) + ", 'user.py'" + extra_values + ")");
+    return id;
+  }
+
+  int64_t tensor(const Ctx& c, int64_t describer, int64_t tensor_id, const std::string& source,
+                 const std::string& size, const std::string& stride,
+                 const std::string& dtype = "torch.float32") {
+    std::string cid = c.compile_id();
+    int64_t s = event("describe_storage", c);
+    exec("INSERT INTO describe_storage VALUES (" + std::to_string(s) + ", " + std::to_string(file_) +
+         ", NULL, " + q(cid) + ", " + std::to_string(describer) + ", " + std::to_string(tensor_id) +
+         ", 64)");
+    int64_t t = event("describe_tensor", c);
+    exec("INSERT INTO describe_tensor(event_id, file_id, compile_id, describer_id, tensor_id, "
+         "ndim, dtype, device, size, stride, storage_id) VALUES (" + std::to_string(t) + ", " +
+         std::to_string(file_) + ", " + q(cid) + ", " + std::to_string(describer) + ", " +
+         std::to_string(tensor_id) + ", 2, " + q(dtype) + ", 'cpu', " + q(size) + ", " +
+         q(stride) + ", " + std::to_string(tensor_id) + ")");
+    int64_t src = event("describe_source", c);
+    exec("INSERT INTO describe_source VALUES (" + std::to_string(src) + ", " +
+         std::to_string(file_) + ", NULL, " + q(cid) + ", " + std::to_string(describer) + ", " +
+         std::to_string(tensor_id) + ", " + q(source) + ")");
+    return t;
+  }
+
+  static std::string q(const std::string& s) {
+    std::string out = "'";
+    for (char ch : s) out += ch == '\'' ? std::string("''") : std::string(1, ch);
+    return out + "'";
+  }
+  static std::string q_json(const std::string& s) {
+    std::string out = "\"";
+    for (char ch : s) {
+      if (ch == '"' || ch == '\\') out += '\\';
+      if (ch == '\n') { out += "\\n"; continue; }
+      out += ch;
+    }
+    return out + "\"";
+  }
+  static std::string num(std::optional<int64_t> v) { return v ? std::to_string(*v) : "NULL"; }
+
+ private:
+  sqlite3* db_ = nullptr;
+  int64_t file_ = 0;
+  int64_t line_ = 0;
+  int64_t next_md5_ = 0;
+};
+
+}  // namespace tlscope::test

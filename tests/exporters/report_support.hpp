@@ -1,0 +1,79 @@
+// Helpers for the report tests: reading written files, counting matches, querying the database,
+// checking that every link of a written site resolves.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace tlscope::test {
+
+inline std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline size_t count_of(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t pos = 0; (pos = text.find(needle, pos)) != std::string::npos; pos += needle.size()) ++n;
+  return n;
+}
+
+// The value of attribute `attr` on the element with id `id` ("" if absent).
+inline std::string attr_of(const std::string& html, const std::string& id, const std::string& attr) {
+  size_t at = html.find("id=\"" + id + "\"");
+  if (at == std::string::npos) return "";
+  size_t start = html.rfind('<', at), end = html.find('>', at);
+  std::string tag = html.substr(start, end - start);
+  std::smatch m;
+  if (std::regex_search(tag, m, std::regex(attr + "=\"([^\"]*)\""))) return m[1].str();
+  return "";
+}
+
+inline long long db_count(const std::string& db_path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+  sqlite3_stmt* s = nullptr;
+  long long n = -1;
+  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW)
+    n = sqlite3_column_int64(s, 0);
+  sqlite3_finalize(s);
+  sqlite3_close(db);
+  return n;
+}
+
+inline std::vector<std::filesystem::path> html_files(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> out;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
+    if (e.path().extension() == ".html") out.push_back(e.path());
+  return out;
+}
+
+// Relative href/src targets that do not exist on disk, as "page -> target".
+inline std::vector<std::string> broken_links(const std::filesystem::path& dir) {
+  std::vector<std::string> broken;
+  static const std::regex kLink(R"((?:href|src)="([^"#]*)(?:#[^"]*)?")");
+  for (const auto& page : html_files(dir)) {
+    std::string html = read_file(page);
+    for (std::sregex_iterator it(html.begin(), html.end(), kLink), end; it != end; ++it) {
+      std::string target = (*it)[1].str();
+      if (target.empty()) continue;
+      if (target.find("://") != std::string::npos) {
+        broken.push_back(page.string() + " -> external " + target);
+        continue;
+      }
+      if (!std::filesystem::exists(page.parent_path() / target))
+        broken.push_back(page.string() + " -> " + target);
+    }
+  }
+  return broken;
+}
+
+}  // namespace tlscope::test

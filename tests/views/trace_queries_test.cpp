@@ -1,0 +1,116 @@
+// Query helpers over a hand-built database holding rows copied from the real PyTorch logs.
+#include <catch2/catch.hpp>
+#include <fstream>
+
+#include "tlscope/views/trace_queries.hpp"
+#include "views/schema_fixture.hpp"
+
+using namespace tlscope::views;
+
+namespace {
+
+std::string fixture_path(const std::string& name) {
+  return std::string(TLSCOPE_BINARY_DIR) + "/tests/" + name;
+}
+
+TraceDb open_fixture(const std::string& name) {
+  std::string path = tlscope::test::make_fixture_db(fixture_path(name));
+  std::string err;
+  auto db = TraceDb::open(path, &err);
+  INFO(err);
+  REQUIRE(db);
+  return std::move(*db);
+}
+
+}  // namespace
+
+TEST_CASE("Trace summary counts files, events per kind and ingest errors") {
+  TraceDb db = open_fixture("views_summary.db");
+  std::string err;
+  auto s = load_summary(db, &err);
+  REQUIRE(s);
+  REQUIRE(s->files.size() == 2);
+  CHECK(s->files[0].path == "chromium_events.log");
+  CHECK(s->files[0].rank == -1);
+  CHECK(s->events == 10);
+  REQUIRE(s->kinds.size() == 5);
+  CHECK(s->kinds[0].kind == "chromium_event");
+  CHECK(s->kinds[0].count == 6);
+  CHECK(s->errors == 2);
+}
+
+TEST_CASE("Chromium intervals come from matched B rows with their durations") {
+  TraceDb db = open_fixture("views_chromium.db");
+  std::string err;
+  auto ivs = load_chromium_intervals(db, &err);
+  CHECK(err.empty());
+  REQUIRE(ivs.size() == 3);  // the three E rows have dur NULL
+  CHECK(ivs[0].name == "dynamo");
+  CHECK(ivs[0].rank == -1);
+  CHECK(ivs[0].thread == "file 1 pid 0 tid 0");
+  CHECK(ivs[0].end_us == Approx(1733527214089673.0));
+  // Nesting read off the log: dynamo > entire_frame_compile > backend_compile.
+  Timeline t = build_timeline(ivs);
+  REQUIRE(t.lanes.size() == 1);
+  REQUIRE(t.lanes[0].depths.size() == 3);
+  CHECK(t.intervals[t.lanes[0].depths[2][0].interval].name == "backend_compile");
+  // Over the whole 163100.2 us at 1000 px, backend_compile (478.3 us) is 2.93 px: narrow, but
+  // alone on its row, so it stays a single item with count 1.
+  TimelineFrame f = layout_timeline(t, {t.start_us, t.end_us, 1000, 3});
+  REQUIRE(f.items.size() == 3);
+  CHECK(f.items[2].count == 1);
+  // Epoch-microsecond timestamps (1.7e15) have a 0.25 us step as doubles, hence the tolerance.
+  CHECK(f.items[2].x1 - f.items[2].x0 == Approx(478.3 * 1000 / 163100.2).epsilon(1e-3));
+}
+
+TEST_CASE("Compile rows, ingest errors and tensors read back from the fixture") {
+  TraceDb db = open_fixture("views_rows.db");
+  std::string err;
+  auto compiles = load_compiles(db, &err);
+  REQUIRE(compiles.size() == 1);
+  CHECK(compiles[0].compile_id == "0/0");
+  CHECK(compiles[0].co_firstlineno == 10755);
+  CHECK(compiles[0].fail_type == "BackendCompilerFailed");
+  CHECK(compiles[0].graph_op_count == -1);
+  CHECK(compiles[0].duration_us == -1);
+  auto errors = load_ingest_errors(db, 100, &err);
+  REQUIRE(errors.size() == 2);
+  CHECK(errors[0].path == "chromium_events.log");
+  CHECK(errors[0].line == 77);
+  CHECK(errors[1].path.empty());
+  CHECK(load_ingest_errors(db, 1, &err).size() == 1);
+  auto tensors = load_tensors(db, &err);
+  REQUIRE(tensors.size() == 2);
+  REQUIRE(tensors[0].shape);
+  CHECK(*tensors[0].shape == std::vector<int64_t>{1, 320, 128, 128});
+  CHECK_FALSE(tensors[1].shape);
+  CHECK(tensors[1].shape_error == "symbolic size s0");
+  CHECK(err.empty());
+}
+
+TEST_CASE("TraceDb reports missing files and non-databases; missing tables read empty") {
+  std::string err;
+  CHECK_FALSE(TraceDb::open(fixture_path("no_such.db"), &err));
+  CHECK(err.find("no_such.db") != std::string::npos);
+  std::string junk = fixture_path("views_junk.db");
+  std::ofstream(junk) << "this is not a database, just text long enough to have a header.....";
+  CHECK_FALSE(TraceDb::open(junk, &err));
+  CHECK(err.rfind(junk, 0) == 0);
+  // An empty SQLite file has no tables: every loader returns nothing and no error.
+  std::string empty = fixture_path("views_empty.db");
+  std::filesystem::remove(empty);
+  sqlite3* raw = nullptr;
+  sqlite3_open(empty.c_str(), &raw);
+  tlscope::test::exec_sql(raw, "CREATE TABLE unrelated(x)");
+  sqlite3_close(raw);
+  auto db = TraceDb::open(empty, &err);
+  REQUIRE(db);
+  err.clear();
+  CHECK(load_chromium_intervals(*db, &err).empty());
+  CHECK(load_compiles(*db, &err).empty());
+  CHECK(load_tensors(*db, &err).empty());
+  auto s = load_summary(*db, &err);
+  REQUIRE(s);
+  CHECK(s->files.empty());
+  CHECK(err.empty());
+}

@@ -1,0 +1,57 @@
+// A device mesh and DTensor-style placements (Shard(d) / Replicate() / Partial()): which mesh
+// ranks hold each element of a sharded tensor.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tlscope::views {
+
+struct MeshPlacement {
+  enum class Kind : uint8_t { kShard, kReplicate, kPartial };
+  Kind kind = Kind::kReplicate;
+  int dim = -1;  // the tensor dim split by a kShard placement
+};
+
+// Ranks are numbered row-major over `shape`, as torch's DeviceMesh(arange(n).reshape(shape)).
+struct DeviceMesh {
+  std::vector<int64_t> shape;
+  std::vector<MeshPlacement> placements;  // one per mesh dim
+};
+
+// "2x2" or "2,2" -> {2, 2}; nullopt with `error` set for anything else.
+std::optional<std::vector<int64_t>> parse_mesh_shape(std::string_view text, std::string* error);
+
+// "Shard(0),Replicate()" -> placements; "Partial()" and "Partial(sum)" are accepted.
+std::optional<std::vector<MeshPlacement>> parse_placements(std::string_view text,
+                                                           std::string* error);
+
+// "Shard(0)", "Replicate()", "Partial()".
+std::string placement_text(const MeshPlacement& placement);
+
+// The element ranges each rank holds, derived once per tensor. Shards follow torch.chunk:
+// chunk size ceil(n / parts); later chunks may be short or empty. Several mesh dims sharding the
+// same tensor dim split it in mesh-dim order, as DTensor does.
+class MeshOwnership {
+ public:
+  // `error` is set (and the result empty) when the mesh does not fit the tensor.
+  static std::optional<MeshOwnership> build(const DeviceMesh& mesh,
+                                            const std::vector<int64_t>& shape, std::string* error);
+
+  int rank_count() const { return static_cast<int>(ranges_.size()); }
+  // Ranks whose shard contains the element at `index` (one entry per tensor dim), ascending.
+  std::vector<int> owners(const std::vector<int64_t>& index) const;
+  bool partial() const { return partial_; }
+
+ private:
+  struct Range {
+    int64_t lo = 0, hi = 0;
+  };
+  std::vector<std::vector<Range>> ranges_;  // [rank][tensor dim]
+  bool partial_ = false;
+};
+
+}  // namespace tlscope::views

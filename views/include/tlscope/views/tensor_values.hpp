@@ -1,0 +1,25 @@
+// Tensor values for TensorGrid from JSON text: a nested array ([[1,2],[3,4]]) whose nesting gives
+// the shape, or {"shape": [...], "values": [flat row-major numbers]}.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tlscope::views {
+
+struct TensorValues {
+  std::vector<int64_t> shape;
+  std::vector<double> values;  // row-major
+};
+
+// `source` names the input in error messages ("values.json: ragged array at depth 1 ...").
+std::optional<TensorValues> parse_tensor_values_json(std::string_view json,
+                                                     const std::string& source, std::string* error);
+
+// 0, 1, 2, ... numel-1: what `--values arange` shows, so each cell's text is its flat index.
+std::vector<double> arange_values(int64_t numel);
+
+}  // namespace tlscope::views
