@@ -47,13 +47,18 @@ echo "== input: $log ($((bytes / 1000000)) MB)"
 echo "== parse only (bench/parse_bench)"
 "$build/bench/parse_bench" --repeat 1 "$log"
 
-echo "== full ingest (tlscope ingest --jobs $jobs)"
+echo "== full ingest (tlscope ingest --jobs $jobs --no-analyze)"
 db="$out/big.db"
 rm -f "$db"
-/usr/bin/time -v "$build/cli/tlscope" ingest "$log" --db "$db" --jobs "$jobs" 2>"$out/time.txt"
+/usr/bin/time -v "$build/cli/tlscope" ingest "$log" --db "$db" --jobs "$jobs" --no-analyze \
+  2>"$out/time.txt"
 wall=$(grep 'Elapsed (wall clock)' "$out/time.txt" | awk '{print $NF}')
 rss_kb=$(grep 'Maximum resident set size' "$out/time.txt" | awk '{print $NF}')
 secs=$(awk -F: '{ if (NF == 3) print $1 * 3600 + $2 * 60 + $3; else print $1 * 60 + $2 }' <<<"$wall")
 awk -v b="$bytes" -v s="$secs" -v r="$rss_kb" -v d="$(stat -c %s "$db")" 'BEGIN {
   printf "ingest: %.2f s wall  %.0f MB/s  peak RSS %.1f MiB  database %.0f MB\n",
          s, b / s / 1e6, r / 1024, d / 1e6 }'
+
+echo "== analysis of the ingested database (tlscope analyze, timed on its own)"
+/usr/bin/time -f "analyze: %e s wall  %U s user  %S s sys  peak RSS %M KB" \
+  "$build/cli/tlscope" analyze "$db" | head -1

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "command.hpp"
+#include "tlscope/model/analysis/analyze.hpp"
 #include "tlscope/model/ingest.hpp"
 
 namespace tlscope::cli {
@@ -15,8 +16,28 @@ struct IngestArgs {
   std::vector<std::string> paths;
   std::string db;
   bool strict = false;
+  bool analyze = true;
   unsigned jobs = 1;
 };
+
+// Builds the analysis tables, as `tlscope analyze` does; false (message printed) on failure.
+bool run_analysis(const std::string& path) {
+  try {
+    model::Connection db(path, model::OpenMode::kReadWrite);
+    db.exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF");
+    auto report = model::analysis::analyze(db.handle());
+    if (!report.ok) {
+      std::fprintf(stderr, "tlscope ingest: %s: analysis failed: %s\n", path.c_str(),
+                   report.error.c_str());
+      return false;
+    }
+    std::printf("analyzed in %.2f s (tlscope summary %s)\n", report.seconds, path.c_str());
+    return true;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tlscope ingest: %s: analysis failed: %s\n", path.c_str(), e.what());
+    return false;
+  }
+}
 
 // A one-line bar redrawn at most ten times a second; only when stderr is a terminal.
 class ProgressBar {
@@ -91,6 +112,7 @@ int run_ingest(const IngestArgs& args) {
               static_cast<unsigned long long>(result.events),
               static_cast<unsigned long long>(result.errors), mb, result.seconds,
               result.seconds > 0 ? mb / result.seconds : 0.0, args.db.c_str());
+  if (args.analyze && !run_analysis(args.db)) return kUsageOrIo;
   if (!result.problems.empty() || incomplete > 0) return kUsageOrIo;
   if (args.strict && result.errors > 0) {
     std::fprintf(stderr, "tlscope ingest: --strict: %llu input error(s) (tlscope summary %s)\n",
@@ -110,6 +132,8 @@ CommandRegistration reg{
           ->required();
       cmd->add_option("--db", args->db, "Database file to create or add to")->required();
       cmd->add_flag("--strict", args->strict, "Exit 1 when any input line could not be read");
+      cmd->add_flag("!--no-analyze", args->analyze,
+                    "Skip building the analysis tables (run `tlscope analyze DB` later)");
       cmd->add_option("--jobs", args->jobs, "Parse threads (files are parsed in parallel)")
           ->check(CLI::Range(1, 64));
       cmd->callback([args, &exit_code] { exit_code = run_ingest(*args); });

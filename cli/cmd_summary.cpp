@@ -97,8 +97,10 @@ void print_errors(Connection& db) {
   while (first.step()) {
     std::string where = first.column_text(0);
     if (!first.column_is_null(1)) where += ":" + first.column_text(1);
-    std::printf("  %s: [%s] %s\n", where.c_str(), first.column_text(2).c_str(),
-                first.column_text(3).c_str());
+    std::string reason = first.column_text(3);
+    // Parser reasons already start with "<path>:<line>: "; say it once.
+    if (reason.rfind(where + ": ", 0) == 0) reason.erase(0, where.size() + 2);
+    std::printf("  %s: [%s] %s\n", where.c_str(), first.column_text(2).c_str(), reason.c_str());
   }
   if (n > 5) std::printf("  ... (tlscope query DB \"SELECT * FROM ingest_errors\")\n");
 }

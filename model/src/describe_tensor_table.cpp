@@ -23,8 +23,10 @@ constexpr std::array<FieldSpec, 13> kFields{{
     {"is_view", kInt},
     {"is_parameter", kInt},
 }};
-// PyTorch omits storage_offset and the flags when they hold their default (0 / false).
+// PyTorch omits storage_offset and the flags when they hold their default (0 / false); an absent
+// storage has no default (the tensor has none).
 constexpr size_t kFirstDefaulted = 7;
+constexpr size_t kStorage = 8;
 
 class DescribeTensorTable final : public TypedTable {
  public:
@@ -42,7 +44,7 @@ class DescribeTensorTable final : public TypedTable {
     insert_.bind_opt_text(i++, nonempty(row.compile_id));
     for (size_t f = 0; f < kFields.size(); ++f) {
       FieldValue v = values_[f];
-      if (f >= kFirstDefaulted && f != 8 && !v.present()) {
+      if (f >= kFirstDefaulted && f != kStorage && !v.present()) {
         v.kind = FieldValue::Kind::kInt;
         v.i = 0;
       }

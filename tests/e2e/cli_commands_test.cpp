@@ -134,3 +134,19 @@ TEST_CASE("ingest --jobs 2 parses files in parallel but stores them in input ord
   CHECK(one.size() > 1000);
   CHECK(rows(dir / "two.db") == one);
 }
+
+TEST_CASE("ingest builds the analysis tables unless --no-analyze") {
+  fs::path dir = scratch("analyze");
+  std::string log = q(kLogs + "/comp_failure.log");
+  RunResult with = run_tlscope(dir, "ingest " + log + " --db " + q((dir / "a.db").string()));
+  INFO(with.err);
+  REQUIRE(with.exit_code == 0);
+  RunResult without =
+      run_tlscope(dir, "ingest --no-analyze " + log + " --db " + q((dir / "b.db").string()));
+  REQUIRE(without.exit_code == 0);
+  Connection a((dir / "a.db").string(), OpenMode::kReadOnly);
+  Connection b((dir / "b.db").string(), OpenMode::kReadOnly);
+  // comp_failure.log's compile failed with BackendCompilerFailed: the analysis reports it.
+  CHECK(scalar(a, "SELECT count(*) FROM findings WHERE kind = 'compile_failure'") >= 1);
+  CHECK(scalar(b, "SELECT count(*) FROM sqlite_schema WHERE name = 'findings'") == 0);
+}
