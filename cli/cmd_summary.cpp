@@ -5,6 +5,7 @@
 #include <string>
 
 #include "command.hpp"
+#include "tlscope/model/analysis/findings.hpp"
 #include "tlscope/model/sqlite.hpp"
 
 namespace tlscope::cli {
@@ -43,6 +44,17 @@ void print_incomplete(Connection& db) {
         "its rows are partial. Re-ingest it into a fresh database.\n",
         s.column_text(0).c_str());
   }
+}
+
+// Findings exist once `tlscope analyze` (run by ingest) has written them.
+void print_findings(Connection& db) {
+  Statement exists = db.prepare(
+      "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'findings'");
+  if (!exists.step() || exists.column_int(0) == 0) {
+    std::printf("\nFindings: not analysed yet (tlscope analyze DB)\n");
+    return;
+  }
+  std::printf("\nFindings\n%s", model::analysis::findings_text(db.handle()).c_str());
 }
 
 void print_ranks(Connection& db) {
@@ -131,8 +143,7 @@ int run_summary(const std::string& path) {
     print_compile_ids(db);
     print_errors(db);
     print_line_accounting(db);
-    // FINDINGS: the analysis helper adds its findings here, as
-    //   std::printf("%s", findings_text(db.handle()).c_str());
+    print_findings(db);
     print_incomplete(db);
     return kOk;
   } catch (const std::exception& e) {
