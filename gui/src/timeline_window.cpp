@@ -29,11 +29,11 @@ void fit(ViewerData& data) {
 void draw_axis(ImDrawList* dl, ImVec2 origin, float width, const TimelineViewState& v,
                double trace_start) {
   const double span = v.end_us - v.start_us;
-  double step = std::pow(10.0, std::floor(std::log10(span / 8)));
-  if (span / step > 40)
-    step *= 5;
-  else if (span / step > 16)
-    step *= 2;
+  // At most one label per ~110 px so labels never overlap.
+  const double max_ticks = std::max(2.0, static_cast<double>(width) / 110.0);
+  double step = std::pow(10.0, std::floor(std::log10(span / max_ticks)));
+  if (span / step > max_ticks) step *= 2;
+  if (span / step > max_ticks) step *= 2.5;
   const double first = std::ceil((v.start_us - trace_start) / step) * step + trace_start;
   for (double t = first; t <= v.end_us; t += step) {
     float x = origin.x + static_cast<float>((t - v.start_us) / span * width);
@@ -54,6 +54,7 @@ void draw_timeline_window(ViewerData& data) {
   auto& v = data.timeline_view;
   v.last_frame = {};
   v.items_drawn = 0;
+  v.folded_drawn = 0;
   if (!ImGui::Begin("Timeline")) {
     ImGui::End();
     return;
@@ -121,6 +122,7 @@ void draw_timeline_window(ViewerData& data) {
     float y1 = y0 + kRowHeight - 2;
     if (y1 < clip_min.y || y0 > clip_max.y) continue;  // scrolled out of view
     ++drawn;
+    if (item.count > 1) ++v.folded_drawn;
     float x0 = canvas_x + static_cast<float>(item.x0);
     float x1 = std::max(x0 + 1.0f, canvas_x + static_cast<float>(item.x1));
     const std::string& name = t.intervals[item.interval].name;

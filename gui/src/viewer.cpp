@@ -103,7 +103,7 @@ ViewerResult run_viewer(const ViewerOptions& options) {
     FrameStats& st = result.stats;
     ++st.frames;
     st.timeline_items = data.timeline_view.items_drawn;
-    st.timeline_folded = data.timeline_view.last_frame.folded_items;
+    st.timeline_folded = data.timeline_view.folded_drawn;
     st.timeline_zones = data.timeline_view.last_frame.zones_visible;
     st.tensor_cells = data.tensor_view.cells_drawn;
     st.framebuffer_width = fb_w;

@@ -18,6 +18,7 @@ struct TimelineViewState {
   bool fitted = false;
   views::TimelineFrame last_frame;  // the view model's output for the last frame
   size_t items_drawn = 0;           // of those, the ones inside the visible rows
+  size_t folded_drawn = 0;          // drawn items that stand for several zones
 };
 
 struct TensorViewState {

@@ -88,7 +88,7 @@ TEST_CASE("Compile rows, ingest errors and tensors read back from the fixture") 
   CHECK(err.empty());
 }
 
-TEST_CASE("TraceDb reports missing files and non-databases; missing tables read empty") {
+TEST_CASE("TraceDb reports missing files and non-databases, and missing tables read empty") {
   std::string err;
   CHECK_FALSE(TraceDb::open(fixture_path("no_such.db"), &err));
   CHECK(err.find("no_such.db") != std::string::npos);

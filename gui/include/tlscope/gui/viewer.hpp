@@ -25,7 +25,7 @@ struct FrameStats {
   size_t frames = 0;
   size_t timeline_items = 0;   // timeline rectangles drawn (folded ones count once)
   size_t timeline_folded = 0;  // of which folded
-  size_t timeline_zones = 0;   // zones those items stand for
+  size_t timeline_zones = 0;   // zones overlapping the time range (all lanes, even scrolled off)
   size_t tensor_cells = 0;     // tensor cells drawn (after clipping)
   int framebuffer_width = 0, framebuffer_height = 0;
 };
