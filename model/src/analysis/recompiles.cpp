@@ -92,21 +92,24 @@ void build_recompiles(sqlite3* db) {
            "(c.fail_type LIKE '%LimitExceeded%' OR c.fail_reason LIKE '%cache_size_limit%' OR "
            "c.fail_reason LIKE '%recompile_limit%') AND NOT EXISTS (SELECT 1 FROM cache_limit_hits h "
            "WHERE h.file_id = c.file_id AND h.frame_id IS c.frame_id) ORDER BY c.first_event_id");
+  // Only each frame's fullest compile can have reached the limit, so only its metrics' (large)
+  // dynamo_config text is parsed.
+  exec(db, "CREATE TEMP TABLE fullest AS SELECT id, max(cache_size) AS cache_size, "
+           "metrics_event_id FROM compiles WHERE cache_size > 0 GROUP BY file_id, frame_id");
   exec(db, "INSERT INTO cache_limit_hits(file_id, rank, frame_id, frame, compile_id, cache_size, "
            "cache_size_limit, evidence) "
-           "SELECT file_id, rank, frame_id, co_name, compile_id, cache_size, lim, "
-           "'cache_size reached the limit' FROM (SELECT c.file_id, c.rank, c.frame_id, "
-           "c.co_name, c.compile_id, c.cache_size, l.lim, min(c.first_event_id) AS first "
-           "FROM compiles c JOIN ("
-           "  SELECT m.event_id, COALESCE("
+           "SELECT c.file_id, c.rank, c.frame_id, c.co_name, c.compile_id, c.cache_size, l.lim, "
+           "'cache_size reached the limit' FROM temp.fullest t JOIN compiles c ON c.id = t.id "
+           "JOIN (SELECT m.event_id, COALESCE("
            "    json_extract(json_extract(m.json, '$.dynamo_config'), '$.recompile_limit'), "
            "    json_extract(json_extract(m.json, '$.dynamo_config'), '$.cache_size_limit')) AS lim "
-           "  FROM compilation_metrics m WHERE m.kind = 'compilation_metrics' "
-           "  AND json_valid(m.json) AND json_valid(json_extract(m.json, '$.dynamo_config'))) l "
-           "ON l.event_id = c.metrics_event_id "
+           "  FROM temp.fullest t2 JOIN compilation_metrics m ON m.event_id = t2.metrics_event_id "
+           "  WHERE json_valid(m.json) AND json_valid(json_extract(m.json, '$.dynamo_config'))) l "
+           "ON l.event_id = t.metrics_event_id "
            "WHERE l.lim IS NOT NULL AND c.cache_size >= l.lim AND NOT EXISTS (SELECT 1 FROM "
            "cache_limit_hits h WHERE h.file_id = c.file_id AND h.frame_id IS c.frame_id) "
-           "GROUP BY c.file_id, c.frame_id) ORDER BY first");
+           "ORDER BY c.first_event_id");
+  exec(db, "DROP TABLE temp.fullest");
   exec(db, "UPDATE cache_limit_hits SET frame = n.co_name FROM (SELECT file_id, frame_id, "
            "max(co_name) AS co_name FROM compiles WHERE co_name IS NOT NULL GROUP BY file_id, "
            "frame_id) AS n WHERE cache_limit_hits.frame IS NULL AND n.file_id = "
