@@ -112,7 +112,9 @@ TEST_CASE("collectives: desync, missing and straggler named with their ranks") {
   REQUIRE(timelines.size() == 4);
   CHECK(timelines[1].ops.size() == 7);
   CHECK(timelines[2].ops[4].op == "all_gather");
-  CHECK(db.scalar("SELECT times_last FROM collective_rank_lateness WHERE pg_name = '0' AND rank = 3") == "6");
+  CHECK(db.scalar(
+            "SELECT times_last FROM collective_rank_lateness WHERE pg_name = '0' AND rank = 3") ==
+        "6");
 }
 
 TEST_CASE("collectives: a clean run has no findings") {

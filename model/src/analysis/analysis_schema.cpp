@@ -8,12 +8,25 @@ namespace tlscope::model::analysis {
 
 namespace {
 
-constexpr const char* kTables[] = {
-    "findings",           "compiles",          "compile_tree",        "graph_breaks",
-    "graph_break_summary", "recompiles",       "cache_limit_hits",    "dynamic_dims",
-    "failures",           "restarts",          "cache_events",        "compile_phases",
-    "tensors",            "tensor_shape_changes", "rank_divergence",  "collectives",
-    "collective_matches", "collective_groups", "collective_rank_lateness"};
+constexpr const char* kTables[] = {"findings",
+                                   "compiles",
+                                   "compile_tree",
+                                   "graph_breaks",
+                                   "graph_break_summary",
+                                   "recompiles",
+                                   "cache_limit_hits",
+                                   "dynamic_dims",
+                                   "failures",
+                                   "restarts",
+                                   "cache_events",
+                                   "compile_phases",
+                                   "tensors",
+                                   "tensor_shape_changes",
+                                   "rank_divergence",
+                                   "collectives",
+                                   "collective_matches",
+                                   "collective_groups",
+                                   "collective_rank_lateness"};
 
 constexpr const char* kDdl = R"sql(
 CREATE TABLE findings(

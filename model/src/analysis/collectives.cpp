@@ -54,29 +54,33 @@ void build_collectives(sqlite3* db) {
        "pg_size, seq, op, input_sizes, output_sizes, dtype, in_nelems, out_nelems, bytes, state, "
        "created_us, started_us, completed_us, timeout_ms, peer) "
        "SELECT a.event_id, a.file_id, COALESCE(f.rank, a.rank), " +
-           compile_key_sql("a.compile_id") + ", "
-       "CAST(json_extract(p.text, '$.pg_name') AS TEXT), json_extract(p.text, '$.pg_desc'), "
-       "json_extract(p.text, '$.pg_ranks'), json_extract(p.text, '$.pg_size'), "
-       "json_extract(p.text, '$.collective_seq_id'), json_extract(p.text, '$.op'), "
-       "json_extract(p.text, '$.input_sizes'), json_extract(p.text, '$.output_sizes'), "
-       "COALESCE(json_extract(p.text, '$.input_dtypes[0]'), "
-       "  json_extract(p.text, '$.output_dtypes[0]')), "
-       "json_extract(p.text, '$.in_msg_nelems'), json_extract(p.text, '$.out_msg_nelems'), "
-       "json_extract(p.text, '$.bytes'), json_extract(p.text, '$.state'), "
-       "json_extract(p.text, '$.time_created_us'), json_extract(p.text, '$.time_started_us'), "
-       "json_extract(p.text, '$.time_completed_us'), json_extract(p.text, '$.timeout_ms'), "
-       "json_extract(p.text, '$.peer') "
-       "FROM artifacts a JOIN files f ON f.id = a.file_id JOIN payloads p ON p.id = a.payload_id "
-       "WHERE a.name = 'collective_op' AND json_valid(p.text) "
-       "AND json_extract(p.text, '$.collective_seq_id') IS NOT NULL ORDER BY a.event_id");
+           compile_key_sql("a.compile_id") +
+           ", "
+           "CAST(json_extract(p.text, '$.pg_name') AS TEXT), json_extract(p.text, '$.pg_desc'), "
+           "json_extract(p.text, '$.pg_ranks'), json_extract(p.text, '$.pg_size'), "
+           "json_extract(p.text, '$.collective_seq_id'), json_extract(p.text, '$.op'), "
+           "json_extract(p.text, '$.input_sizes'), json_extract(p.text, '$.output_sizes'), "
+           "COALESCE(json_extract(p.text, '$.input_dtypes[0]'), "
+           "  json_extract(p.text, '$.output_dtypes[0]')), "
+           "json_extract(p.text, '$.in_msg_nelems'), json_extract(p.text, '$.out_msg_nelems'), "
+           "json_extract(p.text, '$.bytes'), json_extract(p.text, '$.state'), "
+           "json_extract(p.text, '$.time_created_us'), json_extract(p.text, '$.time_started_us'), "
+           "json_extract(p.text, '$.time_completed_us'), json_extract(p.text, '$.timeout_ms'), "
+           "json_extract(p.text, '$.peer') "
+           "FROM artifacts a JOIN files f ON f.id = a.file_id JOIN payloads p ON p.id = "
+           "a.payload_id "
+           "WHERE a.name = 'collective_op' AND json_valid(p.text) "
+           "AND json_extract(p.text, '$.collective_seq_id') IS NOT NULL ORDER BY a.event_id");
 
   exec(db, "CREATE INDEX collectives_pg_seq ON collectives(pg_name, seq, rank)");
-  Statement q(db, "SELECT pg_name, seq, rank, COALESCE(op, ''), COALESCE(input_sizes, ''), "
-                  "COALESCE(dtype, ''), COALESCE(state, ''), COALESCE(pg_desc, ''), "
-                  "COALESCE(pg_ranks, '[]'), COALESCE(bytes, 0), created_us, started_us, "
-                  "completed_us FROM collectives WHERE pg_name IS NOT NULL AND rank IS NOT NULL "
-                  "ORDER BY pg_name, seq, rank");
-  Statement insert(db,
+  Statement q(db,
+              "SELECT pg_name, seq, rank, COALESCE(op, ''), COALESCE(input_sizes, ''), "
+              "COALESCE(dtype, ''), COALESCE(state, ''), COALESCE(pg_desc, ''), "
+              "COALESCE(pg_ranks, '[]'), COALESCE(bytes, 0), created_us, started_us, "
+              "completed_us FROM collectives WHERE pg_name IS NOT NULL AND rank IS NOT NULL "
+              "ORDER BY pg_name, seq, rank");
+  Statement insert(
+      db,
       "INSERT INTO collective_matches(pg_name, pg_desc, seq, expected_ranks, present_ranks, "
       "missing_ranks, op, ops_agree, sizes_agree, dtypes_agree, timed_out_ranks, bytes, "
       "first_arrival_us, last_arrival_us, arrival_skew_us, last_rank, wait_us, duration_us, "
@@ -139,7 +143,8 @@ void build_collectives(sqlite3* db) {
         if (*duration > 0) bandwidth = static_cast<double>(recs.front().bytes) / *duration / 1e3;
       }
     }
-    insert.bind(1, std::string_view(pg)).bind(2, std::string_view(majority(recs, &Record::pg_desc)));
+    insert.bind(1, std::string_view(pg))
+        .bind(2, std::string_view(majority(recs, &Record::pg_desc)));
     insert.bind(3, seq).bind(4, std::string_view(pg_ranks));
     insert.bind(5, std::string_view(ranks_json(present)));
     insert.bind(6, std::string_view(ranks_json(missing))).bind(7, std::string_view(op));
@@ -182,19 +187,21 @@ void build_collectives(sqlite3* db) {
   }
   flush();
 
-  Statement late(db, "INSERT INTO collective_rank_lateness(pg_name, rank, times_last, "
-                     "collectives, wait_caused_us) VALUES (?1, ?2, ?3, ?4, ?5)");
+  Statement late(db,
+                 "INSERT INTO collective_rank_lateness(pg_name, rank, times_last, "
+                 "collectives, wait_caused_us) VALUES (?1, ?2, ?3, ?4, ?5)");
   for (const auto& [key, l] : lateness) {
     late.bind(1, std::string_view(key.first)).bind(2, key.second).bind(3, l.times_last);
     late.bind(4, l.collectives).bind(5, l.wait_caused).run();
   }
-  exec(db, "INSERT INTO collective_groups(pg_name, pg_desc, pg_ranks, collectives, bytes, "
-           "busy_us, bandwidth_gbps, max_skew_us) "
-           "SELECT pg_name, max(pg_desc), max(expected_ranks), count(*), sum(bytes), "
-           "total(duration_us), CASE WHEN total(CASE WHEN duration_us > 0 THEN duration_us END) > 0 "
-           "THEN total(CASE WHEN duration_us > 0 THEN bytes END) / "
-           "total(CASE WHEN duration_us > 0 THEN duration_us END) / 1e3 END, max(arrival_skew_us) "
-           "FROM collective_matches GROUP BY pg_name ORDER BY pg_name");
+  exec(db,
+       "INSERT INTO collective_groups(pg_name, pg_desc, pg_ranks, collectives, bytes, "
+       "busy_us, bandwidth_gbps, max_skew_us) "
+       "SELECT pg_name, max(pg_desc), max(expected_ranks), count(*), sum(bytes), "
+       "total(duration_us), CASE WHEN total(CASE WHEN duration_us > 0 THEN duration_us END) > 0 "
+       "THEN total(CASE WHEN duration_us > 0 THEN bytes END) / "
+       "total(CASE WHEN duration_us > 0 THEN duration_us END) / 1e3 END, max(arrival_skew_us) "
+       "FROM collective_matches GROUP BY pg_name ORDER BY pg_name");
 }
 
 }  // namespace tlscope::model::analysis
