@@ -18,10 +18,10 @@ namespace tlscope::model::analysis {
 
 namespace {
 
-// A straggler trails the next-latest rank by at least this much (thread scheduling on a loaded
-// machine was seen to delay a rank by up to 35 ms), and by at least
-// kStragglerFactor times the group's usual spread: scheduling noise stays well below both.
-constexpr double kStragglerFloorUs = 50'000;
+// A straggler trails the others' median arrival by at least this much (thread scheduling on a
+// loaded machine was seen to delay a rank by up to 35 ms), and by at least kStragglerFactor times
+// the group's usual spread: scheduling noise stays well below both.
+constexpr double kStragglerFloorUs = 45'000;
 // Every disagreeing sequence id is a desync of its own (a swapped pair disagrees twice), but a
 // rank that skipped one collective makes every later one disagree: past this many per group the
 // rest are summed up in one row.
@@ -214,9 +214,10 @@ void collective_findings(sqlite3* db) {
       std::vector<int64_t> others = int_list(m.present);
       others.erase(std::remove(others.begin(), others.end(), m.last_rank), others.end());
       std::string message = rank_words({m.last_rank}) + " arrived " + ms(m.lag) +
-                            " after the others at sequence " + std::to_string(m.seq) + " of " +
-                            group_words(pg, m.pg_desc) + " (" + m.op + "); " + rank_words(others) +
-                            " waited " + ms(m.wait) + " in total";
+                            " after the others' median arrival at sequence " +
+                            std::to_string(m.seq) + " of " + group_words(pg, m.pg_desc) + " (" +
+                            m.op + "); " + rank_words(others) + " waited " + ms(m.wait) +
+                            " in total";
       char detail[160];
       std::snprintf(detail, sizeof detail,
                     "{\"lag_us\":%.1f,\"wait_us\":%.1f,\"threshold_us\":%.1f}", m.lag, m.wait,

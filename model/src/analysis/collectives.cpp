@@ -117,14 +117,18 @@ void build_collectives(sqlite3* db) {
     }
     double wait = 0;
     for (const Record& r : recs) wait += last->created - r.created;
-    // How far the last rank trailed the next-latest one, and how spread out the others were: a
-    // straggler trails by much more than the others' usual spread.
+    // How far the last rank trailed the median of the others, and how spread out the others were:
+    // a straggler trails by much more than the others' usual spread. The median keeps one other
+    // rank's scheduling hiccup from hiding (or faking) the lag.
     std::vector<double> arrivals;
     for (const Record& r : recs) arrivals.push_back(r.created);
     std::sort(arrivals.begin(), arrivals.end());
     std::optional<double> last_lag, others_spread;
     if (arrivals.size() >= 2) {
-      last_lag = arrivals.back() - arrivals[arrivals.size() - 2];
+      size_t others = arrivals.size() - 1;  // arrivals[0 .. others-1], sorted
+      double median =
+          others % 2 ? arrivals[others / 2] : (arrivals[others / 2 - 1] + arrivals[others / 2]) / 2;
+      last_lag = arrivals.back() - median;
       others_spread = arrivals[arrivals.size() - 2] - arrivals.front();
     }
     // Data moves once every rank has arrived: duration runs from the latest start to the latest

@@ -108,12 +108,12 @@ void divergence_findings(sqlite3* db) {
                    "INSERT INTO findings(kind, severity, ranks, other_ranks, compile_id, "
                    "message, detail) VALUES ('rank_divergence', 'warning', ?1, ?2, ?3, ?4, ?5)");
   static const std::map<std::string, std::string> what = {
-      {"compile_ids", "compile ids"},
-      {"cache", "cache hit/miss sequence"},
-      {"execution_order", "graph execution order"},
-      {"collective_schedule", "collective schedule"},
-      {"runtime_estimates", "estimated runtime"},
-      {"tensor_meta", "tensor metadata"}};
+      {"compile_ids", "the set of compile ids"},
+      {"cache", "the cache hit/miss sequence"},
+      {"execution_order", "the graph execution order"},
+      {"collective_schedule", "the collective schedule"},
+      {"runtime_estimates", "the estimated runtime"},
+      {"tensor_meta", "the tensor metadata"}};
   while (q.step()) {
     std::string aspect = q.text(0);
     std::vector<int64_t> ranks = int_list(q.text(2)), others = int_list(q.text(3));
