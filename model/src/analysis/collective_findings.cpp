@@ -21,7 +21,7 @@ namespace {
 // A straggler trails the others' median arrival by at least this much (thread scheduling on a
 // loaded machine was seen to delay a rank by up to 35 ms), and by at least kStragglerFactor times
 // the group's usual spread: scheduling noise stays well below both.
-constexpr double kStragglerFloorUs = 45'000;
+constexpr double kStragglerFloorUs = 40'000;
 // Every disagreeing sequence id is a desync of its own (a swapped pair disagrees twice), but a
 // rank that skipped one collective makes every later one disagree: past this many per group the
 // rest are summed up in one row.
@@ -191,17 +191,21 @@ void collective_findings(sqlite3* db) {
     int64_t seq, last_rank;
     double lag, spread, wait;
     std::string op, pg_desc, present;
+    double effective_lag;  // the lag not explained by waking late or by compiling
   };
   std::map<std::string, std::vector<Match>> by_group;
   {
     Statement q(db,
                 "SELECT pg_name, seq, last_rank, last_lag_us, others_spread_us, wait_us, op, "
-                "COALESCE(pg_desc, ''), present_ranks FROM collective_matches "
-                "WHERE last_lag_us IS NOT NULL AND missing_ranks = '[]' "
+                "COALESCE(pg_desc, ''), present_ranks, "
+                // A lag counts only as far as the late rank also idled longer than the others.
+                "CASE WHEN last_idle_excess_us IS NOT NULL "
+                "THEN min(last_lag_us, last_idle_excess_us) ELSE last_lag_us END "
+                "FROM collective_matches WHERE last_lag_us IS NOT NULL AND missing_ranks = '[]' "
                 "AND timed_out_ranks = '[]' ORDER BY pg_name, seq");
     while (q.step())
       by_group[q.text(0)].push_back({q.int64(1), q.int64(2), q.real(3), q.real(4), q.real(5),
-                                     q.text(6), q.text(7), q.text(8)});
+                                     q.text(6), q.text(7), q.text(8), q.real(9)});
   }
   for (auto& [pg, matches] : by_group) {
     std::vector<double> spreads;
@@ -210,7 +214,7 @@ void collective_findings(sqlite3* db) {
     double usual = spreads[spreads.size() / 2];
     double threshold = std::max(kStragglerFloorUs, kStragglerFactor * usual);
     for (const Match& m : matches) {
-      if (m.lag < threshold) continue;
+      if (m.effective_lag < threshold) continue;
       std::vector<int64_t> others = int_list(m.present);
       others.erase(std::remove(others.begin(), others.end(), m.last_rank), others.end());
       std::string message = rank_words({m.last_rank}) + " arrived " + ms(m.lag) +

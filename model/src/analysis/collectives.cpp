@@ -84,9 +84,38 @@ void build_collectives(sqlite3* db) {
       "INSERT INTO collective_matches(pg_name, pg_desc, seq, expected_ranks, present_ranks, "
       "missing_ranks, op, ops_agree, sizes_agree, dtypes_agree, timed_out_ranks, bytes, "
       "first_arrival_us, last_arrival_us, arrival_skew_us, last_rank, wait_us, duration_us, "
-      "bandwidth_gbps, last_lag_us, others_spread_us) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
-      "?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)");
+      "bandwidth_gbps, last_lag_us, others_spread_us, last_idle_excess_us) VALUES (?1, ?2, ?3, "
+      "?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)");
   std::map<std::pair<std::string, int64_t>, Lateness> lateness;
+  // Per rank, when its previous collective (of any group) completed, and its compile intervals: a
+  // rank that arrives late because it woke late from the previous collective, or because it was
+  // compiling, is not a straggler; one that idled (or computed) longer than the others is.
+  std::map<int64_t, std::vector<double>> completions;  // per rank, every group, sorted
+  {
+    Statement c(db,
+                "SELECT rank, completed_us FROM collectives WHERE rank IS NOT NULL AND "
+                "completed_us IS NOT NULL ORDER BY rank, completed_us");
+    while (c.step()) completions[c.int64(0)].push_back(c.real(1));
+  }
+  auto previous_completion = [&](int64_t rank, double before) -> std::optional<double> {
+    const auto& v = completions[rank];
+    auto it = std::lower_bound(v.begin(), v.end(), before);
+    if (it == v.begin()) return std::nullopt;
+    return *--it;
+  };
+  std::map<int64_t, std::vector<std::pair<double, double>>> compiling;
+  {
+    Statement c(db,
+                "SELECT rank, start_us, start_us + duration_us FROM compile_phases "
+                "WHERE source = 'chromium' AND phase = 'dynamo' AND rank IS NOT NULL");
+    while (c.step()) compiling[c.int64(0)].emplace_back(c.real(1), c.real(2));
+  }
+  auto compile_time_within = [&](int64_t rank, double from, double to) {
+    double total = 0;
+    for (const auto& [a, b] : compiling[rank])
+      total += std::max(0.0, std::min(b, to) - std::max(a, from));
+    return total;
+  };
 
   std::string pg;
   int64_t seq = 0;
@@ -131,6 +160,33 @@ void build_collectives(sqlite3* db) {
       last_lag = arrivals.back() - median;
       others_spread = arrivals[arrivals.size() - 2] - arrivals.front();
     }
+    // The late rank's idle time before issuing (since its previous collective of any group
+    // completed, minus time spent compiling) beyond the others' median idle time.
+    std::optional<double> idle_excess;
+    {
+      std::vector<double> idle_others;
+      std::optional<double> idle_last;
+      bool all_known = true;
+      for (const Record& r : recs) {
+        auto prev = previous_completion(r.rank, r.created);
+        if (!prev) {
+          all_known = false;
+          continue;
+        }
+        double idle = r.created - *prev - compile_time_within(r.rank, *prev, r.created);
+        if (&r == last)
+          idle_last = idle;
+        else
+          idle_others.push_back(idle);
+      }
+      if (all_known && idle_last && !idle_others.empty()) {
+        std::sort(idle_others.begin(), idle_others.end());
+        size_t n = idle_others.size();
+        double median =
+            n % 2 ? idle_others[n / 2] : (idle_others[n / 2 - 1] + idle_others[n / 2]) / 2;
+        idle_excess = *idle_last - median;
+      }
+    }
     // Data moves once every rank has arrived: duration runs from the latest start to the latest
     // completion. Timed-out collectives moved nothing.
     std::optional<double> duration, bandwidth;
@@ -158,6 +214,7 @@ void build_collectives(sqlite3* db) {
     insert.bind(12, recs.front().bytes).bind(13, first_arrival).bind(14, last->created);
     insert.bind(15, last->created - first_arrival).bind(16, last->rank).bind(17, wait);
     insert.bind(18, duration).bind(19, bandwidth).bind(20, last_lag).bind(21, others_spread);
+    insert.bind(22, idle_excess);
     insert.run();
     if (recs.size() > 1) {
       for (const Record& r : recs) lateness[{pg, r.rank}].collectives++;
