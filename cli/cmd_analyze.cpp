@@ -49,8 +49,9 @@ int run_analyze(const AnalyzeOptions& options) {
 
 CommandRegistration reg(30, [](CLI::App& app, int& exit_code) {
   auto options = std::make_shared<AnalyzeOptions>();
-  auto* cmd = app.add_subcommand("analyze", "Rebuild the analysis tables (findings, compiles, "
-                                            "graph breaks, collectives, ...) of an ingested DB");
+  auto* cmd = app.add_subcommand("analyze",
+                                 "Rebuild the analysis tables (findings, compiles, "
+                                 "graph breaks, collectives, ...) of an ingested DB");
   cmd->add_option("db", options->db, "SQLite database written by `tlscope ingest`")->required();
   cmd->add_flag("--timings", options->timings, "Print the time of each analysis pass");
   cmd->callback([options, &exit_code]() { exit_code = run_analyze(*options); });

@@ -33,13 +33,15 @@ void comp_metrics_shape(FixtureDb& db) {
                  {"eval_frame.py", 410, "_fn"}};
   db.dynamo_start(ctx(0, 0), base);
   db.event("dynamo_output_graph", ctx(0, 0, 1), "{}", "graph");
-  db.metrics(ctx(0, 0, 1), "fn", ", graph_op_count, restart_reasons",
-             ", 1, json('[\"''skip function graph_break in file /torch/_dynamo/decorators.py''\"]')");
+  db.metrics(
+      ctx(0, 0, 1), "fn", ", graph_op_count, restart_reasons",
+      ", 1, json('[\"''skip function graph_break in file /torch/_dynamo/decorators.py''\"]')");
   Frames f1 = base;
   f1.emplace_back("user.py", 9551, "fn");
   db.dynamo_start(ctx(1, 0), f1);
-  db.metrics(ctx(1, 0, 1), "torch_dynamo_resume_in_fn_at_9551", ", graph_op_count, restart_reasons",
-             ", 1, json('[\"''skip function graph_break in file /torch/_dynamo/decorators.py''\"]')");
+  db.metrics(
+      ctx(1, 0, 1), "torch_dynamo_resume_in_fn_at_9551", ", graph_op_count, restart_reasons",
+      ", 1, json('[\"''skip function graph_break in file /torch/_dynamo/decorators.py''\"]')");
   Frames f2 = f1;
   f2.emplace_back("user.py", 9553, "torch_dynamo_resume_in_fn_at_9551");
   db.dynamo_start(ctx(2, 0), f2);
@@ -108,7 +110,8 @@ TEST_CASE("graph breaks: one artifact, its restart and its resume frame are one 
     db.metrics(ctx(frame, 0, 1), "forward", ", graph_op_count, restart_reasons",
                ", 2, '[\"Graph break in user code\"]'");
     db.dynamo_start(ctx(frame + 1, 0), {{"train.py", 5, "main"}});
-    db.metrics(ctx(frame + 1, 0), "torch_dynamo_resume_in_forward_at_42", ", graph_op_count", ", 1");
+    db.metrics(ctx(frame + 1, 0), "torch_dynamo_resume_in_forward_at_42", ", graph_op_count",
+               ", 1");
   }
   run(db);
   auto breaks = load_graph_breaks(db.db());
@@ -140,7 +143,8 @@ TEST_CASE("recompiles: guard failure chain, shape changes and dynamic dims") {
              ", 3, '0/0: tensor ''x'' size mismatch at index 0. expected 4, actual 8'");
   db.artifact(ctx(0, 2), "recompile_reasons",
               "[\n\"0/1: tensor 'x' size mismatch at index 0. expected 8, actual 16\",\n"
-              "\"0/0: tensor 'x' size mismatch at index 0. expected 4, actual 16\"\n]", "json");
+              "\"0/0: tensor 'x' size mismatch at index 0. expected 4, actual 16\"\n]",
+              "json");
   db.dynamo_start(ctx(0, 2), {{"train.py", 5, "main"}});
   db.tensor(ctx(0, 2), 0, 0, "L['x']", "[\"s0\", 4]", "[4, 1]");
   db.metrics(ctx(0, 2), "forward", ", graph_op_count", ", 3");
@@ -171,8 +175,9 @@ TEST_CASE("failures: fail_type, reason and user frame; status failed") {
   db.add_file("comp_failure.log", std::nullopt);
   db.dynamo_start(ctx(0, 0), {{"test_misc.py", 10765, "test"}});
   db.artifact(ctx(0, 0), "dynamo_error", "Traceback ...");
-  db.metrics(ctx(0, 0), "fn", ", fail_type, fail_reason, fail_user_frame_filename, "
-                               "fail_user_frame_lineno",
+  db.metrics(ctx(0, 0), "fn",
+             ", fail_type, fail_reason, fail_user_frame_filename, "
+             "fail_user_frame_lineno",
              ", 'BackendCompilerFailed', 'backend=''broken_backend'' raised:\nRuntimeError: "
              "broken backend', 'test_misc.py', 10757");
   run(db);
@@ -180,8 +185,9 @@ TEST_CASE("failures: fail_type, reason and user frame; status failed") {
   CHECK(db.rows("SELECT compile_id, frame, fail_type, user_file, user_line FROM failures") ==
         std::vector<std::string>{"0/0|fn|BackendCompilerFailed|test_misc.py|10757"});
   std::string text = findings_text(db.db());
-  CHECK(text.find("compile 0/0 of fn failed with BackendCompilerFailed: backend='broken_backend'") !=
-        std::string::npos);
+  CHECK(
+      text.find("compile 0/0 of fn failed with BackendCompilerFailed: backend='broken_backend'") !=
+      std::string::npos);
 }
 
 TEST_CASE("cache events and compile phases per compile id") {
@@ -190,8 +196,10 @@ TEST_CASE("cache events and compile phases per compile id") {
   db.dynamo_start(ctx(0, 0), {{"train.py", 5, "main"}});
   db.artifact(ctx(0, 0), "aotautograd_cache_miss", "{}", "json");
   db.artifact(ctx(0, 0), "fx_graph_cache_bypass", "{}", "json");
-  db.metrics(ctx(0, 0), "forward", ", graph_op_count, dynamo_cumulative_compile_time_us, "
-                                   "duration_us", ", 2, 1500, 2000");
+  db.metrics(ctx(0, 0), "forward",
+             ", graph_op_count, dynamo_cumulative_compile_time_us, "
+             "duration_us",
+             ", 2, 1500, 2000");
   int64_t e = db.event("chromium_event", ctx(0, 0), "{}");
   db.exec("INSERT INTO chromium_events(event_id, file_id, name, ph, ts, dur, compile_id) VALUES (" +
           std::to_string(e) + ", 1, 'inductor_compile', 'B', 100.0, 700.0, '0/0')");

@@ -15,8 +15,10 @@ struct Ctx {
   std::optional<int64_t> frame_id, frame_compile_id, attempt, compiled_autograd_id;
   std::string compile_id() const {
     std::string s;
-    if (compiled_autograd_id) s = "!" + std::to_string(*compiled_autograd_id) + (frame_id ? "/" : "");
-    if (frame_id) s += std::to_string(*frame_id) + "/" + std::to_string(frame_compile_id.value_or(0));
+    if (compiled_autograd_id)
+      s = "!" + std::to_string(*compiled_autograd_id) + (frame_id ? "/" : "");
+    if (frame_id)
+      s += std::to_string(*frame_id) + "/" + std::to_string(frame_compile_id.value_or(0));
     if (attempt && *attempt != 0) s += "_" + std::to_string(*attempt);
     return s;
   }
@@ -127,31 +129,36 @@ CREATE TABLE chromium_events(id INTEGER PRIMARY KEY, event_id INTEGER, file_id I
 
   // Adds an envelope event (and its payload); returns events.id.
   int64_t event(const std::string& kind, const Ctx& c, const std::string& metadata = "{}",
-                std::optional<std::string> payload = std::nullopt, std::optional<int64_t> rank = {}) {
+                std::optional<std::string> payload = std::nullopt,
+                std::optional<int64_t> rank = {}) {
     std::string payload_id = "NULL";
     if (payload) {
-      exec("INSERT OR IGNORE INTO payloads(md5, size, text) VALUES (" + q(std::to_string(next_md5_++)) +
-           ", " + std::to_string(payload->size()) + ", " + q(*payload) + ")");
+      exec("INSERT OR IGNORE INTO payloads(md5, size, text) VALUES (" +
+           q(std::to_string(next_md5_++)) + ", " + std::to_string(payload->size()) + ", " +
+           q(*payload) + ")");
       payload_id = std::to_string(sqlite3_last_insert_rowid(db_));
     }
     std::string cid = c.compile_id();
-    exec("INSERT INTO events(file_id, line, kind, rank, compiled_autograd_id, frame_id, "
-         "frame_compile_id, attempt, compile_id, metadata, payload_id) VALUES (" +
-         std::to_string(file_) + ", " + std::to_string(++line_) + ", " + q(kind) + ", " +
-         num(rank) + ", " + num(c.compiled_autograd_id) + ", " + num(c.frame_id) + ", " +
-         num(c.frame_compile_id) + ", " + num(c.attempt) + ", " +
-         (cid.empty() ? "NULL" : q(cid)) + ", " + q(metadata) + ", " + payload_id + ")");
+    exec(
+        "INSERT INTO events(file_id, line, kind, rank, compiled_autograd_id, frame_id, "
+        "frame_compile_id, attempt, compile_id, metadata, payload_id) VALUES (" +
+        std::to_string(file_) + ", " + std::to_string(++line_) + ", " + q(kind) + ", " + num(rank) +
+        ", " + num(c.compiled_autograd_id) + ", " + num(c.frame_id) + ", " +
+        num(c.frame_compile_id) + ", " + num(c.attempt) + ", " + (cid.empty() ? "NULL" : q(cid)) +
+        ", " + q(metadata) + ", " + payload_id + ")");
     return sqlite3_last_insert_rowid(db_);
   }
 
   int64_t artifact(const Ctx& c, const std::string& name, const std::string& payload,
                    const std::string& encoding = "string", std::optional<int64_t> rank = {}) {
-    int64_t id = event("artifact", c, "{\"name\": " + q_json(name) + ", \"encoding\": " +
-                                          q_json(encoding) + "}", payload, rank);
+    int64_t id = event("artifact", c,
+                       "{\"name\": " + q_json(name) + ", \"encoding\": " + q_json(encoding) + "}",
+                       payload, rank);
     std::string cid = c.compile_id();
-    exec("INSERT INTO artifacts(event_id, file_id, rank, compile_id, name, encoding, payload_id) "
-         "SELECT id, file_id, rank, compile_id, " + q(name) + ", " + q(encoding) +
-         ", payload_id FROM events WHERE id = " + std::to_string(id));
+    exec(
+        "INSERT INTO artifacts(event_id, file_id, rank, compile_id, name, encoding, payload_id) "
+        "SELECT id, file_id, rank, compile_id, " +
+        q(name) + ", " + q(encoding) + ", payload_id FROM events WHERE id = " + std::to_string(id));
     return id;
   }
 
@@ -170,16 +177,18 @@ CREATE TABLE chromium_events(id INTEGER PRIMARY KEY, event_id INTEGER, file_id I
 
   // compilation_metrics: `columns` is "col = value" SQL assignments, e.g. "co_name = 'fn'".
   int64_t metrics(const Ctx& c, const std::string& co_name, const std::string& extra_columns = "",
-                  const std::string& extra_values = "", const std::string& kind = "compilation_metrics") {
+                  const std::string& extra_values = "",
+                  const std::string& kind = "compilation_metrics") {
     int64_t id = event(kind, c, "{}");
     std::string cid = c.compile_id();
     size_t us = cid.find('_');
     std::string payload_cid = us == std::string::npos ? cid : cid.substr(0, us);
-    exec("INSERT INTO compilation_metrics(event_id, file_id, kind, compile_id, frame_id, "
-         "frame_compile_id, attempt, co_name, co_filename" + extra_columns + ") VALUES (" +
-         std::to_string(id) + ", " + std::to_string(file_) + ", " + q(kind) + ", " +
-         q(payload_cid) + ", " + num(c.frame_id) + ", " + num(c.frame_compile_id) + ", " +
-         num(c.attempt) + ", " + q(co_name) + ", 'user.py'" + extra_values + ")");
+    exec(
+        "INSERT INTO compilation_metrics(event_id, file_id, kind, compile_id, frame_id, "
+        "frame_compile_id, attempt, co_name, co_filename" +
+        extra_columns + ") VALUES (" + std::to_string(id) + ", " + std::to_string(file_) + ", " +
+        q(kind) + ", " + q(payload_cid) + ", " + num(c.frame_id) + ", " + num(c.frame_compile_id) +
+        ", " + num(c.attempt) + ", " + q(co_name) + ", 'user.py'" + extra_values + ")");
     return id;
   }
 
@@ -188,15 +197,16 @@ CREATE TABLE chromium_events(id INTEGER PRIMARY KEY, event_id INTEGER, file_id I
                  const std::string& dtype = "torch.float32") {
     std::string cid = c.compile_id();
     int64_t s = event("describe_storage", c);
-    exec("INSERT INTO describe_storage VALUES (" + std::to_string(s) + ", " + std::to_string(file_) +
-         ", NULL, " + q(cid) + ", " + std::to_string(describer) + ", " + std::to_string(tensor_id) +
-         ", 64)");
+    exec("INSERT INTO describe_storage VALUES (" + std::to_string(s) + ", " +
+         std::to_string(file_) + ", NULL, " + q(cid) + ", " + std::to_string(describer) + ", " +
+         std::to_string(tensor_id) + ", 64)");
     int64_t t = event("describe_tensor", c);
-    exec("INSERT INTO describe_tensor(event_id, file_id, compile_id, describer_id, tensor_id, "
-         "ndim, dtype, device, size, stride, storage_id) VALUES (" + std::to_string(t) + ", " +
-         std::to_string(file_) + ", " + q(cid) + ", " + std::to_string(describer) + ", " +
-         std::to_string(tensor_id) + ", 2, " + q(dtype) + ", 'cpu', " + q(size) + ", " +
-         q(stride) + ", " + std::to_string(tensor_id) + ")");
+    exec(
+        "INSERT INTO describe_tensor(event_id, file_id, compile_id, describer_id, tensor_id, "
+        "ndim, dtype, device, size, stride, storage_id) VALUES (" +
+        std::to_string(t) + ", " + std::to_string(file_) + ", " + q(cid) + ", " +
+        std::to_string(describer) + ", " + std::to_string(tensor_id) + ", 2, " + q(dtype) +
+        ", 'cpu', " + q(size) + ", " + q(stride) + ", " + std::to_string(tensor_id) + ")");
     int64_t src = event("describe_source", c);
     exec("INSERT INTO describe_source VALUES (" + std::to_string(src) + ", " +
          std::to_string(file_) + ", NULL, " + q(cid) + ", " + std::to_string(describer) + ", " +
@@ -213,7 +223,10 @@ CREATE TABLE chromium_events(id INTEGER PRIMARY KEY, event_id INTEGER, file_id I
     std::string out = "\"";
     for (char ch : s) {
       if (ch == '"' || ch == '\\') out += '\\';
-      if (ch == '\n') { out += "\\n"; continue; }
+      if (ch == '\n') {
+        out += "\\n";
+        continue;
+      }
       out += ch;
     }
     return out + "\"";

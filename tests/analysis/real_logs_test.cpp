@@ -8,7 +8,9 @@
 using tlscope::test::AnalyzedDb;
 
 namespace {
-std::string log(const std::string& name) { return std::string(TLSCOPE_SHARED_LOGS) + "/" + name; }
+std::string log(const std::string& name) {
+  return std::string(TLSCOPE_SHARED_LOGS) + "/" + name;
+}
 }  // namespace
 
 TEST_CASE("comp_metrics.log: restarts and resume frames are graph breaks") {
@@ -24,10 +26,9 @@ TEST_CASE("comp_metrics.log: restarts and resume frames are graph breaks") {
   const std::string file = "/data/users/jjwu/a/pytorch/test/dynamo/test_misc.py";
   CHECK(db.rows("SELECT compile_id, frame, reason, user_file, user_line, source, "
                 "resume_compile_id FROM graph_breaks ORDER BY id") ==
-        std::vector<std::string>{
-            "0/0|fn|" + reason + "|" + file + "|9551|restart_reason|1/0",
-            "1/0|torch_dynamo_resume_in_fn_at_9551|" + reason + "|" + file +
-                "|9553|restart_reason|2/0"});
+        std::vector<std::string>{"0/0|fn|" + reason + "|" + file + "|9551|restart_reason|1/0",
+                                 "1/0|torch_dynamo_resume_in_fn_at_9551|" + reason + "|" + file +
+                                     "|9553|restart_reason|2/0"});
   // The three compiles: two restarted (attempt 1 metrics with a restart reason), one clean.
   CHECK(db.rows("SELECT compile_id, status, attempts FROM compiles ORDER BY id") ==
         std::vector<std::string>{"0/0|restarted|2", "1/0|restarted|2", "2/0|ok|1"});
@@ -48,7 +49,8 @@ TEST_CASE("comp_failure.log: the BackendCompilerFailed failure with its reason")
                                  "raised:\nRuntimeError: broken backend|NULL"});
   CHECK(db.scalar("SELECT status FROM compiles") == "failed");
   CHECK(db.rows("SELECT kind FROM findings") == std::vector<std::string>{"compile_failure"});
-  // describe_tensor id 0 of 0/0 (sizes as written): size [4, 4], stride [4, 1], source L['x'], storage 64 bytes.
+  // describe_tensor id 0 of 0/0 (sizes as written): size [4, 4], stride [4, 1], source L['x'],
+  // storage 64 bytes.
   CHECK(db.rows("SELECT compile_id, input, size, stride, storage_bytes FROM tensors") ==
         std::vector<std::string>{"0/0|x|[4, 4]|[4, 1]|64"});
   // The dynamo_error artifact and the metrics belong to compile 0/0's directory.
@@ -68,10 +70,11 @@ TEST_CASE("multi_rank_schedule: the rank whose collective schedule differs") {
         std::vector<std::string>{"collective_schedule|0/0|[1]|[0,2]"});
   std::string text = tlscope::model::analysis::findings_text(db.db());
   INFO(text);
-  CHECK(text.find("collective schedule of compile 0/0 differs between ranks: rank 1 has "
-                  "[all_reduce_, wait_tensor, all_gather_into_tensor, wait_tensor] where ranks 0, "
-                  "2 have [all_reduce_, wait_tensor, all_gather_into_tensor, reduce_scatter_tensor, "
-                  "wait_tensor, wait_tensor]") != std::string::npos);
+  CHECK(
+      text.find("collective schedule of compile 0/0 differs between ranks: rank 1 has "
+                "[all_reduce_, wait_tensor, all_gather_into_tensor, wait_tensor] where ranks 0, "
+                "2 have [all_reduce_, wait_tensor, all_gather_into_tensor, reduce_scatter_tensor, "
+                "wait_tensor, wait_tensor]") != std::string::npos);
 }
 
 TEST_CASE("multi_rank_logs: compile-id and cache differences between ranks") {

@@ -1,8 +1,8 @@
 // Every scenario of the sample runtime, checked against its truth.json: the graph breaks (with
 // file and line), recompiles (with the failed guard), failures, cache-limit hits, dynamic dims
 // and each injected fault with its ranks must be found exactly, and nothing else reported.
-#include <catch2/catch.hpp>
 #include <simdjson.h>
+#include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -19,7 +19,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string sample_binary() { return std::string(TLSCOPE_BINARY_DIR) + "/samples/runtime/tlscope-sample"; }
+std::string sample_binary() {
+  return std::string(TLSCOPE_BINARY_DIR) + "/samples/runtime/tlscope-sample";
+}
 
 // Runs a scenario into a fresh directory; returns the directory.
 std::string run_sample(const std::string& label, const std::string& args) {
@@ -52,10 +54,13 @@ std::string field(simdjson::dom::object o, const char* key) {
 // Single-process logs carry no rank (truth.json says 0 there), so ranks are compared only for
 // multi-rank scenarios.
 bool g_multi = false;
-std::string rank_of(simdjson::dom::object o) { return g_multi ? field(o, "rank") : ""; }
+std::string rank_of(simdjson::dom::object o) {
+  return g_multi ? field(o, "rank") : "";
+}
 
-std::multiset<std::string> truth_rows(simdjson::dom::element truth, const char* section,
-                                      const std::function<std::string(simdjson::dom::object)>& key) {
+std::multiset<std::string> truth_rows(
+    simdjson::dom::element truth, const char* section,
+    const std::function<std::string(simdjson::dom::object)>& key) {
   std::multiset<std::string> out;
   simdjson::dom::array arr;
   if (truth[section].get(arr)) return out;
@@ -82,26 +87,30 @@ void check_scenario(const std::string& label, const std::string& args) {
   bool multi = int64_t(truth["ranks"].get_int64().value()) > 0;
   g_multi = multi;
   auto rank_sql = std::string(multi ? "COALESCE(rank, 'NULL')" : "''");
-  CHECK(db_rows(db, "SELECT " + rank_sql + " || '|' || compile_id || '|' || frame || '|' || "
-                    "user_file || '|' || user_line || '|' || reason FROM graph_breaks") ==
+  CHECK(db_rows(db, "SELECT " + rank_sql +
+                        " || '|' || compile_id || '|' || frame || '|' || "
+                        "user_file || '|' || user_line || '|' || reason FROM graph_breaks") ==
         truth_rows(truth, "graph_breaks", [](simdjson::dom::object o) {
           return rank_of(o) + "|" + field(o, "compile_id") + "|" + field(o, "frame") + "|" +
                  field(o, "file") + "|" + field(o, "line") + "|" + field(o, "reason");
         }));
-  CHECK(db_rows(db, "SELECT " + rank_sql + " || '|' || compile_id || '|' || frame || '|' || "
-                    "reason FROM recompiles") ==
+  CHECK(db_rows(db, "SELECT " + rank_sql +
+                        " || '|' || compile_id || '|' || frame || '|' || "
+                        "reason FROM recompiles") ==
         truth_rows(truth, "recompiles", [](simdjson::dom::object o) {
           return rank_of(o) + "|" + field(o, "compile_id") + "|" + field(o, "frame") + "|" +
                  field(o, "failed_guard");
         }));
-  CHECK(db_rows(db, "SELECT " + rank_sql + " || '|' || compile_id || '|' || frame || '|' || "
-                    "fail_type || '|' || fail_reason FROM failures") ==
+  CHECK(db_rows(db, "SELECT " + rank_sql +
+                        " || '|' || compile_id || '|' || frame || '|' || "
+                        "fail_type || '|' || fail_reason FROM failures") ==
         truth_rows(truth, "failures", [](simdjson::dom::object o) {
           return rank_of(o) + "|" + field(o, "compile_id") + "|" + field(o, "frame") + "|" +
                  field(o, "fail_type") + "|" + field(o, "fail_reason");
         }));
-  CHECK(db_rows(db, "SELECT " + rank_sql + " || '|' || frame || '|' || compile_id FROM "
-                    "cache_limit_hits") ==
+  CHECK(db_rows(db, "SELECT " + rank_sql +
+                        " || '|' || frame || '|' || compile_id FROM "
+                        "cache_limit_hits") ==
         truth_rows(truth, "cache_limit", [](simdjson::dom::object o) {
           return rank_of(o) + "|" + field(o, "frame") + "|" + field(o, "compile_id");
         }));
@@ -110,8 +119,9 @@ void check_scenario(const std::string& label, const std::string& args) {
       return rank_of(o) + "|" + field(o, "frame") + "|" + field(o, "input") + "|" + field(o, "dim");
     });
     std::set<std::string> distinct(t.begin(), t.end());
-    auto d = db_rows(db, "SELECT DISTINCT " + rank_sql + " || '|' || frame || '|' || input || "
-                         "'|' || dim FROM dynamic_dims");
+    auto d = db_rows(db, "SELECT DISTINCT " + rank_sql +
+                             " || '|' || frame || '|' || input || "
+                             "'|' || dim FROM dynamic_dims");
     CHECK(std::set<std::string>(d.begin(), d.end()) == distinct);
   }
   // Faults: each is one finding with the same ranks, and each fault finding is a fault.
@@ -128,13 +138,17 @@ void check_scenario(const std::string& label, const std::string& args) {
       return key;
     });
     std::string ranks = multi ? "ranks" : "''";
-    auto found = db_rows(db,
-        "SELECT kind || '|' || " + ranks + " || CASE "
-        "WHEN kind IN ('desync', 'missing_collective') THEN '|' || pg_name || '|' || seq || '|' "
-        "|| other_ranks WHEN kind = 'straggler' THEN '|' || pg_name || '|' || seq "
-        "WHEN kind = 'compile_failure' THEN '|' || compile_id "
-        "WHEN kind = 'recompile_storm' THEN '|' || frame ELSE '' END FROM findings WHERE kind IN "
-        "('desync', 'missing_collective', 'straggler', 'compile_failure', 'recompile_storm')");
+    auto found = db_rows(
+        db,
+        "SELECT kind || '|' || " + ranks +
+            " || CASE "
+            "WHEN kind IN ('desync', 'missing_collective') THEN '|' || pg_name || '|' || seq || "
+            "'|' "
+            "|| other_ranks WHEN kind = 'straggler' THEN '|' || pg_name || '|' || seq "
+            "WHEN kind = 'compile_failure' THEN '|' || compile_id "
+            "WHEN kind = 'recompile_storm' THEN '|' || frame ELSE '' END FROM findings WHERE kind "
+            "IN "
+            "('desync', 'missing_collective', 'straggler', 'compile_failure', 'recompile_storm')");
     CHECK(found == faults);
   }
   // Nothing else: no unreadable records, and differences between ranks only on faulty ranks.
@@ -164,16 +178,42 @@ void check_scenario(const std::string& label, const std::string& args) {
 
 }  // namespace
 
-TEST_CASE("sample scenario mlp") { check_scenario("mlp", "mlp"); }
-TEST_CASE("sample scenario graph-breaks") { check_scenario("graph-breaks", "graph-breaks"); }
-TEST_CASE("sample scenario recompiles") { check_scenario("recompiles", "recompiles"); }
-TEST_CASE("sample scenario dynamic-shapes") { check_scenario("dynamic-shapes", "dynamic-shapes"); }
-TEST_CASE("sample scenario compile-failure") { check_scenario("compile-failure", "compile-failure"); }
-TEST_CASE("sample scenario ddp") { check_scenario("ddp", "ddp"); }
-TEST_CASE("sample scenario mesh-2d") { check_scenario("mesh-2d", "mesh-2d"); }
-TEST_CASE("sample scenario desync (op)") { check_scenario("desync-op", "desync --desync-kind op"); }
-TEST_CASE("sample scenario desync (shape)") { check_scenario("desync-shape", "desync --desync-kind shape"); }
-TEST_CASE("sample scenario desync (dtype)") { check_scenario("desync-dtype", "desync --desync-kind dtype"); }
-TEST_CASE("sample scenario desync (order)") { check_scenario("desync-order", "desync --desync-kind order"); }
-TEST_CASE("sample scenario straggler") { check_scenario("straggler", "straggler"); }
-TEST_CASE("sample scenario hang") { check_scenario("hang", "hang"); }
+TEST_CASE("sample scenario mlp") {
+  check_scenario("mlp", "mlp");
+}
+TEST_CASE("sample scenario graph-breaks") {
+  check_scenario("graph-breaks", "graph-breaks");
+}
+TEST_CASE("sample scenario recompiles") {
+  check_scenario("recompiles", "recompiles");
+}
+TEST_CASE("sample scenario dynamic-shapes") {
+  check_scenario("dynamic-shapes", "dynamic-shapes");
+}
+TEST_CASE("sample scenario compile-failure") {
+  check_scenario("compile-failure", "compile-failure");
+}
+TEST_CASE("sample scenario ddp") {
+  check_scenario("ddp", "ddp");
+}
+TEST_CASE("sample scenario mesh-2d") {
+  check_scenario("mesh-2d", "mesh-2d");
+}
+TEST_CASE("sample scenario desync (op)") {
+  check_scenario("desync-op", "desync --desync-kind op");
+}
+TEST_CASE("sample scenario desync (shape)") {
+  check_scenario("desync-shape", "desync --desync-kind shape");
+}
+TEST_CASE("sample scenario desync (dtype)") {
+  check_scenario("desync-dtype", "desync --desync-kind dtype");
+}
+TEST_CASE("sample scenario desync (order)") {
+  check_scenario("desync-order", "desync --desync-kind order");
+}
+TEST_CASE("sample scenario straggler") {
+  check_scenario("straggler", "straggler");
+}
+TEST_CASE("sample scenario hang") {
+  check_scenario("hang", "hang");
+}

@@ -8,7 +8,8 @@ using namespace tlscope::model::analysis;
 
 TEST_CASE("guard failure: tensor size mismatch from recompile_reasons") {
   // Entry of multi_rank_logs/dedicated_log_torch_trace_rank_1.log, recompile_reasons of 0/2.
-  GuardFailure g = parse_guard_failure("0/1: tensor 'x' size mismatch at index 0. expected 3, actual 4");
+  GuardFailure g =
+      parse_guard_failure("0/1: tensor 'x' size mismatch at index 0. expected 3, actual 4");
   CHECK(g.prev_compile_id == std::optional<std::string>("0/1"));
   CHECK(g.text == "tensor 'x' size mismatch at index 0. expected 3, actual 4");
   CHECK(g.input == "x");
@@ -19,14 +20,16 @@ TEST_CASE("guard failure: tensor size mismatch from recompile_reasons") {
 }
 
 TEST_CASE("guard failure: stride, dtype, value, identity, length forms") {
-  GuardFailure stride = parse_guard_failure("tensor 'L['y']' stride mismatch at index 1. expected 4, actual 1");
+  GuardFailure stride =
+      parse_guard_failure("tensor 'L['y']' stride mismatch at index 1. expected 4, actual 1");
   CHECK(stride.input == "y");
   CHECK(stride.property == "stride");
   CHECK(stride.index == std::optional<int64_t>(1));
   CHECK(stride.expected == std::optional<std::string>("4"));
   CHECK(stride.actual == std::optional<std::string>("1"));
 
-  GuardFailure dtype = parse_guard_failure("tensor 'x' dtype mismatch. expected Float, actual Half");
+  GuardFailure dtype =
+      parse_guard_failure("tensor 'x' dtype mismatch. expected Float, actual Half");
   CHECK(dtype.property == "dtype");
   CHECK(dtype.expected == std::optional<std::string>("Float"));
   CHECK(dtype.actual == std::optional<std::string>("Half"));

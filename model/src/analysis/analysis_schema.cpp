@@ -8,12 +8,25 @@ namespace tlscope::model::analysis {
 
 namespace {
 
-constexpr const char* kTables[] = {
-    "findings",           "compiles",          "compile_tree",        "graph_breaks",
-    "graph_break_summary", "recompiles",       "cache_limit_hits",    "dynamic_dims",
-    "failures",           "restarts",          "cache_events",        "compile_phases",
-    "tensors",            "tensor_shape_changes", "rank_divergence",  "collectives",
-    "collective_matches", "collective_groups", "collective_rank_lateness"};
+constexpr const char* kTables[] = {"findings",
+                                   "compiles",
+                                   "compile_tree",
+                                   "graph_breaks",
+                                   "graph_break_summary",
+                                   "recompiles",
+                                   "cache_limit_hits",
+                                   "dynamic_dims",
+                                   "failures",
+                                   "restarts",
+                                   "cache_events",
+                                   "compile_phases",
+                                   "tensors",
+                                   "tensor_shape_changes",
+                                   "rank_divergence",
+                                   "collectives",
+                                   "collective_matches",
+                                   "collective_groups",
+                                   "collective_rank_lateness"};
 
 constexpr const char* kDdl = R"sql(
 CREATE TABLE findings(
@@ -84,7 +97,8 @@ CREATE TABLE collective_matches(
   present_ranks TEXT, missing_ranks TEXT, op TEXT, ops_agree INTEGER, sizes_agree INTEGER,
   dtypes_agree INTEGER, timed_out_ranks TEXT, bytes INTEGER, first_arrival_us REAL,
   last_arrival_us REAL, arrival_skew_us REAL, last_rank INTEGER, wait_us REAL,
-  duration_us REAL, bandwidth_gbps REAL, last_lag_us REAL, others_spread_us REAL);
+  duration_us REAL, bandwidth_gbps REAL, last_lag_us REAL, others_spread_us REAL,
+  last_idle_excess_us REAL);
 CREATE TABLE collective_groups(
   pg_name TEXT PRIMARY KEY, pg_desc TEXT, pg_ranks TEXT, collectives INTEGER, bytes INTEGER,
   busy_us REAL, bandwidth_gbps REAL, max_skew_us REAL);

@@ -24,20 +24,34 @@ void input_name_function(sqlite3_context* ctx, int, sqlite3_value** argv) {
 }
 
 constexpr const char* kRequiredTables[] = {
-    "files", "events", "payloads", "stack_frames", "compilation_metrics", "describe_tensor",
-    "describe_storage", "describe_source", "artifacts", "chromium_events"};
+    "files",           "events",           "payloads",        "stack_frames", "compilation_metrics",
+    "describe_tensor", "describe_storage", "describe_source", "artifacts",    "chromium_events"};
 
-constexpr const char* kResultTables[] = {
-    "compiles", "compile_tree", "graph_breaks", "graph_break_summary", "recompiles",
-    "cache_limit_hits", "dynamic_dims", "failures", "restarts", "cache_events", "compile_phases",
-    "tensors", "tensor_shape_changes", "rank_divergence", "collectives", "collective_matches",
-    "collective_groups", "collective_rank_lateness", "findings"};
+constexpr const char* kResultTables[] = {"compiles",
+                                         "compile_tree",
+                                         "graph_breaks",
+                                         "graph_break_summary",
+                                         "recompiles",
+                                         "cache_limit_hits",
+                                         "dynamic_dims",
+                                         "failures",
+                                         "restarts",
+                                         "cache_events",
+                                         "compile_phases",
+                                         "tensors",
+                                         "tensor_shape_changes",
+                                         "rank_divergence",
+                                         "collectives",
+                                         "collective_matches",
+                                         "collective_groups",
+                                         "collective_rank_lateness",
+                                         "findings"};
 
 }  // namespace
 
 void register_analysis_functions(sqlite3* db) {
-  sqlite3_create_function(db, "tlscope_input_name", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
-                          nullptr, input_name_function, nullptr, nullptr);
+  sqlite3_create_function(db, "tlscope_input_name", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nullptr,
+                          input_name_function, nullptr, nullptr);
 }
 
 AnalysisReport analyze(sqlite3* db) {
@@ -79,20 +93,21 @@ AnalysisReport analyze(sqlite3* db) {
           pass.name, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
     current = "indexes";
-    exec(db, "CREATE INDEX compiles_rank ON compiles(rank, compile_id);"
-             "CREATE INDEX graph_breaks_compile ON graph_breaks(compile_id);"
-             "CREATE INDEX tensors_compile ON tensors(file_id, compile_id);"
-             "CREATE INDEX collectives_rank ON collectives(rank, pg_name, seq);"
-             "CREATE INDEX findings_kind ON findings(kind);");
-    for (const char* table : kResultTables) report.table_rows.emplace_back(table, count_rows(db, table));
+    exec(db,
+         "CREATE INDEX compiles_rank ON compiles(rank, compile_id);"
+         "CREATE INDEX graph_breaks_compile ON graph_breaks(compile_id);"
+         "CREATE INDEX tensors_compile ON tensors(file_id, compile_id);"
+         "CREATE INDEX collectives_rank ON collectives(rank, pg_name, seq);"
+         "CREATE INDEX findings_kind ON findings(kind);");
+    for (const char* table : kResultTables)
+      report.table_rows.emplace_back(table, count_rows(db, table));
     exec(db, "COMMIT");
     report.ok = true;
   } catch (const SqlError& e) {
     sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
     report.error = std::string("analysis pass '") + current + "' failed: " + e.what();
   }
-  report.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
 }
 

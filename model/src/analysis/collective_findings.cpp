@@ -18,10 +18,10 @@ namespace tlscope::model::analysis {
 
 namespace {
 
-// A straggler trails the next-latest rank by at least this much (thread scheduling on a loaded
-// machine was seen to delay a rank by up to 35 ms), and by at least
-// kStragglerFactor times the group's usual spread: scheduling noise stays well below both.
-constexpr double kStragglerFloorUs = 50'000;
+// A straggler trails the others' median arrival by at least this much (thread scheduling on a
+// loaded machine was seen to delay a rank by up to 35 ms), and by at least kStragglerFactor times
+// the group's usual spread: scheduling noise stays well below both.
+constexpr double kStragglerFloorUs = 40'000;
 // Every disagreeing sequence id is a desync of its own (a swapped pair disagrees twice), but a
 // rank that skipped one collective makes every later one disagree: past this many per group the
 // rest are summed up in one row.
@@ -45,9 +45,10 @@ struct Issued {
 
 // The desync of one process group at its first disagreeing sequence id.
 void desync_finding(sqlite3* db, Statement& insert, const std::string& pg, int64_t seq) {
-  Statement q(db, "SELECT rank, COALESCE(op, ''), COALESCE(input_sizes, ''), COALESCE(dtype, ''), "
-                  "COALESCE(pg_desc, '') FROM collectives WHERE pg_name = ?1 AND seq = ?2 "
-                  "ORDER BY rank");
+  Statement q(db,
+              "SELECT rank, COALESCE(op, ''), COALESCE(input_sizes, ''), COALESCE(dtype, ''), "
+              "COALESCE(pg_desc, '') FROM collectives WHERE pg_name = ?1 AND seq = ?2 "
+              "ORDER BY rank");
   q.bind(1, std::string_view(pg)).bind(2, seq);
   std::vector<Issued> groups;
   std::string pg_desc;
@@ -57,14 +58,16 @@ void desync_finding(sqlite3* db, Statement& insert, const std::string& pg, int64
     auto it = std::find_if(groups.begin(), groups.end(), [&](const Issued& g) {
       return g.op == is.op && g.sizes == is.sizes && g.dtype == is.dtype;
     });
-    if (it == groups.end()) groups.push_back(std::move(is));
-    else it->ranks.push_back(is.ranks.front());
+    if (it == groups.end())
+      groups.push_back(std::move(is));
+    else
+      it->ranks.push_back(is.ranks.front());
   }
   if (groups.size() < 2) return;
   // Ranks are read in order, so on a size tie the earlier group holds the lowest rank.
-  auto reference = std::max_element(groups.begin(), groups.end(), [](const Issued& a, const Issued& b) {
-    return a.ranks.size() < b.ranks.size();
-  });
+  auto reference = std::max_element(
+      groups.begin(), groups.end(),
+      [](const Issued& a, const Issued& b) { return a.ranks.size() < b.ranks.size(); });
   bool ops_differ = false, sizes_differ = false, dtypes_differ = false;
   for (const Issued& g : groups) {
     ops_differ |= g.op != reference->op;
@@ -90,7 +93,11 @@ void desync_finding(sqlite3* db, Statement& insert, const std::string& pg, int64
     if (!message.empty()) message += " and ";
     message += rank_words(g.ranks) + " issued " + describe(g);
   }
-  detail += "],\"differs\":" + json_string(ops_differ ? "op" : sizes_differ ? "size" : "dtype") + "}";
+  detail += "],\"differs\":" +
+            json_string(ops_differ     ? "op"
+                        : sizes_differ ? "size"
+                                       : "dtype") +
+            "}";
   message += " where " + rank_words(reference->ranks) + " issued " + describe(*reference) +
              " at sequence " + std::to_string(seq) + " of " + group_words(pg, pg_desc);
   std::sort(at_fault.begin(), at_fault.end());
@@ -104,24 +111,27 @@ void desync_finding(sqlite3* db, Statement& insert, const std::string& pg, int64
 }  // namespace
 
 void collective_findings(sqlite3* db) {
-  Statement insert(db, "INSERT INTO findings(kind, severity, ranks, other_ranks, pg_name, pg_desc, "
-                       "seq, message, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
-  exec(db, "INSERT INTO findings(kind, severity, ranks, message, detail) "
-           "SELECT 'bad_record', 'warning', CASE WHEN COALESCE(f.rank, a.rank) IS NULL THEN '[]' "
-           "ELSE json_array(COALESCE(f.rank, a.rank)) END, 'collective record at ' || f.path || "
-           "':' || e.line || ' was skipped: ' || CASE WHEN p.text IS NULL THEN 'it has no payload' "
-           "WHEN NOT json_valid(p.text) THEN 'its payload is not valid JSON' "
-           "ELSE 'it has no collective_seq_id' END, json_object('event_id', a.event_id) "
-           "FROM artifacts a JOIN events e ON e.id = a.event_id JOIN files f ON f.id = a.file_id "
-           "LEFT JOIN payloads p ON p.id = a.payload_id WHERE a.name = 'collective_op' AND "
-           "(p.text IS NULL OR NOT json_valid(p.text) OR "
-           "json_extract(p.text, '$.collective_seq_id') IS NULL) ORDER BY a.event_id");
+  Statement insert(db,
+                   "INSERT INTO findings(kind, severity, ranks, other_ranks, pg_name, pg_desc, "
+                   "seq, message, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+  exec(db,
+       "INSERT INTO findings(kind, severity, ranks, message, detail) "
+       "SELECT 'bad_record', 'warning', CASE WHEN COALESCE(f.rank, a.rank) IS NULL THEN '[]' "
+       "ELSE json_array(COALESCE(f.rank, a.rank)) END, 'collective record at ' || f.path || "
+       "':' || e.line || ' was skipped: ' || CASE WHEN p.text IS NULL THEN 'it has no payload' "
+       "WHEN NOT json_valid(p.text) THEN 'its payload is not valid JSON' "
+       "ELSE 'it has no collective_seq_id' END, json_object('event_id', a.event_id) "
+       "FROM artifacts a JOIN events e ON e.id = a.event_id JOIN files f ON f.id = a.file_id "
+       "LEFT JOIN payloads p ON p.id = a.payload_id WHERE a.name = 'collective_op' AND "
+       "(p.text IS NULL OR NOT json_valid(p.text) OR "
+       "json_extract(p.text, '$.collective_seq_id') IS NULL) ORDER BY a.event_id");
 
   // Desync: each disagreeing sequence id of each group, the first kDesyncRowsPerGroup of them.
   std::map<std::string, int64_t> desync_seq;  // group -> first disagreeing sequence id
   {
-    Statement q(db, "SELECT pg_name, seq, COALESCE(pg_desc, '') FROM collective_matches WHERE NOT "
-                    "(ops_agree AND sizes_agree AND dtypes_agree) ORDER BY pg_name, seq");
+    Statement q(db,
+                "SELECT pg_name, seq, COALESCE(pg_desc, '') FROM collective_matches WHERE NOT "
+                "(ops_agree AND sizes_agree AND dtypes_agree) ORDER BY pg_name, seq");
     std::map<std::string, int> rows;
     std::map<std::string, std::vector<int64_t>> rest;
     std::map<std::string, std::string> descs;
@@ -129,14 +139,16 @@ void collective_findings(sqlite3* db) {
       std::string pg = q.text(0);
       desync_seq.try_emplace(pg, q.int64(1));
       descs[pg] = q.text(2);
-      if (rows[pg]++ < kDesyncRowsPerGroup) desync_finding(db, insert, pg, q.int64(1));
-      else rest[pg].push_back(q.int64(1));
+      if (rows[pg]++ < kDesyncRowsPerGroup)
+        desync_finding(db, insert, pg, q.int64(1));
+      else
+        rest[pg].push_back(q.int64(1));
     }
     for (const auto& [pg, seqs] : rest) {
       std::string message = std::to_string(seqs.size()) + " more sequence ids of " +
-                             group_words(pg, descs[pg]) + " disagree, from " +
-                             std::to_string(seqs.front()) + " to " + std::to_string(seqs.back()) +
-                             ": the ranks' collective streams stay out of step";
+                            group_words(pg, descs[pg]) + " disagree, from " +
+                            std::to_string(seqs.front()) + " to " + std::to_string(seqs.back()) +
+                            ": the ranks' collective streams stay out of step";
       insert.bind(1, std::string_view("desync")).bind(2, std::string_view("error"));
       insert.bind(3, std::string_view("[]")).bind(4, std::string_view("[]"));
       insert.bind(5, std::string_view(pg)).bind(6, std::string_view(descs[pg]));
@@ -149,10 +161,11 @@ void collective_findings(sqlite3* db) {
   // in the same group, ranks have stopped agreeing on what sequence k is, so later gaps are not
   // reported again.
   {
-    Statement q(db, "SELECT pg_name, COALESCE(pg_desc, ''), seq, present_ranks, missing_ranks, op, "
-                    "timed_out_ranks FROM collective_matches m WHERE missing_ranks <> '[]' AND "
-                    "seq = (SELECT min(seq) FROM collective_matches m2 WHERE m2.pg_name = "
-                    "m.pg_name AND m2.missing_ranks <> '[]') ORDER BY pg_name");
+    Statement q(db,
+                "SELECT pg_name, COALESCE(pg_desc, ''), seq, present_ranks, missing_ranks, op, "
+                "timed_out_ranks FROM collective_matches m WHERE missing_ranks <> '[]' AND "
+                "seq = (SELECT min(seq) FROM collective_matches m2 WHERE m2.pg_name = "
+                "m.pg_name AND m2.missing_ranks <> '[]') ORDER BY pg_name");
     while (q.step()) {
       std::string pg = q.text(0);
       int64_t seq = q.int64(2);
@@ -178,16 +191,21 @@ void collective_findings(sqlite3* db) {
     int64_t seq, last_rank;
     double lag, spread, wait;
     std::string op, pg_desc, present;
+    double effective_lag;  // the lag not explained by waking late or by compiling
   };
   std::map<std::string, std::vector<Match>> by_group;
   {
-    Statement q(db, "SELECT pg_name, seq, last_rank, last_lag_us, others_spread_us, wait_us, op, "
-                    "COALESCE(pg_desc, ''), present_ranks FROM collective_matches "
-                    "WHERE last_lag_us IS NOT NULL AND missing_ranks = '[]' "
-                    "AND timed_out_ranks = '[]' ORDER BY pg_name, seq");
+    Statement q(db,
+                "SELECT pg_name, seq, last_rank, last_lag_us, others_spread_us, wait_us, op, "
+                "COALESCE(pg_desc, ''), present_ranks, "
+                // A lag counts only as far as the late rank also idled longer than the others.
+                "CASE WHEN last_idle_excess_us IS NOT NULL "
+                "THEN min(last_lag_us, last_idle_excess_us) ELSE last_lag_us END "
+                "FROM collective_matches WHERE last_lag_us IS NOT NULL AND missing_ranks = '[]' "
+                "AND timed_out_ranks = '[]' ORDER BY pg_name, seq");
     while (q.step())
       by_group[q.text(0)].push_back({q.int64(1), q.int64(2), q.real(3), q.real(4), q.real(5),
-                                     q.text(6), q.text(7), q.text(8)});
+                                     q.text(6), q.text(7), q.text(8), q.real(9)});
   }
   for (auto& [pg, matches] : by_group) {
     std::vector<double> spreads;
@@ -196,16 +214,18 @@ void collective_findings(sqlite3* db) {
     double usual = spreads[spreads.size() / 2];
     double threshold = std::max(kStragglerFloorUs, kStragglerFactor * usual);
     for (const Match& m : matches) {
-      if (m.lag < threshold) continue;
+      if (m.effective_lag < threshold) continue;
       std::vector<int64_t> others = int_list(m.present);
       others.erase(std::remove(others.begin(), others.end(), m.last_rank), others.end());
       std::string message = rank_words({m.last_rank}) + " arrived " + ms(m.lag) +
-                            " after the others at sequence " + std::to_string(m.seq) + " of " +
-                            group_words(pg, m.pg_desc) + " (" + m.op + "); " +
-                            rank_words(others) + " waited " + ms(m.wait) + " in total";
+                            " after the others' median arrival at sequence " +
+                            std::to_string(m.seq) + " of " + group_words(pg, m.pg_desc) + " (" +
+                            m.op + "); " + rank_words(others) + " waited " + ms(m.wait) +
+                            " in total";
       char detail[160];
-      std::snprintf(detail, sizeof detail, "{\"lag_us\":%.1f,\"wait_us\":%.1f,\"threshold_us\":%.1f}",
-                    m.lag, m.wait, threshold);
+      std::snprintf(detail, sizeof detail,
+                    "{\"lag_us\":%.1f,\"wait_us\":%.1f,\"threshold_us\":%.1f}", m.lag, m.wait,
+                    threshold);
       insert.bind(1, std::string_view("straggler")).bind(2, std::string_view("warning"));
       insert.bind(3, std::string_view(ranks_json({m.last_rank})));
       insert.bind(4, std::string_view(ranks_json(others))).bind(5, std::string_view(pg));
@@ -218,9 +238,10 @@ void collective_findings(sqlite3* db) {
 std::string late_again_text(sqlite3* db) {
   if (!has_table(db, "findings")) return "";
   std::ostringstream out;
-  Statement q(db, "SELECT pg_name, COALESCE(max(pg_desc), ''), ranks, count(*), "
-                  "total(json_extract(detail, '$.wait_us')) FROM findings WHERE kind = 'straggler' "
-                  "GROUP BY pg_name, ranks HAVING count(*) >= 2 ORDER BY pg_name, ranks");
+  Statement q(db,
+              "SELECT pg_name, COALESCE(max(pg_desc), ''), ranks, count(*), "
+              "total(json_extract(detail, '$.wait_us')) FROM findings WHERE kind = 'straggler' "
+              "GROUP BY pg_name, ranks HAVING count(*) >= 2 ORDER BY pg_name, ranks");
   while (q.step()) {
     out << "  " << rank_words(int_list(q.text(2))) << " was late " << q.int64(3) << " times in "
         << group_words(q.text(0), q.text(1)) << "; the others waited " << ms(q.real(4))

@@ -54,35 +54,68 @@ void build_collectives(sqlite3* db) {
        "pg_size, seq, op, input_sizes, output_sizes, dtype, in_nelems, out_nelems, bytes, state, "
        "created_us, started_us, completed_us, timeout_ms, peer) "
        "SELECT a.event_id, a.file_id, COALESCE(f.rank, a.rank), " +
-           compile_key_sql("a.compile_id") + ", "
-       "CAST(json_extract(p.text, '$.pg_name') AS TEXT), json_extract(p.text, '$.pg_desc'), "
-       "json_extract(p.text, '$.pg_ranks'), json_extract(p.text, '$.pg_size'), "
-       "json_extract(p.text, '$.collective_seq_id'), json_extract(p.text, '$.op'), "
-       "json_extract(p.text, '$.input_sizes'), json_extract(p.text, '$.output_sizes'), "
-       "COALESCE(json_extract(p.text, '$.input_dtypes[0]'), "
-       "  json_extract(p.text, '$.output_dtypes[0]')), "
-       "json_extract(p.text, '$.in_msg_nelems'), json_extract(p.text, '$.out_msg_nelems'), "
-       "json_extract(p.text, '$.bytes'), json_extract(p.text, '$.state'), "
-       "json_extract(p.text, '$.time_created_us'), json_extract(p.text, '$.time_started_us'), "
-       "json_extract(p.text, '$.time_completed_us'), json_extract(p.text, '$.timeout_ms'), "
-       "json_extract(p.text, '$.peer') "
-       "FROM artifacts a JOIN files f ON f.id = a.file_id JOIN payloads p ON p.id = a.payload_id "
-       "WHERE a.name = 'collective_op' AND json_valid(p.text) "
-       "AND json_extract(p.text, '$.collective_seq_id') IS NOT NULL ORDER BY a.event_id");
+           compile_key_sql("a.compile_id") +
+           ", "
+           "CAST(json_extract(p.text, '$.pg_name') AS TEXT), json_extract(p.text, '$.pg_desc'), "
+           "json_extract(p.text, '$.pg_ranks'), json_extract(p.text, '$.pg_size'), "
+           "json_extract(p.text, '$.collective_seq_id'), json_extract(p.text, '$.op'), "
+           "json_extract(p.text, '$.input_sizes'), json_extract(p.text, '$.output_sizes'), "
+           "COALESCE(json_extract(p.text, '$.input_dtypes[0]'), "
+           "  json_extract(p.text, '$.output_dtypes[0]')), "
+           "json_extract(p.text, '$.in_msg_nelems'), json_extract(p.text, '$.out_msg_nelems'), "
+           "json_extract(p.text, '$.bytes'), json_extract(p.text, '$.state'), "
+           "json_extract(p.text, '$.time_created_us'), json_extract(p.text, '$.time_started_us'), "
+           "json_extract(p.text, '$.time_completed_us'), json_extract(p.text, '$.timeout_ms'), "
+           "json_extract(p.text, '$.peer') "
+           "FROM artifacts a JOIN files f ON f.id = a.file_id JOIN payloads p ON p.id = "
+           "a.payload_id "
+           "WHERE a.name = 'collective_op' AND json_valid(p.text) "
+           "AND json_extract(p.text, '$.collective_seq_id') IS NOT NULL ORDER BY a.event_id");
 
   exec(db, "CREATE INDEX collectives_pg_seq ON collectives(pg_name, seq, rank)");
-  Statement q(db, "SELECT pg_name, seq, rank, COALESCE(op, ''), COALESCE(input_sizes, ''), "
-                  "COALESCE(dtype, ''), COALESCE(state, ''), COALESCE(pg_desc, ''), "
-                  "COALESCE(pg_ranks, '[]'), COALESCE(bytes, 0), created_us, started_us, "
-                  "completed_us FROM collectives WHERE pg_name IS NOT NULL AND rank IS NOT NULL "
-                  "ORDER BY pg_name, seq, rank");
-  Statement insert(db,
+  Statement q(db,
+              "SELECT pg_name, seq, rank, COALESCE(op, ''), COALESCE(input_sizes, ''), "
+              "COALESCE(dtype, ''), COALESCE(state, ''), COALESCE(pg_desc, ''), "
+              "COALESCE(pg_ranks, '[]'), COALESCE(bytes, 0), created_us, started_us, "
+              "completed_us FROM collectives WHERE pg_name IS NOT NULL AND rank IS NOT NULL "
+              "ORDER BY pg_name, seq, rank");
+  Statement insert(
+      db,
       "INSERT INTO collective_matches(pg_name, pg_desc, seq, expected_ranks, present_ranks, "
       "missing_ranks, op, ops_agree, sizes_agree, dtypes_agree, timed_out_ranks, bytes, "
       "first_arrival_us, last_arrival_us, arrival_skew_us, last_rank, wait_us, duration_us, "
-      "bandwidth_gbps, last_lag_us, others_spread_us) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
-      "?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)");
+      "bandwidth_gbps, last_lag_us, others_spread_us, last_idle_excess_us) VALUES (?1, ?2, ?3, "
+      "?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)");
   std::map<std::pair<std::string, int64_t>, Lateness> lateness;
+  // Per rank, when its previous collective (of any group) completed, and its compile intervals: a
+  // rank that arrives late because it woke late from the previous collective, or because it was
+  // compiling, is not a straggler; one that idled (or computed) longer than the others is.
+  std::map<int64_t, std::vector<double>> completions;  // per rank, every group, sorted
+  {
+    Statement c(db,
+                "SELECT rank, completed_us FROM collectives WHERE rank IS NOT NULL AND "
+                "completed_us IS NOT NULL ORDER BY rank, completed_us");
+    while (c.step()) completions[c.int64(0)].push_back(c.real(1));
+  }
+  auto previous_completion = [&](int64_t rank, double before) -> std::optional<double> {
+    const auto& v = completions[rank];
+    auto it = std::lower_bound(v.begin(), v.end(), before);
+    if (it == v.begin()) return std::nullopt;
+    return *--it;
+  };
+  std::map<int64_t, std::vector<std::pair<double, double>>> compiling;
+  {
+    Statement c(db,
+                "SELECT rank, start_us, start_us + duration_us FROM compile_phases "
+                "WHERE source = 'chromium' AND phase = 'dynamo' AND rank IS NOT NULL");
+    while (c.step()) compiling[c.int64(0)].emplace_back(c.real(1), c.real(2));
+  }
+  auto compile_time_within = [&](int64_t rank, double from, double to) {
+    double total = 0;
+    for (const auto& [a, b] : compiling[rank])
+      total += std::max(0.0, std::min(b, to) - std::max(a, from));
+    return total;
+  };
 
   std::string pg;
   int64_t seq = 0;
@@ -113,15 +146,46 @@ void build_collectives(sqlite3* db) {
     }
     double wait = 0;
     for (const Record& r : recs) wait += last->created - r.created;
-    // How far the last rank trailed the next-latest one, and how spread out the others were: a
-    // straggler trails by much more than the others' usual spread.
+    // How far the last rank trailed the median of the others, and how spread out the others were:
+    // a straggler trails by much more than the others' usual spread. The median keeps one other
+    // rank's scheduling hiccup from hiding (or faking) the lag.
     std::vector<double> arrivals;
     for (const Record& r : recs) arrivals.push_back(r.created);
     std::sort(arrivals.begin(), arrivals.end());
     std::optional<double> last_lag, others_spread;
     if (arrivals.size() >= 2) {
-      last_lag = arrivals.back() - arrivals[arrivals.size() - 2];
+      size_t others = arrivals.size() - 1;  // arrivals[0 .. others-1], sorted
+      double median =
+          others % 2 ? arrivals[others / 2] : (arrivals[others / 2 - 1] + arrivals[others / 2]) / 2;
+      last_lag = arrivals.back() - median;
       others_spread = arrivals[arrivals.size() - 2] - arrivals.front();
+    }
+    // The late rank's idle time before issuing (since its previous collective of any group
+    // completed, minus time spent compiling) beyond the others' median idle time.
+    std::optional<double> idle_excess;
+    {
+      std::vector<double> idle_others;
+      std::optional<double> idle_last;
+      bool all_known = true;
+      for (const Record& r : recs) {
+        auto prev = previous_completion(r.rank, r.created);
+        if (!prev) {
+          all_known = false;
+          continue;
+        }
+        double idle = r.created - *prev - compile_time_within(r.rank, *prev, r.created);
+        if (&r == last)
+          idle_last = idle;
+        else
+          idle_others.push_back(idle);
+      }
+      if (all_known && idle_last && !idle_others.empty()) {
+        std::sort(idle_others.begin(), idle_others.end());
+        size_t n = idle_others.size();
+        double median =
+            n % 2 ? idle_others[n / 2] : (idle_others[n / 2 - 1] + idle_others[n / 2]) / 2;
+        idle_excess = *idle_last - median;
+      }
     }
     // Data moves once every rank has arrived: duration runs from the latest start to the latest
     // completion. Timed-out collectives moved nothing.
@@ -139,7 +203,8 @@ void build_collectives(sqlite3* db) {
         if (*duration > 0) bandwidth = static_cast<double>(recs.front().bytes) / *duration / 1e3;
       }
     }
-    insert.bind(1, std::string_view(pg)).bind(2, std::string_view(majority(recs, &Record::pg_desc)));
+    insert.bind(1, std::string_view(pg))
+        .bind(2, std::string_view(majority(recs, &Record::pg_desc)));
     insert.bind(3, seq).bind(4, std::string_view(pg_ranks));
     insert.bind(5, std::string_view(ranks_json(present)));
     insert.bind(6, std::string_view(ranks_json(missing))).bind(7, std::string_view(op));
@@ -149,6 +214,7 @@ void build_collectives(sqlite3* db) {
     insert.bind(12, recs.front().bytes).bind(13, first_arrival).bind(14, last->created);
     insert.bind(15, last->created - first_arrival).bind(16, last->rank).bind(17, wait);
     insert.bind(18, duration).bind(19, bandwidth).bind(20, last_lag).bind(21, others_spread);
+    insert.bind(22, idle_excess);
     insert.run();
     if (recs.size() > 1) {
       for (const Record& r : recs) lateness[{pg, r.rank}].collectives++;
@@ -182,19 +248,21 @@ void build_collectives(sqlite3* db) {
   }
   flush();
 
-  Statement late(db, "INSERT INTO collective_rank_lateness(pg_name, rank, times_last, "
-                     "collectives, wait_caused_us) VALUES (?1, ?2, ?3, ?4, ?5)");
+  Statement late(db,
+                 "INSERT INTO collective_rank_lateness(pg_name, rank, times_last, "
+                 "collectives, wait_caused_us) VALUES (?1, ?2, ?3, ?4, ?5)");
   for (const auto& [key, l] : lateness) {
     late.bind(1, std::string_view(key.first)).bind(2, key.second).bind(3, l.times_last);
     late.bind(4, l.collectives).bind(5, l.wait_caused).run();
   }
-  exec(db, "INSERT INTO collective_groups(pg_name, pg_desc, pg_ranks, collectives, bytes, "
-           "busy_us, bandwidth_gbps, max_skew_us) "
-           "SELECT pg_name, max(pg_desc), max(expected_ranks), count(*), sum(bytes), "
-           "total(duration_us), CASE WHEN total(CASE WHEN duration_us > 0 THEN duration_us END) > 0 "
-           "THEN total(CASE WHEN duration_us > 0 THEN bytes END) / "
-           "total(CASE WHEN duration_us > 0 THEN duration_us END) / 1e3 END, max(arrival_skew_us) "
-           "FROM collective_matches GROUP BY pg_name ORDER BY pg_name");
+  exec(db,
+       "INSERT INTO collective_groups(pg_name, pg_desc, pg_ranks, collectives, bytes, "
+       "busy_us, bandwidth_gbps, max_skew_us) "
+       "SELECT pg_name, max(pg_desc), max(expected_ranks), count(*), sum(bytes), "
+       "total(duration_us), CASE WHEN total(CASE WHEN duration_us > 0 THEN duration_us END) > 0 "
+       "THEN total(CASE WHEN duration_us > 0 THEN bytes END) / "
+       "total(CASE WHEN duration_us > 0 THEN duration_us END) / 1e3 END, max(arrival_skew_us) "
+       "FROM collective_matches GROUP BY pg_name ORDER BY pg_name");
 }
 
 }  // namespace tlscope::model::analysis

@@ -9,8 +9,11 @@
 namespace tlscope::model::analysis {
 
 void build_compile_costs(sqlite3* db) {
-  exec(db, "INSERT INTO cache_events(file_id, rank, compile_id, cache, result, event_id) "
-           "SELECT a.file_id, COALESCE(f.rank, a.rank), " + compile_key_sql("a.compile_id") + ", "
+  exec(db,
+       "INSERT INTO cache_events(file_id, rank, compile_id, cache, result, event_id) "
+       "SELECT a.file_id, COALESCE(f.rank, a.rank), " +
+           compile_key_sql("a.compile_id") +
+           ", "
            "CASE WHEN a.name LIKE 'fx_graph_cache_%' THEN 'fx_graph' ELSE 'aotautograd' END, "
            "substr(a.name, instr(a.name, 'cache_') + 6), a.event_id "
            "FROM artifacts a JOIN files f ON f.id = a.file_id "
@@ -18,26 +21,31 @@ void build_compile_costs(sqlite3* db) {
            "'aotautograd_cache_hit', 'aotautograd_cache_miss', 'aotautograd_cache_bypass') "
            "ORDER BY a.event_id");
   // Chromium B/E pairs were matched at ingest (dur on the B row). Instant events have no phase.
-  exec(db, "INSERT INTO compile_phases(file_id, rank, compile_id, phase, source, start_us, "
-           "duration_us) "
-           "SELECT c.file_id, COALESCE(f.rank, c.rank), " + compile_key_sql("c.compile_id") + ", "
-           "c.name, 'chromium', c.ts, c.dur FROM chromium_events c JOIN files f ON f.id = c.file_id "
-           "WHERE c.dur IS NOT NULL AND c.compile_id IS NOT NULL AND c.compile_id <> 'None' "
-           "ORDER BY c.id");
+  exec(
+      db,
+      "INSERT INTO compile_phases(file_id, rank, compile_id, phase, source, start_us, "
+      "duration_us) "
+      "SELECT c.file_id, COALESCE(f.rank, c.rank), " +
+          compile_key_sql("c.compile_id") +
+          ", "
+          "c.name, 'chromium', c.ts, c.dur FROM chromium_events c JOIN files f ON f.id = c.file_id "
+          "WHERE c.dur IS NOT NULL AND c.compile_id IS NOT NULL AND c.compile_id <> 'None' "
+          "ORDER BY c.id");
   // Cumulative phase times from the final metrics record of each compile.
-  const char* phases[][2] = {
-      {"dynamo", "m.dynamo_cumulative_compile_time_us"},
-      {"aot_autograd", "m.aot_autograd_cumulative_compile_time_us"},
-      {"inductor", "COALESCE(m.inductor_cumulative_compile_time_us, "
-                   "m.inductor_compile_time_s * 1e6)"},
-      {"entire_frame", "m.entire_frame_compile_time_s * 1e6"},
-      {"backend", "m.backend_compile_time_s * 1e6"}};
+  const char* phases[][2] = {{"dynamo", "m.dynamo_cumulative_compile_time_us"},
+                             {"aot_autograd", "m.aot_autograd_cumulative_compile_time_us"},
+                             {"inductor",
+                              "COALESCE(m.inductor_cumulative_compile_time_us, "
+                              "m.inductor_compile_time_s * 1e6)"},
+                             {"entire_frame", "m.entire_frame_compile_time_s * 1e6"},
+                             {"backend", "m.backend_compile_time_s * 1e6"}};
   for (auto& [phase, expr] : phases) {
     exec(db, std::string("INSERT INTO compile_phases(file_id, rank, compile_id, phase, source, "
                          "start_us, duration_us) SELECT c.file_id, c.rank, c.compile_id, '") +
                  phase + "', 'metrics', m.start_time_us, " + expr +
                  " FROM compiles c JOIN compilation_metrics m ON m.event_id = c.metrics_event_id "
-                 "WHERE " + expr + " IS NOT NULL ORDER BY c.first_event_id");
+                 "WHERE " +
+                 expr + " IS NOT NULL ORDER BY c.first_event_id");
   }
 }
 

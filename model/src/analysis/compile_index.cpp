@@ -16,9 +16,12 @@ void build_compiles(sqlite3* db) {
   const std::string key = compile_key_sql("e.compile_id");
   // Only the events that define a compile are scanned (through the events(kind) index); chromium
   // events, which dominate large logs, are not needed to know which compiles exist.
-  exec(db, "INSERT INTO compiles(file_id, rank, compile_id, compiled_autograd_id, frame_id, "
-           "frame_compile_id, first_event_id, last_event_id, attempts) "
-           "SELECT e.file_id, COALESCE(f.rank, e.rank), " + key + ", e.compiled_autograd_id, "
+  exec(db,
+       "INSERT INTO compiles(file_id, rank, compile_id, compiled_autograd_id, frame_id, "
+       "frame_compile_id, first_event_id, last_event_id, attempts) "
+       "SELECT e.file_id, COALESCE(f.rank, e.rank), " +
+           key +
+           ", e.compiled_autograd_id, "
            "e.frame_id, e.frame_compile_id, min(e.id), max(e.id), "
            "max(COALESCE(e.attempt, 0)) + 1 "
            "FROM events e JOIN files f ON f.id = e.file_id "
@@ -27,51 +30,59 @@ void build_compiles(sqlite3* db) {
            "'aot_backward_graph', 'aot_inference_graph', 'aot_joint_graph', "
            "'inductor_output_code', 'dynamo_guards', 'dynamo_cpp_guards_str', 'artifact', "
            "'describe_tensor') AND e.compile_id IS NOT NULL AND e.compile_id <> '' "
-           "GROUP BY e.file_id, " + key + " ORDER BY min(e.id)");
+           "GROUP BY e.file_id, " +
+           key + " ORDER BY min(e.id)");
   exec(db, "CREATE INDEX compiles_key ON compiles(file_id, compile_id)");
 
   // The last forward metrics record of a compile describes its final attempt.
   const std::string mkey = compile_key_sql("m.compile_id");
-  exec(db, "CREATE TEMP TABLE final_metrics AS "
-           "SELECT m.file_id, " + mkey + " AS cid, max(m.event_id) AS event_id, m.co_name, "
+  exec(db,
+       "CREATE TEMP TABLE final_metrics AS "
+       "SELECT m.file_id, " +
+           mkey +
+           " AS cid, max(m.event_id) AS event_id, m.co_name, "
            "m.co_filename, m.co_firstlineno, m.fail_type, m.fail_reason, m.graph_op_count, "
            "m.restart_reasons, m.recompile_reason, m.cache_size, m.duration_us, "
            "m.entire_frame_compile_time_s, m.start_time_us, m.end_time_us "
            "FROM compilation_metrics m WHERE m.kind = 'compilation_metrics' "
-           "AND m.compile_id IS NOT NULL GROUP BY m.file_id, " + mkey);
-  exec(db, "UPDATE compiles SET metrics_event_id = fm.event_id, co_name = fm.co_name, "
-           "co_filename = fm.co_filename, co_firstlineno = fm.co_firstlineno, "
-           "fail_type = fm.fail_type, fail_reason = fm.fail_reason, "
-           "graph_op_count = fm.graph_op_count, recompile_reason = fm.recompile_reason, "
-           "cache_size = fm.cache_size, "
-           "restart_count = CASE WHEN json_valid(fm.restart_reasons) "
-           "  THEN json_array_length(fm.restart_reasons) ELSE 0 END, "
-           "duration_us = COALESCE(fm.duration_us, fm.end_time_us - fm.start_time_us, "
-           "  fm.entire_frame_compile_time_s * 1e6) "
-           "FROM temp.final_metrics fm "
-           "WHERE fm.file_id = compiles.file_id AND fm.cid = compiles.compile_id");
+           "AND m.compile_id IS NOT NULL GROUP BY m.file_id, " +
+           mkey);
+  exec(db,
+       "UPDATE compiles SET metrics_event_id = fm.event_id, co_name = fm.co_name, "
+       "co_filename = fm.co_filename, co_firstlineno = fm.co_firstlineno, "
+       "fail_type = fm.fail_type, fail_reason = fm.fail_reason, "
+       "graph_op_count = fm.graph_op_count, recompile_reason = fm.recompile_reason, "
+       "cache_size = fm.cache_size, "
+       "restart_count = CASE WHEN json_valid(fm.restart_reasons) "
+       "  THEN json_array_length(fm.restart_reasons) ELSE 0 END, "
+       "duration_us = COALESCE(fm.duration_us, fm.end_time_us - fm.start_time_us, "
+       "  fm.entire_frame_compile_time_s * 1e6) "
+       "FROM temp.final_metrics fm "
+       "WHERE fm.file_id = compiles.file_id AND fm.cid = compiles.compile_id");
   // Metrics whose compile left no other event (rare, but then the compile still exists).
-  exec(db, "INSERT INTO compiles(file_id, rank, compile_id, first_event_id, last_event_id, "
-           "attempts, metrics_event_id, co_name, co_filename, co_firstlineno, fail_type, "
-           "fail_reason, graph_op_count, recompile_reason, cache_size, restart_count, "
-           "duration_us, frame_id, frame_compile_id) "
-           "SELECT fm.file_id, COALESCE(f.rank, e.rank), fm.cid, fm.event_id, fm.event_id, 1, "
-           "fm.event_id, fm.co_name, fm.co_filename, fm.co_firstlineno, fm.fail_type, "
-           "fm.fail_reason, fm.graph_op_count, fm.recompile_reason, fm.cache_size, "
-           "CASE WHEN json_valid(fm.restart_reasons) "
-           "  THEN json_array_length(fm.restart_reasons) ELSE 0 END, "
-           "COALESCE(fm.duration_us, fm.end_time_us - fm.start_time_us, "
-           "  fm.entire_frame_compile_time_s * 1e6), e.frame_id, e.frame_compile_id "
-           "FROM temp.final_metrics fm JOIN events e ON e.id = fm.event_id "
-           "JOIN files f ON f.id = fm.file_id "
-           "WHERE NOT EXISTS (SELECT 1 FROM compiles c WHERE c.file_id = fm.file_id "
-           "AND c.compile_id = fm.cid)");
-  exec(db, "UPDATE compiles SET status = CASE "
-           "WHEN metrics_event_id IS NULL THEN 'no_metrics' "
-           "WHEN fail_type IS NOT NULL THEN 'failed' "
-           "WHEN graph_op_count IS NULL OR graph_op_count = 0 THEN 'empty' "
-           "WHEN restart_count > 0 OR attempts > 1 THEN 'restarted' "
-           "ELSE 'ok' END");
+  exec(db,
+       "INSERT INTO compiles(file_id, rank, compile_id, first_event_id, last_event_id, "
+       "attempts, metrics_event_id, co_name, co_filename, co_firstlineno, fail_type, "
+       "fail_reason, graph_op_count, recompile_reason, cache_size, restart_count, "
+       "duration_us, frame_id, frame_compile_id) "
+       "SELECT fm.file_id, COALESCE(f.rank, e.rank), fm.cid, fm.event_id, fm.event_id, 1, "
+       "fm.event_id, fm.co_name, fm.co_filename, fm.co_firstlineno, fm.fail_type, "
+       "fm.fail_reason, fm.graph_op_count, fm.recompile_reason, fm.cache_size, "
+       "CASE WHEN json_valid(fm.restart_reasons) "
+       "  THEN json_array_length(fm.restart_reasons) ELSE 0 END, "
+       "COALESCE(fm.duration_us, fm.end_time_us - fm.start_time_us, "
+       "  fm.entire_frame_compile_time_s * 1e6), e.frame_id, e.frame_compile_id "
+       "FROM temp.final_metrics fm JOIN events e ON e.id = fm.event_id "
+       "JOIN files f ON f.id = fm.file_id "
+       "WHERE NOT EXISTS (SELECT 1 FROM compiles c WHERE c.file_id = fm.file_id "
+       "AND c.compile_id = fm.cid)");
+  exec(db,
+       "UPDATE compiles SET status = CASE "
+       "WHEN metrics_event_id IS NULL THEN 'no_metrics' "
+       "WHEN fail_type IS NOT NULL THEN 'failed' "
+       "WHEN graph_op_count IS NULL OR graph_op_count = 0 THEN 'empty' "
+       "WHEN restart_count > 0 OR attempts > 1 THEN 'restarted' "
+       "ELSE 'ok' END");
   exec(db, "DROP TABLE temp.final_metrics");
 }
 
@@ -96,11 +107,11 @@ void build_compile_tree(sqlite3* db) {
   // One streaming pass over the dynamo_start frames, in event then depth order.
   Statement frames(db,
                    "SELECT sf.event_id, e.file_id, COALESCE(f.rank, e.rank), "
-                   "COALESCE(sf.filename, '(unknown)'), sf.line, sf.name, "
-                   + compile_key_sql("e.compile_id") +
-                   " FROM stack_frames sf JOIN events e ON e.id = sf.event_id "
-                   "JOIN files f ON f.id = e.file_id "
-                   "WHERE e.kind = 'dynamo_start' ORDER BY sf.event_id, sf.depth");
+                   "COALESCE(sf.filename, '(unknown)'), sf.line, sf.name, " +
+                       compile_key_sql("e.compile_id") +
+                       " FROM stack_frames sf JOIN events e ON e.id = sf.event_id "
+                       "JOIN files f ON f.id = e.file_id "
+                       "WHERE e.kind = 'dynamo_start' ORDER BY sf.event_id, sf.depth");
   Statement insert_node(db,
                         "INSERT INTO compile_tree(id, parent_id, file_id, rank, depth, filename, "
                         "line, name, compile_count) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0)");
@@ -126,7 +137,10 @@ void build_compile_tree(sqlite3* db) {
       if (it == nodes.end()) {
         it = nodes.emplace(k, next_id++).first;
         insert_node.bind(1, it->second);
-        if (parent) insert_node.bind(2, parent); else insert_node.bind_null(2);
+        if (parent)
+          insert_node.bind(2, parent);
+        else
+          insert_node.bind_null(2);
         insert_node.bind(3, file_id).bind(4, rank).bind(5, static_cast<int64_t>(depth));
         insert_node.bind(6, std::string_view(f.filename)).bind(7, f.line);
         insert_node.bind(8, std::string_view(f.name)).run();
@@ -148,9 +162,10 @@ void build_compile_tree(sqlite3* db) {
     stack.push_back({frames.text(3), frames.int64(4), frames.text(5)});
   }
   flush();
-  exec(db, "UPDATE compile_tree SET compile_count = n.count FROM (SELECT tree_node_id, "
-           "count(*) AS count FROM compiles WHERE tree_node_id IS NOT NULL GROUP BY tree_node_id)"
-           " AS n WHERE n.tree_node_id = compile_tree.id");
+  exec(db,
+       "UPDATE compile_tree SET compile_count = n.count FROM (SELECT tree_node_id, "
+       "count(*) AS count FROM compiles WHERE tree_node_id IS NOT NULL GROUP BY tree_node_id)"
+       " AS n WHERE n.tree_node_id = compile_tree.id");
 }
 
 }  // namespace tlscope::model::analysis

@@ -47,8 +47,9 @@ std::string stack_json(const std::vector<UserFrame>& stack) {
   std::string out = "[";
   for (size_t i = 0; i < stack.size(); ++i) {
     if (i) out += ",";
-    out += "{\"file\":" + json_string(stack[i].file) + ",\"line\":" +
-           std::to_string(stack[i].line) + ",\"name\":" + json_string(stack[i].name) + "}";
+    out += "{\"file\":" + json_string(stack[i].file) +
+           ",\"line\":" + std::to_string(stack[i].line) +
+           ",\"name\":" + json_string(stack[i].name) + "}";
   }
   return out + "]";
 }
@@ -61,7 +62,8 @@ std::string unquote(std::string s) {
 
 // Restarts that are not graph breaks (e.g. TensorifyScalarRestartAnalysis) name their exception.
 bool is_plain_restart(const std::string& reason) {
-  return reason.find("RestartAnalysis") != std::string::npos && reason.find(' ') == std::string::npos;
+  return reason.find("RestartAnalysis") != std::string::npos &&
+         reason.find(' ') == std::string::npos;
 }
 
 }  // namespace
@@ -70,11 +72,12 @@ void build_graph_breaks(sqlite3* db) {
   std::vector<CompileInfo> compiles;
   std::map<std::pair<int64_t, std::string>, size_t> by_key;
   {
-    Statement q(db, "SELECT file_id, rank, compile_id, frame_compile_id, COALESCE(co_name, ''), "
-                    "COALESCE(co_filename, ''), first_event_id FROM compiles ORDER BY first_event_id");
+    Statement q(db,
+                "SELECT file_id, rank, compile_id, frame_compile_id, COALESCE(co_name, ''), "
+                "COALESCE(co_filename, ''), first_event_id FROM compiles ORDER BY first_event_id");
     while (q.step()) {
-      CompileInfo c{q.int64(0), q.opt_int64(1), q.text(2), q.opt_int64(3), q.text(4), q.text(5),
-                    q.int64(6)};
+      CompileInfo c{q.int64(0), q.opt_int64(1), q.text(2), q.opt_int64(3),
+                    q.text(4),  q.text(5),      q.int64(6)};
       by_key[{c.file_id, c.compile_id}] = compiles.size();
       compiles.push_back(std::move(c));
     }
@@ -105,8 +108,9 @@ void build_graph_breaks(sqlite3* db) {
     rows.push_back(std::move(row));
   }
 
-  Statement restarts(db, "SELECT file_id, compile_id, attempt, reason, event_id FROM restarts "
-                         "ORDER BY id");
+  Statement restarts(db,
+                     "SELECT file_id, compile_id, attempt, reason, event_id FROM restarts "
+                     "ORDER BY id");
   while (restarts.step()) {
     auto it = by_key.find({restarts.int64(0), restarts.text(1)});
     if (it == by_key.end() || compiles_with_artifacts.count(it->second)) continue;
@@ -184,33 +188,39 @@ void build_graph_breaks(sqlite3* db) {
 
   std::stable_sort(rows.begin(), rows.end(),
                    [](const BreakRow& a, const BreakRow& b) { return a.order < b.order; });
-  Statement insert(db, "INSERT INTO graph_breaks(file_id, rank, compile_id, attempt, frame, "
-                       "reason, user_file, user_line, user_stack, source, event_id, "
-                       "resume_compile_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
-                       "?12)");
+  Statement insert(db,
+                   "INSERT INTO graph_breaks(file_id, rank, compile_id, attempt, frame, "
+                   "reason, user_file, user_line, user_stack, source, event_id, "
+                   "resume_compile_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+                   "?12)");
   for (const BreakRow& row : rows) {
     const CompileInfo& c = compiles[row.compile];
     insert.bind(1, c.file_id).bind(2, c.rank).bind(3, std::string_view(c.compile_id));
     insert.bind(4, row.attempt);
-    if (c.co_name.empty()) insert.bind_null(5); else insert.bind(5, std::string_view(c.co_name));
+    if (c.co_name.empty())
+      insert.bind_null(5);
+    else
+      insert.bind(5, std::string_view(c.co_name));
     insert.bind(6, std::string_view(row.reason)).bind(7, row.user_file).bind(8, row.user_line);
     insert.bind(9, std::string_view(row.user_stack_json)).bind(10, std::string_view(row.source));
     insert.bind(11, row.event_id).bind(12, row.resume_compile_id);
     insert.run();
   }
 
-  exec(db, "INSERT INTO graph_break_summary(reason, user_file, user_line, count, compile_ids, "
-           "ranks, frames) "
-           "SELECT reason, user_file, user_line, count(*), json_group_array(compile_id), "
-           "json_group_array(DISTINCT rank) FILTER (WHERE rank IS NOT NULL), "
-           "json_group_array(DISTINCT frame) FILTER (WHERE frame IS NOT NULL) "
-           "FROM graph_breaks GROUP BY reason, user_file, user_line ORDER BY min(id)");
+  exec(db,
+       "INSERT INTO graph_break_summary(reason, user_file, user_line, count, compile_ids, "
+       "ranks, frames) "
+       "SELECT reason, user_file, user_line, count(*), json_group_array(compile_id), "
+       "json_group_array(DISTINCT rank) FILTER (WHERE rank IS NOT NULL), "
+       "json_group_array(DISTINCT frame) FILTER (WHERE frame IS NOT NULL) "
+       "FROM graph_breaks GROUP BY reason, user_file, user_line ORDER BY min(id)");
 }
 
 std::vector<GraphBreak> load_graph_breaks(sqlite3* db) {
   std::vector<GraphBreak> out;
-  Statement q(db, "SELECT id, rank, compile_id, attempt, COALESCE(frame, ''), reason, user_file, "
-                  "user_line, user_stack, source, resume_compile_id FROM graph_breaks ORDER BY id");
+  Statement q(db,
+              "SELECT id, rank, compile_id, attempt, COALESCE(frame, ''), reason, user_file, "
+              "user_line, user_stack, source, resume_compile_id FROM graph_breaks ORDER BY id");
   while (q.step()) {
     GraphBreak g;
     g.id = q.int64(0);
@@ -232,8 +242,9 @@ std::vector<GraphBreak> load_graph_breaks(sqlite3* db) {
 std::vector<GraphBreakSummaryRow> load_graph_break_summary(sqlite3* db) {
   std::vector<GraphBreakSummaryRow> out;
   std::map<int64_t, size_t> index;
-  Statement q(db, "SELECT id, reason, user_file, user_line, count FROM graph_break_summary "
-                  "ORDER BY count DESC, id");
+  Statement q(db,
+              "SELECT id, reason, user_file, user_line, count FROM graph_break_summary "
+              "ORDER BY count DESC, id");
   while (q.step()) {
     GraphBreakSummaryRow row;
     row.reason = q.text(1);
@@ -243,11 +254,13 @@ std::vector<GraphBreakSummaryRow> load_graph_break_summary(sqlite3* db) {
     index[q.int64(0)] = out.size();
     out.push_back(std::move(row));
   }
-  Statement ids(db, "SELECT s.id, j.value FROM graph_break_summary s, json_each(s.compile_ids) j "
-                    "ORDER BY s.id, j.key");
+  Statement ids(db,
+                "SELECT s.id, j.value FROM graph_break_summary s, json_each(s.compile_ids) j "
+                "ORDER BY s.id, j.key");
   while (ids.step()) out[index[ids.int64(0)]].compile_ids.push_back(ids.text(1));
-  Statement ranks(db, "SELECT s.id, j.value FROM graph_break_summary s, json_each(s.ranks) j "
-                      "ORDER BY s.id, j.value");
+  Statement ranks(db,
+                  "SELECT s.id, j.value FROM graph_break_summary s, json_each(s.ranks) j "
+                  "ORDER BY s.id, j.value");
   while (ranks.step()) out[index[ranks.int64(0)]].ranks.push_back(ranks.int64(1));
   return out;
 }

@@ -16,7 +16,9 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool starts_with(std::string_view s, std::string_view p) {
+  return s.substr(0, p.size()) == p;
+}
 
 // A compile id as a recompile_reasons prefix: digits, '/', '_', '!' and '-' only.
 bool looks_like_compile_id(std::string_view s) {
@@ -50,8 +52,8 @@ void read_expected_actual(std::string_view tail, GuardFailure& g) {
 }
 
 std::string property_of(std::string_view what) {
-  static constexpr std::string_view known[] = {"size", "stride", "dtype", "rank", "device",
-                                               "requires_grad"};
+  static constexpr std::string_view known[] = {"size", "stride", "dtype",
+                                               "rank", "device", "requires_grad"};
   for (auto k : known)
     if (what.find(k) != std::string_view::npos) return std::string(k);
   if (what.find("dispatch key") != std::string_view::npos) return "dtype";
@@ -92,8 +94,8 @@ std::string input_name(std::string_view source) {
 GuardFailure parse_guard_failure(std::string_view reason) {
   GuardFailure g;
   reason = trim(reason);
-  if (size_t colon = reason.find(": "); colon != std::string_view::npos &&
-                                        looks_like_compile_id(reason.substr(0, colon))) {
+  if (size_t colon = reason.find(": ");
+      colon != std::string_view::npos && looks_like_compile_id(reason.substr(0, colon))) {
     g.prev_compile_id = std::string(reason.substr(0, colon));
     reason = trim(reason.substr(colon + 2));
   }
@@ -121,10 +123,9 @@ GuardFailure parse_guard_failure(std::string_view reason) {
     }
   }
   // ___check_obj_id(L['m'], 140...) / ___check_type_id(L['x'], 9...) / id(type(L['x'])) == ...
-  for (auto [fn, property] : {std::pair{"___check_obj_id(", "identity"},
-                              std::pair{"check_obj_id(", "identity"},
-                              std::pair{"___check_type_id(", "type"},
-                              std::pair{"check_type_id(", "type"}}) {
+  for (auto [fn, property] :
+       {std::pair{"___check_obj_id(", "identity"}, std::pair{"check_obj_id(", "identity"},
+        std::pair{"___check_type_id(", "type"}, std::pair{"check_type_id(", "type"}}) {
     if (size_t at = t.find(fn); at != std::string_view::npos) {
       size_t open = at + std::string_view(fn).size() - 1;
       g.input = input_name(first_argument(t, open));
@@ -147,8 +148,8 @@ GuardFailure parse_guard_failure(std::string_view reason) {
     return g;
   }
   // L['n'] == 3  (a specialised scalar); also "value of 'n' changed. expected 3, actual 4"
-  if (size_t eq = t.find(" == "); eq != std::string_view::npos &&
-                                  t.find_first_of("()") == std::string_view::npos) {
+  if (size_t eq = t.find(" == ");
+      eq != std::string_view::npos && t.find_first_of("()") == std::string_view::npos) {
     g.input = input_name(t.substr(0, eq));
     g.property = "value";
     std::string_view v = trim(t.substr(eq + 4));
@@ -165,8 +166,9 @@ GuardFailure parse_guard_failure(std::string_view reason) {
     return g;
   }
   // Symbolic-shape guards: Eq(s0, 4), Ne(L['x'].size()[0], 1), s0 <= 8 ...
-  if (starts_with(t, "Eq(") || starts_with(t, "Ne(") || t.find(".size()") != std::string_view::npos ||
-      t.find("<=") != std::string_view::npos || t.find(">=") != std::string_view::npos) {
+  if (starts_with(t, "Eq(") || starts_with(t, "Ne(") ||
+      t.find(".size()") != std::string_view::npos || t.find("<=") != std::string_view::npos ||
+      t.find(">=") != std::string_view::npos) {
     g.property = "shape";
     if (size_t l = t.find("L['"); l != std::string_view::npos) {
       size_t close = t.find("']", l);

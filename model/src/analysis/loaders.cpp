@@ -52,8 +52,9 @@ std::vector<CompileTreeNode> load_compile_tree(sqlite3* db) {
   std::vector<CompileTreeNode> nodes;
   std::map<int64_t, size_t> index;
   std::map<int64_t, std::vector<int64_t>> children;  // parent (0 = root) -> ids in insert order
-  Statement q(db, "SELECT id, parent_id, file_id, rank, depth, COALESCE(filename, ''), "
-                  "COALESCE(line, 0), COALESCE(name, '') FROM compile_tree ORDER BY id");
+  Statement q(db,
+              "SELECT id, parent_id, file_id, rank, depth, COALESCE(filename, ''), "
+              "COALESCE(line, 0), COALESCE(name, '') FROM compile_tree ORDER BY id");
   while (q.step()) {
     CompileTreeNode n;
     n.id = q.int64(0);
@@ -68,8 +69,9 @@ std::vector<CompileTreeNode> load_compile_tree(sqlite3* db) {
     index[n.id] = nodes.size();
     nodes.push_back(std::move(n));
   }
-  Statement c(db, std::string("SELECT ") + kCompileColumns + ", tree_node_id FROM compiles "
-                  "WHERE tree_node_id IS NOT NULL ORDER BY id");
+  Statement c(db, std::string("SELECT ") + kCompileColumns +
+                      ", tree_node_id FROM compiles "
+                      "WHERE tree_node_id IS NOT NULL ORDER BY id");
   while (c.step()) {
     auto it = index.find(c.int64(9));
     if (it != index.end()) nodes[it->second].compiles.push_back(read_compile(c));
@@ -90,9 +92,10 @@ std::vector<CompileTreeNode> load_compile_tree(sqlite3* db) {
 
 std::vector<DirectoryEntry> load_compile_directory(sqlite3* db, int64_t compile_row) {
   std::vector<DirectoryEntry> out;
-  Statement q(db, "SELECT event_id, line, attempt, kind, COALESCE(name, kind), category, "
-                  "payload_id, payload_size FROM compile_directory WHERE compile_row = ?1 "
-                  "ORDER BY event_id");
+  Statement q(db,
+              "SELECT event_id, line, attempt, kind, COALESCE(name, kind), category, "
+              "payload_id, payload_size FROM compile_directory WHERE compile_row = ?1 "
+              "ORDER BY event_id");
   q.bind(1, compile_row);
   while (q.step()) {
     DirectoryEntry e;
@@ -111,10 +114,11 @@ std::vector<DirectoryEntry> load_compile_directory(sqlite3* db, int64_t compile_
 
 std::vector<RankTimeline> load_rank_timelines(sqlite3* db) {
   std::vector<RankTimeline> out;
-  Statement q(db, "SELECT rank, pg_name, COALESCE(pg_desc, ''), seq, COALESCE(op, ''), "
-                  "COALESCE(input_sizes, ''), COALESCE(dtype, ''), COALESCE(state, ''), "
-                  "COALESCE(bytes, 0), COALESCE(created_us, 0), started_us, completed_us "
-                  "FROM collectives WHERE rank IS NOT NULL ORDER BY rank, pg_name, seq");
+  Statement q(db,
+              "SELECT rank, pg_name, COALESCE(pg_desc, ''), seq, COALESCE(op, ''), "
+              "COALESCE(input_sizes, ''), COALESCE(dtype, ''), COALESCE(state, ''), "
+              "COALESCE(bytes, 0), COALESCE(created_us, 0), started_us, completed_us "
+              "FROM collectives WHERE rank IS NOT NULL ORDER BY rank, pg_name, seq");
   while (q.step()) {
     int64_t rank = q.int64(0);
     if (out.empty() || out.back().rank != rank) out.push_back({rank, {}});
@@ -138,10 +142,11 @@ std::vector<RankTimeline> load_rank_timelines(sqlite3* db) {
 
 std::vector<CollectiveMatch> load_collective_matches(sqlite3* db) {
   std::vector<CollectiveMatch> out;
-  Statement q(db, "SELECT pg_name, COALESCE(pg_desc, ''), seq, COALESCE(op, ''), present_ranks, "
-                  "missing_ranks, ops_agree, sizes_agree, dtypes_agree, "
-                  "COALESCE(arrival_skew_us, 0), COALESCE(last_rank, 0), COALESCE(wait_us, 0), "
-                  "duration_us, bandwidth_gbps FROM collective_matches ORDER BY pg_name, seq");
+  Statement q(db,
+              "SELECT pg_name, COALESCE(pg_desc, ''), seq, COALESCE(op, ''), present_ranks, "
+              "missing_ranks, ops_agree, sizes_agree, dtypes_agree, "
+              "COALESCE(arrival_skew_us, 0), COALESCE(last_rank, 0), COALESCE(wait_us, 0), "
+              "duration_us, bandwidth_gbps FROM collective_matches ORDER BY pg_name, seq");
   while (q.step()) {
     CollectiveMatch m;
     m.pg_name = q.text(0);

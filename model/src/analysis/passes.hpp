@@ -9,16 +9,16 @@
 
 namespace tlscope::model::analysis {
 
-void build_compiles(sqlite3* db);          // compiles (status, metrics summary)
-void build_compile_tree(sqlite3* db);      // compile_tree + compiles.tree_node_id
-void build_failures_restarts(sqlite3* db); // failures, restarts
-void build_graph_breaks(sqlite3* db);      // graph_breaks, graph_break_summary
-void build_recompiles(sqlite3* db);        // recompiles, cache_limit_hits
-void build_tensors(sqlite3* db);           // tensors, tensor_shape_changes, dynamic_dims
-void build_compile_costs(sqlite3* db);     // cache_events, compile_phases
-void build_rank_divergence(sqlite3* db);   // rank_divergence
-void build_collectives(sqlite3* db);       // collectives, collective_matches, groups, lateness
-void build_findings(sqlite3* db);          // findings, from all of the above
+void build_compiles(sqlite3* db);           // compiles (status, metrics summary)
+void build_compile_tree(sqlite3* db);       // compile_tree + compiles.tree_node_id
+void build_failures_restarts(sqlite3* db);  // failures, restarts
+void build_graph_breaks(sqlite3* db);       // graph_breaks, graph_break_summary
+void build_recompiles(sqlite3* db);         // recompiles, cache_limit_hits
+void build_tensors(sqlite3* db);            // tensors, tensor_shape_changes, dynamic_dims
+void build_compile_costs(sqlite3* db);      // cache_events, compile_phases
+void build_rank_divergence(sqlite3* db);    // rank_divergence
+void build_collectives(sqlite3* db);        // collectives, collective_matches, groups, lateness
+void build_findings(sqlite3* db);           // findings, from all of the above
 
 // Parts of build_findings / findings_text that live beside the collective analysis.
 void collective_findings(sqlite3* db);     // desync, missing_collective, straggler

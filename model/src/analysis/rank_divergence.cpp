@@ -49,7 +49,9 @@ void compare(Statement& insert, const std::string& aspect, const std::optional<s
             [](const auto& a, const auto& b) { return a.second.front() < b.second.front(); });
   for (const auto& [value, ranks] : ordered) {
     if (value == reference->first) continue;
-    insert.bind(1, std::string_view(aspect)).bind(2, cid).bind(3, std::string_view(ranks_json(ranks)));
+    insert.bind(1, std::string_view(aspect))
+        .bind(2, cid)
+        .bind(3, std::string_view(ranks_json(ranks)));
     insert.bind(4, std::string_view(ranks_json(reference->second)));
     insert.bind(5, std::string_view(value)).bind(6, std::string_view(reference->first));
     insert.bind(7, std::string_view(detail)).run();
@@ -87,8 +89,9 @@ void build_rank_divergence(sqlite3* db) {
     while (q.step()) ranks.push_back(q.int64(0));
   }
   if (ranks.size() < 2) return;
-  Statement insert(db, "INSERT INTO rank_divergence(aspect, compile_id, ranks, other_ranks, value, "
-                       "other_value, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+  Statement insert(db,
+                   "INSERT INTO rank_divergence(aspect, compile_id, ranks, other_ranks, value, "
+                   "other_value, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
   // Whole-run aspects: every rank gets a value, empty when it logged nothing of that kind.
   auto whole_run = [&](const std::string& aspect, const std::string& sql) {
     std::map<int64_t, std::string> by_rank;
@@ -113,27 +116,39 @@ void build_rank_divergence(sqlite3* db) {
             "WHERE a.name = 'graph_execution' AND json_valid(p.text) "
             "ORDER BY r, a.event_id, j.key) WHERE r IS NOT NULL GROUP BY r");
   const std::string key = compile_key_sql("a.compile_id");
-  compare_per_compile(db, insert, "collective_schedule",
-      "SELECT " + key + ", COALESCE(f.rank, a.rank), "
-      "CASE WHEN json_valid(p.text) THEN json(p.text) ELSE p.text END "
-      "FROM artifacts a JOIN files f ON f.id = a.file_id JOIN payloads p ON p.id = a.payload_id "
-      "WHERE a.name = 'inductor_collective_schedule' AND COALESCE(f.rank, a.rank) IS NOT NULL "
-      "ORDER BY 1, 2, a.event_id");
-  compare_per_compile(db, insert, "runtime_estimates",
-      "SELECT " + key + ", COALESCE(f.rank, a.rank), "
-      "printf('%.0f ns over %d ops', (SELECT total(json_extract(o.value, "
-      "'$.estimated_runtime_ns')) FROM json_each(json_extract(p.text, '$.ops')) o), "
-      "json_array_length(json_extract(p.text, '$.ops'))) "
-      "FROM artifacts a JOIN files f ON f.id = a.file_id JOIN payloads p ON p.id = a.payload_id "
-      "WHERE a.name IN ('inductor_runtime_and_tensor_meta', 'inductor_tlparse_runtime') "
-      "AND json_valid(p.text) AND COALESCE(f.rank, a.rank) IS NOT NULL ORDER BY 1, 2, a.event_id");
-  compare_per_compile(db, insert, "tensor_meta",
-      "SELECT " + key + ", COALESCE(f.rank, a.rank), (SELECT json_group_array(json_object("
-      "'name', json_extract(o.value, '$.name'), 'outputs', json_extract(o.value, '$.outputs'))) "
-      "FROM json_each(json_extract(p.text, '$.ops')) o) "
-      "FROM artifacts a JOIN files f ON f.id = a.file_id JOIN payloads p ON p.id = a.payload_id "
-      "WHERE a.name IN ('inductor_runtime_and_tensor_meta', 'inductor_tlparse_runtime') "
-      "AND json_valid(p.text) AND COALESCE(f.rank, a.rank) IS NOT NULL ORDER BY 1, 2, a.event_id");
+  compare_per_compile(
+      db, insert, "collective_schedule",
+      "SELECT " + key +
+          ", COALESCE(f.rank, a.rank), "
+          "CASE WHEN json_valid(p.text) THEN json(p.text) ELSE p.text END "
+          "FROM artifacts a JOIN files f ON f.id = a.file_id JOIN payloads p ON p.id = "
+          "a.payload_id "
+          "WHERE a.name = 'inductor_collective_schedule' AND COALESCE(f.rank, a.rank) IS NOT NULL "
+          "ORDER BY 1, 2, a.event_id");
+  compare_per_compile(
+      db, insert, "runtime_estimates",
+      "SELECT " + key +
+          ", COALESCE(f.rank, a.rank), "
+          "printf('%.0f ns over %d ops', (SELECT total(json_extract(o.value, "
+          "'$.estimated_runtime_ns')) FROM json_each(json_extract(p.text, '$.ops')) o), "
+          "json_array_length(json_extract(p.text, '$.ops'))) "
+          "FROM artifacts a JOIN files f ON f.id = a.file_id JOIN payloads p ON p.id = "
+          "a.payload_id "
+          "WHERE a.name IN ('inductor_runtime_and_tensor_meta', 'inductor_tlparse_runtime') "
+          "AND json_valid(p.text) AND COALESCE(f.rank, a.rank) IS NOT NULL ORDER BY 1, 2, "
+          "a.event_id");
+  compare_per_compile(
+      db, insert, "tensor_meta",
+      "SELECT " + key +
+          ", COALESCE(f.rank, a.rank), (SELECT json_group_array(json_object("
+          "'name', json_extract(o.value, '$.name'), 'outputs', json_extract(o.value, "
+          "'$.outputs'))) "
+          "FROM json_each(json_extract(p.text, '$.ops')) o) "
+          "FROM artifacts a JOIN files f ON f.id = a.file_id JOIN payloads p ON p.id = "
+          "a.payload_id "
+          "WHERE a.name IN ('inductor_runtime_and_tensor_meta', 'inductor_tlparse_runtime') "
+          "AND json_valid(p.text) AND COALESCE(f.rank, a.rank) IS NOT NULL ORDER BY 1, 2, "
+          "a.event_id");
 }
 
 }  // namespace tlscope::model::analysis

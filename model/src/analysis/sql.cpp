@@ -34,7 +34,9 @@ Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
   }
 }
 
-Statement::~Statement() { sqlite3_finalize(stmt_); }
+Statement::~Statement() {
+  sqlite3_finalize(stmt_);
+}
 
 void Statement::fail(const char* what) const {
   throw SqlError(std::string("SQL ") + what + " failed: " + sqlite3_errmsg(db_) +
@@ -89,9 +91,15 @@ void Statement::reset() {
 bool Statement::is_null(int column) const {
   return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
 }
-int64_t Statement::int64(int column) const { return sqlite3_column_int64(stmt_, column); }
-double Statement::real(int column) const { return sqlite3_column_double(stmt_, column); }
-std::string Statement::text(int column) const { return std::string(text_view(column)); }
+int64_t Statement::int64(int column) const {
+  return sqlite3_column_int64(stmt_, column);
+}
+double Statement::real(int column) const {
+  return sqlite3_column_double(stmt_, column);
+}
+std::string Statement::text(int column) const {
+  return std::string(text_view(column));
+}
 std::string_view Statement::text_view(int column) const {
   auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
   if (!p) return {};

@@ -38,7 +38,9 @@ class Statement {
   Statement& bind(int index, int64_t value);
   Statement& bind(int index, double value);
   Statement& bind(int index, std::string_view value);
-  Statement& bind(int index, const std::string& value) { return bind(index, std::string_view(value)); }
+  Statement& bind(int index, const std::string& value) {
+    return bind(index, std::string_view(value));
+  }
   Statement& bind(int index, const char* value) { return bind(index, std::string_view(value)); }
   Statement& bind(int index, std::optional<int64_t> value);
   Statement& bind(int index, std::optional<double> value);
@@ -54,7 +56,7 @@ class Statement {
   bool is_null(int column) const;
   int64_t int64(int column) const;
   double real(int column) const;
-  std::string text(int column) const;  // "" for NULL
+  std::string text(int column) const;            // "" for NULL
   std::string_view text_view(int column) const;  // valid until the next step()
   std::optional<int64_t> opt_int64(int column) const;
   std::optional<double> opt_real(int column) const;

@@ -14,7 +14,7 @@ struct AnalysisReport {
   bool ok = false;
   std::string error;  // names the pass and the failing SQL when !ok
   double seconds = 0;
-  std::vector<std::pair<std::string, int64_t>> table_rows;  // analysis table -> rows written
+  std::vector<std::pair<std::string, int64_t>> table_rows;   // analysis table -> rows written
   std::vector<std::pair<std::string, double>> pass_seconds;  // pass -> wall time
 };
 

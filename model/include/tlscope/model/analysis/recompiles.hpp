@@ -20,7 +20,7 @@ struct GuardFailure {
   std::string text;                            // the message without that prefix
   std::string input;                           // "x" for tensor 'x' or L['x']; "" if unknown
   std::string property = "other";
-  std::optional<int64_t> index;                // dim index for size/stride
+  std::optional<int64_t> index;  // dim index for size/stride
   std::optional<std::string> expected, actual;
 };
 
