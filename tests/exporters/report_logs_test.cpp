@@ -16,7 +16,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path artifacts() { return fs::path(TLSCOPE_BINARY_DIR) / "test-artifacts" / "report-logs"; }
+// Each test case has its own folder: ctest may run them in parallel.
+fs::path artifacts(const std::string& test) {
+  return fs::path(TLSCOPE_BINARY_DIR) / "test-artifacts" / ("report-logs-" + test);
+}
 
 // Ingests `inputs` into dir/tlscope.db and writes dir/site.
 tlscope::exporters::ReportResult report_of(const std::vector<std::string>& inputs,
@@ -86,6 +89,21 @@ fs::path sample_binary() {
   return fs::path(TLSCOPE_BINARY_DIR) / "samples" / "runtime" / "tlscope-sample";
 }
 
+extern const std::vector<std::string> kScenarios;
+
+// Runs `scenario` of the sample runtime into root/logs-<scenario> and reports it into
+// root/sample-<scenario>; returns the report and the scenario's truth.json.
+std::pair<tlscope::exporters::ReportResult, std::string> sample_report(const fs::path& root,
+                                                                       const std::string& scenario) {
+  fs::path logs = root / ("logs-" + scenario);
+  fs::remove_all(logs);
+  std::string cmd = sample_binary().string() + " " + scenario + " --out " + logs.string() +
+                    " > /dev/null 2>&1";
+  if (std::system(cmd.c_str()) != 0) return {{}, ""};
+  std::string truth = read_file(logs / "truth.json");
+  return {report_of({logs.string()}, root / ("sample-" + scenario)), truth};
+}
+
 const std::vector<std::string> kScenarios = {"mlp", "graph-breaks", "recompiles", "dynamic-shapes",
                                              "compile-failure", "ddp", "mesh-2d", "desync",
                                              "straggler", "hang"};
@@ -97,7 +115,7 @@ TEST_CASE("reports of every real PyTorch log match their databases") {
   REQUIRE(inputs.size() >= 10);  // 10 single logs and 2 rank folders in ../shared/logs/torch
   for (const std::string& in : inputs) {
     INFO(in);
-    fs::path dir = artifacts() / fs::path(in).stem();
+    fs::path dir = artifacts("real") / fs::path(in).stem();
     auto r = report_of({in}, dir);
     INFO(r.error);
     REQUIRE(r.ok);
@@ -105,12 +123,12 @@ TEST_CASE("reports of every real PyTorch log match their databases") {
   }
   // Values read off the logs: comp_failure.log holds one BackendCompilerFailed compile;
   // simple_corrupted_json.log one broken envelope; multi_rank_logs four ranks.
-  std::string fail = read_file(artifacts() / "comp_failure" / "site" / "failures.html");
+  std::string fail = read_file(artifacts("real") / "comp_failure" / "site" / "failures.html");
   CHECK(attr_of(fail, "failures", "data-occurrences") == "1");
   CHECK(fail.find("BackendCompilerFailed") != std::string::npos);
-  std::string corrupt = read_file(artifacts() / "simple_corrupted_json" / "site" / "index.html");
+  std::string corrupt = read_file(artifacts("real") / "simple_corrupted_json" / "site" / "index.html");
   CHECK(attr_of(corrupt, "card-errors", "data-value") != "0");
-  std::string ranks = read_file(artifacts() / "multi_rank_logs" / "site" / "ranks.html");
+  std::string ranks = read_file(artifacts("real") / "multi_rank_logs" / "site" / "ranks.html");
   CHECK(attr_of(ranks, "rank-count", "data-count") == "4");
 }
 
@@ -118,16 +136,9 @@ TEST_CASE("reports of every sample-runtime scenario agree with truth.json") {
   REQUIRE(fs::exists(sample_binary()));
   for (const std::string& scenario : kScenarios) {
     INFO(scenario);
-    fs::path dir = artifacts() / ("sample-" + scenario);
-    fs::remove_all(dir);
-    std::string cmd = sample_binary().string() + " " + scenario + " --out " +
-                      (dir / "logs").string() + " > /dev/null 2>&1";
-    REQUIRE(std::system(cmd.c_str()) == 0);
-    std::string truth = read_file(dir / "logs" / "truth.json");
-    fs::path logs = dir / "logs";
-    fs::rename(logs, artifacts() / ("logs-" + scenario));
-    auto r = report_of({(artifacts() / ("logs-" + scenario)).string()}, dir);
-    fs::rename(artifacts() / ("logs-" + scenario), logs);
+    fs::path dir = artifacts("truth") / ("sample-" + scenario);
+    auto [r, truth] = sample_report(artifacts("truth"), scenario);
+    REQUIRE(!truth.empty());
     INFO(r.error);
     REQUIRE(r.ok);
     check_site_matches_db(dir);
@@ -151,9 +162,11 @@ TEST_CASE("reports of every sample-runtime scenario agree with truth.json") {
 
 TEST_CASE("the real-log and scenario reports load in headless Chromium") {
   REQUIRE(chromium_path() != nullptr);
-  REQUIRE(fs::exists(artifacts() / "multi_rank_logs" / "site" / "index.html"));
+  fs::path root = artifacts("browser");
+  for (const std::string& in : real_inputs()) REQUIRE(report_of({in}, root / fs::path(in).stem()).ok);
+  for (const std::string& scenario : kScenarios) REQUIRE(sample_report(root, scenario).first.ok);
   std::vector<std::string> pages;
-  for (const auto& site : fs::directory_iterator(artifacts())) {
+  for (const auto& site : fs::directory_iterator(root)) {
     if (!fs::exists(site.path() / "site" / "index.html")) continue;
     // Every page family of the fixture report is checked in browser_test.cpp; here, per report,
     // the pages whose content depends most on the log: the summary, the script-drawn timelines,
@@ -161,17 +174,17 @@ TEST_CASE("the real-log and scenario reports load in headless Chromium") {
     fs::path s = site.path() / "site";
     for (const char* page : {"index.html", "compiles.html", "graph_breaks.html", "collectives.html",
                              "compile_timeline.html", "ranks.html", "tensors.html"})
-      pages.push_back(fs::relative(s / page, artifacts()).string());
+      pages.push_back(fs::relative(s / page, root).string());
     for (const char* folder : {"compile", "tensor"}) {
       std::vector<fs::path> files;
       if (fs::exists(s / folder))
         for (const auto& f : fs::directory_iterator(s / folder)) files.push_back(f.path());
       std::sort(files.begin(), files.end());
-      if (!files.empty()) pages.push_back(fs::relative(files.front(), artifacts()).string());
+      if (!files.empty()) pages.push_back(fs::relative(files.front(), root).string());
     }
   }
   std::sort(pages.begin(), pages.end());
-  PageCheck check = check_pages(artifacts(), pages, "harness");
+  PageCheck check = check_pages(root, pages, "harness");
   INFO(check.json.substr(0, 4000));
   CHECK(page_count(check.json) == pages.size());
   for (const std::string& bad : pages_where_not(check.json, "ready", "\"1\"")) INFO(bad);
