@@ -46,7 +46,9 @@ ChromeTraceResult export_chrome_trace(const std::string& db_path, const std::str
   };
   // Process names so Perfetto labels each pid as its rank.
   {
-    Statement s = db.prepare("SELECT DISTINCT coalesce(rank, -1) FROM events ORDER BY 1");
+    std::string sql = "SELECT DISTINCT coalesce(rank, -1) FROM chromium_events";
+    if (db.has_table("collectives")) sql += " UNION SELECT coalesce(rank, -1) FROM collectives";
+    Statement s = db.prepare(sql + " ORDER BY 1");
     while (s.step()) {
       begin_event();
       int64_t rank = s.int64(0);

@@ -1,5 +1,5 @@
 // compile/*.html: one page per compile with its metrics, graphs, guards, generated code, other
-// artifacts and input tensors, all attempts together. Large payloads become linked .txt files.
+// artifacts and input tensors, all attempts together. Large payloads get pages of their own.
 #include <map>
 #include <set>
 
@@ -10,8 +10,10 @@ namespace tlscope::exporters {
 
 namespace {
 
-// Past this many bytes of inlined payload a page links the rest, so no page grows huge.
-constexpr size_t kPageInlineBudget = 1 << 20;
+// Payloads up to this size are inlined; past kPageInlineBudget inlined bytes a page frames the
+// rest, so no compile page grows huge.
+constexpr size_t kInlineBytes = 2048;
+constexpr size_t kPageInlineBudget = 256 << 10;
 
 enum class Section { kGraphs, kCode, kGuards, kArtifacts };
 
@@ -147,18 +149,35 @@ class CompilePageWriter {
     if (e.attempt > 0) h += " &middot; attempt " + std::to_string(e.attempt);
     h += " &middot; " + std::to_string(e.size) + " bytes &middot; line " + std::to_string(e.line) +
          "</span></summary>\n";
-    std::string text;
-    payload_.reset();
-    payload_.bind(1, e.payload_id);
-    if (payload_.step()) text = payload_.text(0);
-    if (text.size() > ctx_.options.max_inline_payload || text.size() > budget) {
+    // Small payloads are inlined. Larger ones are written once per distinct payload (the same
+    // graph often recurs in many compiles) as their own page, shown in a lazily loaded frame
+    // when the block is opened; beyond highlight_limit they are plain .txt files.
+    // The text is read only when it is shown inline or written the first time.
+    auto text = [&] {
+      payload_.reset();
+      payload_.bind(1, e.payload_id);
+      return payload_.step() ? payload_.text(0) : std::string();
+    };
+    size_t size = static_cast<size_t>(e.size);
+    if (size <= kInlineBytes && size <= budget) {
+      budget -= size;
+      h += "<pre class=\"code\">" + highlight_code(text(), language_of(e)) + "</pre>";
+    } else if (size > ctx_.options.max_inline_payload || language_of(e) == CodeLanguage::kPlain) {
+      // Plain text (JSON artifacts, guard lists) needs no highlighting: the raw .txt is framed.
       std::string rel = "payloads/" + std::to_string(e.payload_id) + ".txt";
-      if (written_.insert(e.payload_id).second) ctx_.site.write(rel, text);
-      h += "<p>Too large to show inline: <a href=\"../" + rel +
-           "\">open the payload as text</a>.</p>";
+      if (written_.insert(e.payload_id).second) ctx_.site.write(rel, text());
+      h += "<iframe class=\"payload\" loading=\"lazy\" src=\"../" + rel + "\"></iframe>"
+           "<p class=\"muted\"><a href=\"../" + rel + "\">open as text</a></p>";
     } else {
-      budget -= text.size();
-      h += "<pre class=\"code\">" + highlight_code(text, language_of(e)) + "</pre>";
+      std::string rel = "payloads/" + std::to_string(e.payload_id) + ".html";
+      if (written_.insert(e.payload_id).second) {
+        std::string page = page_head(e.name.empty() ? e.kind : e.name, "payload", 1);
+        page += "<pre class=\"code\">" + highlight_code(text(), language_of(e)) + "</pre>\n";
+        ctx_.site.write(rel, page + page_tail(1));
+      }
+      h += "<iframe class=\"payload\" loading=\"lazy\" src=\"../" + rel + "\" title=\"";
+      append_html_escaped(h, e.name.empty() ? e.kind : e.name);
+      h += "\"></iframe><p class=\"muted\"><a href=\"../" + rel + "\">open on its own page</a></p>";
     }
     h += "</details>\n";
   }

@@ -39,8 +39,11 @@ std::string up(int depth) {
 
 bool Site::write(const std::string& rel, std::string_view content) {
   std::filesystem::path path = root_ / rel;
-  std::error_code ec;
-  std::filesystem::create_directories(path.parent_path(), ec);
+  // One create_directories per folder, not per file: the report writes thousands of files.
+  if (made_dirs_.insert(path.parent_path().string()).second) {
+    std::error_code ec;
+    std::filesystem::create_directories(path.parent_path(), ec);
+  }
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(content.data(), static_cast<std::streamsize>(content.size()));
   out.close();

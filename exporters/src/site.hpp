@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,7 @@ class Site {
 
  private:
   std::filesystem::path root_;
+  std::set<std::string> made_dirs_;
   std::string error_;
   size_t pages_ = 0, files_ = 0;
   uint64_t bytes_ = 0, largest_page_ = 0;

@@ -17,10 +17,11 @@ struct FixtureReport {
   tlscope::exporters::ReportResult result;
 };
 
-const FixtureReport& fixture_report() {
-  static FixtureReport r = [] {
+// Each test case writes its own copy (ctest may run test cases of this file in parallel).
+FixtureReport fixture_report(const std::string& name) {
+  FixtureReport r = [&] {
     FixtureReport f;
-    fs::path root = fs::path(TLSCOPE_BINARY_DIR) / "test-artifacts" / "report-fixture";
+    fs::path root = fs::path(TLSCOPE_BINARY_DIR) / "test-artifacts" / ("report-fixture-" + name);
     fs::remove_all(root);
     fs::create_directories(root);
     f.db = (root / "fixture.db").string();
@@ -38,7 +39,7 @@ const FixtureReport& fixture_report() {
 }  // namespace
 
 TEST_CASE("report writes every page family of a two-rank database") {
-  const FixtureReport& f = fixture_report();
+  const FixtureReport f = fixture_report("pages");
   INFO(f.result.error);
   REQUIRE(f.result.ok);
   CHECK(f.result.ran_analysis);  // the fixture holds only ingest tables
@@ -61,7 +62,7 @@ TEST_CASE("report writes every page family of a two-rank database") {
 }
 
 TEST_CASE("report pages show the counts the database holds") {
-  const FixtureReport& f = fixture_report();
+  const FixtureReport f = fixture_report("counts");
   REQUIRE(f.result.ok);
   std::string gb = read_file(fs::path(f.dir) / "graph_breaks.html");
   CHECK(attr_of(gb, "graph-breaks", "data-occurrences") ==
@@ -115,7 +116,7 @@ TEST_CASE("report pages show the counts the database holds") {
 }
 
 TEST_CASE("a compile page holds its graph, guards, generated code and tensors") {
-  const FixtureReport& f = fixture_report();
+  const FixtureReport f = fixture_report("compile");
   REQUIRE(f.result.ok);
   std::string page = read_file(fs::path(f.dir) / "compile" / "f1_0-0.html");
   CHECK(page.find("<h2>Graphs (1)</h2>") != std::string::npos);
@@ -140,7 +141,7 @@ TEST_CASE("a compile page holds its graph, guards, generated code and tensors") 
 }
 
 TEST_CASE("the report needs no network and every link resolves") {
-  const FixtureReport& f = fixture_report();
+  const FixtureReport f = fixture_report("links");
   REQUIRE(f.result.ok);
   std::vector<std::string> broken = broken_links(f.dir);
   for (const std::string& b : broken) INFO(b);
@@ -154,7 +155,7 @@ TEST_CASE("the report needs no network and every link resolves") {
 }
 
 TEST_CASE("log text is escaped on every page") {
-  const FixtureReport& f = fixture_report();
+  const FixtureReport f = fixture_report("escaping");
   REQUIRE(f.result.ok);
   size_t escaped_seen = 0;
   for (const auto& page : html_files(f.dir)) {

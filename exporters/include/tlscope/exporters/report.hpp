@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tlscope::exporters {
@@ -12,7 +13,7 @@ struct ReportOptions {
   std::string db_path;
   std::string out_dir;
   size_t rows_per_page = 200;            // table pages split past this many rows
-  size_t max_inline_payload = 64 << 10;  // larger payloads become linked .txt files
+  size_t max_inline_payload = 1 << 20;   // larger payloads are linked .txt, not highlighted
   size_t max_compile_pages = 20000;      // per-compile pages past this are listed, not written
 };
 
@@ -24,7 +25,8 @@ struct ReportResult {
   size_t files = 0;                   // all files written (pages, data, payloads, assets)
   uint64_t bytes = 0;                 // total bytes written
   uint64_t largest_page_bytes = 0;
-  bool ran_analysis = false;  // the database had no analysis tables, so they were built first
+  bool ran_analysis = false;
+  std::vector<std::pair<std::string, double>> seconds;  // wall time per page family  // the database had no analysis tables, so they were built first
 };
 
 ReportResult write_report(const ReportOptions& options);
