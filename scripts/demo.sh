@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The README's main command: installs what is missing, builds (Release), runs a bundled sample
-# program of the tensor runtime (4 ranks on a 2x2 mesh, with a straggler), ingests its logs, writes
+# program of the tensor runtime (4 ranks, one of which issues the wrong collective), ingests its logs, writes
 # the HTML report and prints where it is.
-#   scripts/demo.sh [SCENARIO]   (default mesh-2d; `build/samples/runtime/tlscope-sample --list`)
+#   scripts/demo.sh [SCENARIO]   (default desync; `build/samples/runtime/tlscope-sample --list`)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-scenario=${1:-mesh-2d}
+scenario=${1:-desync}
 "$root/scripts/setup.sh"
 "$root/scripts/build.sh" "$root/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
 
