@@ -47,7 +47,7 @@ int run_analyze(const AnalyzeOptions& options) {
   return kOk;
 }
 
-CommandRegistration reg(30, [](CLI::App& app, int& exit_code) {
+CommandRegistration analyze_registration(30, [](CLI::App& app, int& exit_code) {
   auto options = std::make_shared<AnalyzeOptions>();
   auto* cmd = app.add_subcommand("analyze",
                                  "Rebuild the analysis tables (findings, compiles, "

@@ -13,7 +13,7 @@ struct ExportArgs {
   std::string db, out;
 };
 
-CommandRegistration registration(50, [](CLI::App& app, int& exit_code) {
+CommandRegistration export_registration(50, [](CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand("export", "Export a database to other tools' formats");
   cmd->require_subcommand(1);
   auto args = std::make_shared<ExportArgs>();

@@ -10,7 +10,7 @@
 namespace tlscope::cli {
 namespace {
 
-const CommandRegistration registration(80, [](CLI::App& app, int& exit_code) {
+const CommandRegistration gui_registration(80, [](CLI::App& app, int& exit_code) {
   auto opts = std::make_shared<gui::ViewerOptions>();
   auto* cmd = app.add_subcommand("gui", "Open the desktop viewer on a tlscope database");
   cmd->add_option("db", opts->db_path, "tlscope database (from tlscope ingest)")->required();

@@ -122,7 +122,7 @@ int run_ingest(const IngestArgs& args) {
   return kOk;
 }
 
-CommandRegistration reg{
+CommandRegistration ingest_registration{
     10, [](CLI::App& app, int& exit_code) {
       auto args = std::make_shared<IngestArgs>();
       CLI::App* cmd = app.add_subcommand(

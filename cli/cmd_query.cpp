@@ -106,7 +106,7 @@ int run_query(const QueryArgs& args) {
   }
 }
 
-CommandRegistration reg{
+CommandRegistration query_registration{
     12, [](CLI::App& app, int& exit_code) {
       auto args = std::make_shared<QueryArgs>();
       CLI::App* cmd = app.add_subcommand("query", "Run SQL on a tlscope database (read-only)");

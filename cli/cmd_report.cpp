@@ -96,7 +96,7 @@ int run_report(const ReportArgs& args) {
   return kOk;
 }
 
-CommandRegistration registration(40, [](CLI::App& app, int& exit_code) {
+CommandRegistration report_registration(40, [](CLI::App& app, int& exit_code) {
   auto args = std::make_shared<ReportArgs>();
   CLI::App* cmd = app.add_subcommand("report", "Write a static HTML report (works from file://)");
   cmd->add_option("inputs", args->inputs, "A tlscope database, or TORCH_TRACE log files/folders")

@@ -152,7 +152,7 @@ int run_summary(const std::string& path) {
   }
 }
 
-CommandRegistration reg{
+CommandRegistration summary_registration{
     11, [](CLI::App& app, int& exit_code) {
       auto path = std::make_shared<std::string>();
       CLI::App* cmd = app.add_subcommand("summary", "Print what a tlscope database holds");

@@ -158,7 +158,7 @@ int run_tensor(const TensorArgs& a) {
   return kOk;
 }
 
-const CommandRegistration registration(60, [](CLI::App& app, int& exit_code) {
+const CommandRegistration tensor_registration(60, [](CLI::App& app, int& exit_code) {
   auto args = std::make_shared<TensorArgs>();
   auto* cmd =
       app.add_subcommand("tensor", "Print a tensor as nested matrices (matrix-of-matrices layout)");
