@@ -30,6 +30,7 @@ struct RageArgs {
   bool no_report = false;
   bool no_probe = false;
   unsigned jobs = 0;
+  int level = 6;
 };
 
 bool rage_is_sqlite(const std::string& path) {
@@ -212,6 +213,7 @@ int run_rage(RageArgs args) {
   options.environment.probe_python = !args.no_probe;
   options.jobs = args.jobs ? args.jobs : std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
   options.with_report = !args.no_report;
+  options.compression_level = args.level;
   options.progress = [&](std::string_view stage, uint64_t done, uint64_t total) {
     bar.update(stage, done, total);
   };
@@ -228,6 +230,10 @@ int run_rage(RageArgs args) {
               rage_bytes_text(r.archived_bytes).c_str(), static_cast<unsigned long long>(r.events),
               static_cast<unsigned long long>(r.ingest_errors),
               static_cast<unsigned long long>(r.counts.total()), r.seconds);
+  std::printf("  time:");
+  for (const auto& stage : r.stages)
+    std::printf(" %s %.2f s (cpu %.2f s)", stage.name.c_str(), stage.wall, stage.cpu);
+  std::printf("\n");
   for (size_t k = 0; k < r.counts.by_kind.size(); ++k) {
     if (r.counts.by_kind[k])
       std::printf("  redacted %-18s %llu\n",
@@ -262,6 +268,9 @@ CommandRegistration rage_registration{
       cmd->add_flag("--no-probe", args->no_probe,
                     "Do not run python3/nvidia-smi to describe the environment");
       cmd->add_option("--jobs", args->jobs, "Ingest threads")->check(CLI::Range(1, 64));
+      cmd->add_option("--level", args->level,
+                      "gzip level: 1 is fastest, 9 smallest (default 6)")
+          ->check(CLI::Range(1, 9));
       cmd->callback([args, &exit_code] { exit_code = run_rage(*args); });
     }};
 

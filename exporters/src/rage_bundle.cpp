@@ -1,6 +1,7 @@
 // Assembling the rage bundle: stage redacted logs, the database and the report in a scratch folder
 // beside the output, then stream everything into the .tar.gz and rename it into place.
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -134,6 +135,21 @@ RageResult write_rage_bundle(const RageOptions& options) {
   auto progress = [&](std::string_view stage, uint64_t done, uint64_t total) {
     if (options.progress) options.progress(stage, done, total);
   };
+  auto cpu_now = [] {
+    struct rusage u {};
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_utime.tv_sec + u.ru_stime.tv_sec + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+  };
+  auto stage_start = std::chrono::steady_clock::now();
+  double cpu_start = cpu_now();
+  auto stage_done = [&](const char* stage) {
+    auto now = std::chrono::steady_clock::now();
+    double cpu = cpu_now();
+    result.stages.push_back(
+        {stage, std::chrono::duration<double>(now - stage_start).count(), cpu - cpu_start});
+    stage_start = now;
+    cpu_start = cpu;
+  };
 
   // 1. The database first in database mode: its files table names the logs to bundle.
   std::string db = (staging.dir / "tlscope.db").string();
@@ -184,6 +200,8 @@ RageResult write_rage_bundle(const RageOptions& options) {
     summary.logs.push_back(std::move(log));
   }
 
+  stage_done("redact");
+
   // 3. The database from the redacted logs (so it cannot hold what the logs no longer do).
   if (!summary.from_database) {
     std::string error;
@@ -194,6 +212,8 @@ RageResult write_rage_bundle(const RageOptions& options) {
   }
   summary.counts.merge(summary.db_counts);
   count_database(db, summary);
+
+  stage_done("database");
 
   // 4. The report.
   fs::path report_dir = staging.dir / "report";
@@ -215,9 +235,12 @@ RageResult write_rage_bundle(const RageOptions& options) {
     summary.report_note = "left out with --no-report";
   }
 
+  stage_done("report");
+
   // 5. env.txt.
   std::string env = describe_environment(options.environment, redactor, summary.env_counts);
   summary.counts.merge(summary.env_counts);
+  stage_done("environment");
 
   // 6. The archive: README first so it is what a reader meets, manifest last (it lists the rest).
   std::vector<std::pair<std::string, fs::path>> files;  // archive name -> staged file
@@ -244,7 +267,7 @@ RageResult write_rage_bundle(const RageOptions& options) {
     entries.emplace_back();
     return tar.add_bytes(summary.top + "/" + name, text, &entries.back());
   };
-  bool ok = tar.open(part) && add_bytes("README.txt", readme_text(summary)) &&
+  bool ok = tar.open(part, options.compression_level) && add_bytes("README.txt", readme_text(summary)) &&
             add_bytes("env.txt", env);
   uint64_t archive_total = 0, archive_done = 0;
   for (const auto& f : files) archive_total += fs::file_size(f.second, ec);
@@ -260,6 +283,7 @@ RageResult write_rage_bundle(const RageOptions& options) {
     entries.push_back(manifest);
   }
   ok = tar.close() && ok;
+  stage_done("archive");
   if (!ok) {
     fs::remove(part, ec);
     return fail(tar.error());

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tlscope/exporters/rage/environment.hpp"
@@ -37,6 +38,7 @@ struct RageOptions {
   EnvironmentOptions environment;
   unsigned jobs = 1;           // ingest threads
   bool with_report = true;
+  int compression_level = 6;  // gzip 1 (fastest) to 9 (smallest)
   // Called with a stage name and (done, total) units of that stage.
   std::function<void(std::string_view, uint64_t, uint64_t)> progress;
 };
@@ -51,6 +53,11 @@ struct RageResult {
   uint64_t events = 0, ingest_errors = 0;
   RedactionCounts counts;           // everything redacted: logs, env, database
   double seconds = 0;
+  struct Stage {
+    std::string name;  // redact, database, report, environment, archive
+    double wall = 0, cpu = 0;  // seconds; cpu is user + system of the whole process
+  };
+  std::vector<Stage> stages;
 };
 
 RageResult write_rage_bundle(const RageOptions& options);
