@@ -27,14 +27,16 @@ bool is_hex32(std::string_view s, size_t at) {
   return true;
 }
 
-// The payload record being copied: digests of the original and the redacted text.
+// The payload record being copied: digests of the original and the redacted text. Until the
+// first changed line both texts are the same, so one digest serves; at that line it is copied and
+// the two go on separately (most payloads never change: MD5 runs once over them, not twice).
 struct OpenPayload {
   bool open = false;
   bool changed = false;
   bool first_line = true;
   uint64_t md5_offset = 0;  // where the 32 hex digits are in the output
   std::string claimed;
-  parser::Md5 original, redacted;
+  parser::Md5 original, redacted;  // `redacted` is used only once `changed`
 };
 
 class LogCopy {
@@ -134,21 +136,27 @@ class LogCopy {
     RedactionCounts before = result_.counts;
     if (!line.empty() && line[0] == '\t') {
       // Payload line: the MD5 covers the text after the TAB, lines joined by '\n'.
-      std::string text = line.substr(1);
-      bool changed = false;
+      text_.assign(line, 1);
+      parser::Md5 before_line;  // the digest before this line, while both texts are the same
       if (payload_.open) {
+        if (!payload_.changed) before_line = payload_.original;
         if (!payload_.first_line) payload_.original.update("\n", 1);
-        payload_.original.update(text);
+        payload_.original.update(text_);
       }
-      changed = redactor_.redact_line(text, result_.counts);
+      bool changed = redactor_.redact_line(text_, result_.counts);
       if (payload_.open) {
-        if (!payload_.first_line) payload_.redacted.update("\n", 1);
-        payload_.redacted.update(text);
+        if (changed && !payload_.changed) {
+          payload_.redacted = before_line;
+          payload_.changed = true;
+        }
+        if (payload_.changed) {
+          if (!payload_.first_line) payload_.redacted.update("\n", 1);
+          payload_.redacted.update(text_);
+        }
         payload_.first_line = false;
-        payload_.changed |= changed;
       }
       if (changed) note(before);
-      return emit("\t") && emit(text) && (!newline || emit("\n"));
+      return emit("\t") && emit(text_) && (!newline || emit("\n"));
     }
     if (!line.empty()) {
       // Any other non-blank line ends the previous record (tlparse drops blank lines anywhere).
@@ -193,6 +201,7 @@ class LogCopy {
   gzFile in_ = nullptr;
   std::FILE* out_ = nullptr;
   OpenPayload payload_;
+  std::string text_;  // the current payload line without its TAB (reused: no allocation per line)
 };
 
 }  // namespace
