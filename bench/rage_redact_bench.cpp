@@ -35,16 +35,17 @@ int main(int argc, char** argv) {
   double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   struct rusage u {};
   getrusage(RUSAGE_SELF, &u);
-  double cpu = u.ru_utime.tv_sec + u.ru_stime.tv_sec + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+  double cpu =
+      u.ru_utime.tv_sec + u.ru_stime.tv_sec + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
   if (!r.ok) {
     std::fprintf(stderr, "%s\n", r.error.c_str());
     return 1;
   }
-  std::printf("%.1f MB in %.2f s wall, %.2f s CPU (%.0f MB per CPU-second), %llu lines, %llu "
-              "redacted, %llu payloads rehashed, peak RSS %.1f MiB\n",
-              r.bytes_in / 1e6, wall, cpu, r.bytes_in / 1e6 / cpu,
-              static_cast<unsigned long long>(r.lines),
-              static_cast<unsigned long long>(r.counts.total()),
-              static_cast<unsigned long long>(r.payloads_rehashed), u.ru_maxrss / 1024.0);
+  std::printf(
+      "%.1f MB in %.2f s wall, %.2f s CPU (%.0f MB per CPU-second), %llu lines, %llu "
+      "redacted, %llu payloads rehashed, peak RSS %.1f MiB\n",
+      r.bytes_in / 1e6, wall, cpu, r.bytes_in / 1e6 / cpu, static_cast<unsigned long long>(r.lines),
+      static_cast<unsigned long long>(r.counts.total()),
+      static_cast<unsigned long long>(r.payloads_rehashed), u.ru_maxrss / 1024.0);
   return 0;
 }

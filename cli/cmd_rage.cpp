@@ -42,10 +42,14 @@ bool rage_is_sqlite(const std::string& path) {
 
 std::string rage_bytes_text(uint64_t bytes) {
   char buf[32];
-  if (bytes < 1000) std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
-  else if (bytes < 1000 * 1000) std::snprintf(buf, sizeof buf, "%.1f KB", bytes / 1e3);
-  else if (bytes < 1000ull * 1000 * 1000) std::snprintf(buf, sizeof buf, "%.1f MB", bytes / 1e6);
-  else std::snprintf(buf, sizeof buf, "%.2f GB", bytes / 1e9);
+  if (bytes < 1000)
+    std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
+  else if (bytes < 1000 * 1000)
+    std::snprintf(buf, sizeof buf, "%.1f KB", bytes / 1e3);
+  else if (bytes < 1000ull * 1000 * 1000)
+    std::snprintf(buf, sizeof buf, "%.1f MB", bytes / 1e6);
+  else
+    std::snprintf(buf, sizeof buf, "%.2f GB", bytes / 1e9);
   return buf;
 }
 
@@ -77,8 +81,7 @@ class RageProgress {
     double frac = total ? std::min(1.0, static_cast<double>(done) / total) : 0;
     int filled = static_cast<int>(frac * 24);
     std::fprintf(stderr, "\r%-20.*s [%.*s%*s] %5.1f%%", static_cast<int>(stage.size()),
-                 stage.data(), filled, "########################", 24 - filled, "",
-                 frac * 100);
+                 stage.data(), filled, "########################", 24 - filled, "", frac * 100);
     drawn_ = true;
   }
   void clear() {
@@ -96,8 +99,8 @@ class RageProgress {
 void print_rage_runs(const std::string& dir, const rage::RunListing& listing) {
   std::printf("%zu run(s) in %s, newest first (bundle one with: tlscope rage %s --run K):\n",
               listing.runs.size(), dir.c_str(), dir.c_str());
-  std::printf("%4s  %-19s  %-19s  %-9s %5s %10s %8s %8s %6s %6s\n", "run", "started",
-              "last record", "ranks", "files", "size", "records", "compiles", "failed", "breaks");
+  std::printf("%4s  %-19s  %-19s  %-9s %5s %10s %8s %8s %6s %6s\n", "run", "started", "last record",
+              "ranks", "files", "size", "records", "compiles", "failed", "breaks");
   for (size_t i = 0; i < listing.runs.size(); ++i) {
     const rage::TraceRun& r = listing.runs[i];
     std::printf("%4zu  %-19s  %-19s  %-9s %5zu %10s", i, rage::format_wall_time(r.start).c_str(),
@@ -156,7 +159,8 @@ int run_rage(RageArgs args) {
         first, grouping, !args.no_scan,
         [&](uint64_t done, uint64_t total) { bar.update("reading logs", done, total); });
     bar.clear();
-    for (const std::string& p : listing.problems) std::fprintf(stderr, "tlscope rage: %s\n", p.c_str());
+    for (const std::string& p : listing.problems)
+      std::fprintf(stderr, "tlscope rage: %s\n", p.c_str());
     if (listing.runs.empty()) return kUsageOrIo;
     print_rage_runs(first, listing);
     return kOk;
@@ -164,12 +168,14 @@ int run_rage(RageArgs args) {
 
   if (directory) {
     rage::RunListing listing = rage::list_runs(first, grouping, false);
-    for (const std::string& p : listing.problems) std::fprintf(stderr, "tlscope rage: %s\n", p.c_str());
+    for (const std::string& p : listing.problems)
+      std::fprintf(stderr, "tlscope rage: %s\n", p.c_str());
     if (listing.runs.empty()) return kUsageOrIo;
     if (args.run >= listing.runs.size()) {
-      std::fprintf(stderr, "tlscope rage: --run %zu: %s holds %zu run(s), 0 to %zu (see tlscope rage --list %s)\n",
-                   args.run, first.c_str(), listing.runs.size(), listing.runs.size() - 1,
-                   first.c_str());
+      std::fprintf(
+          stderr,
+          "tlscope rage: --run %zu: %s holds %zu run(s), 0 to %zu (see tlscope rage --list %s)\n",
+          args.run, first.c_str(), listing.runs.size(), listing.runs.size() - 1, first.c_str());
       return kUsageOrIo;
     }
     options.run = listing.runs[args.run];
@@ -201,7 +207,8 @@ int run_rage(RageArgs args) {
     }
     std::sort(run.ranks.begin(), run.ranks.end());
     options.run = std::move(run);
-    options.source_description = std::to_string(args.inputs.size()) + " log file(s) named on the command line";
+    options.source_description =
+        std::to_string(args.inputs.size()) + " log file(s) named on the command line";
   }
 
   options.out_path = args.out.empty() ? default_rage_bundle_name() : args.out;
@@ -211,7 +218,8 @@ int run_rage(RageArgs args) {
   options.environment.tlscope_version = TLSCOPE_VERSION;
   options.environment.extra_versions.push_back("cli11 " CLI11_VERSION);
   options.environment.probe_python = !args.no_probe;
-  options.jobs = args.jobs ? args.jobs : std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
+  options.jobs =
+      args.jobs ? args.jobs : std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
   options.with_report = !args.no_report;
   options.compression_level = args.level;
   options.progress = [&](std::string_view stage, uint64_t done, uint64_t total) {
@@ -224,12 +232,13 @@ int run_rage(RageArgs args) {
     return kUsageOrIo;
   }
   for (const std::string& n : r.notes) std::fprintf(stderr, "tlscope rage: note: %s\n", n.c_str());
-  std::printf("bundled %s: %zu file(s), %s (%s unpacked), %llu events, %llu ingest errors, "
-              "%llu secret(s) redacted, in %.2f s\n",
-              options.source_description.c_str(), r.entries, rage_bytes_text(r.bundle_bytes).c_str(),
-              rage_bytes_text(r.archived_bytes).c_str(), static_cast<unsigned long long>(r.events),
-              static_cast<unsigned long long>(r.ingest_errors),
-              static_cast<unsigned long long>(r.counts.total()), r.seconds);
+  std::printf(
+      "bundled %s: %zu file(s), %s (%s unpacked), %llu events, %llu ingest errors, "
+      "%llu secret(s) redacted, in %.2f s\n",
+      options.source_description.c_str(), r.entries, rage_bytes_text(r.bundle_bytes).c_str(),
+      rage_bytes_text(r.archived_bytes).c_str(), static_cast<unsigned long long>(r.events),
+      static_cast<unsigned long long>(r.ingest_errors),
+      static_cast<unsigned long long>(r.counts.total()), r.seconds);
   std::printf("  time:");
   for (const auto& stage : r.stages)
     std::printf(" %s %.2f s (cpu %.2f s)", stage.name.c_str(), stage.wall, stage.cpu);
@@ -248,17 +257,20 @@ CommandRegistration rage_registration{
     70, [](CLI::App& app, int& exit_code) {
       auto args = std::make_shared<RageArgs>();
       CLI::App* cmd = app.add_subcommand(
-          "rage", "Pack a bug bundle: one run's logs, database, report and environment, secrets "
-                  "redacted");
+          "rage",
+          "Pack a bug bundle: one run's logs, database, report and environment, secrets "
+          "redacted");
       cmd->add_option("inputs", args->inputs,
                       "A TORCH_TRACE directory (default $TORCH_TRACE), log files of one run, or a "
                       "tlscope database");
-      cmd->add_option("-o,--out", args->out, "Bundle to write (default tlscope-rage-<time>.tar.gz)");
+      cmd->add_option("-o,--out", args->out,
+                      "Bundle to write (default tlscope-rage-<time>.tar.gz)");
       cmd->add_flag("--list", args->list, "List the runs in the directory, newest first, and exit");
       cmd->add_flag("--no-scan", args->no_scan,
                     "With --list: do not read the logs to count records and compiles");
-      cmd->add_option("--run", args->run, "Which run of the directory: 0 = newest (default), 1 = "
-                                          "the one before, ...");
+      cmd->add_option("--run", args->run,
+                      "Which run of the directory: 0 = newest (default), 1 = "
+                      "the one before, ...");
       cmd->add_option("--gap", args->gap,
                       "Seconds between the logs of two runs when no rank repeats (default 60)")
           ->check(CLI::NonNegativeNumber);
@@ -268,8 +280,7 @@ CommandRegistration rage_registration{
       cmd->add_flag("--no-probe", args->no_probe,
                     "Do not run python3/nvidia-smi to describe the environment");
       cmd->add_option("--jobs", args->jobs, "Ingest threads")->check(CLI::Range(1, 64));
-      cmd->add_option("--level", args->level,
-                      "gzip level: 1 is fastest, 9 smallest (default 6)")
+      cmd->add_option("--level", args->level, "gzip level: 1 is fastest, 9 smallest (default 6)")
           ->check(CLI::Range(1, 9));
       cmd->callback([args, &exit_code] { exit_code = run_rage(*args); });
     }};

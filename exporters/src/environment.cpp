@@ -6,10 +6,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <simdjson.h>
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
-#include <simdjson.h>
 #include <thread>
 
 extern char** environ;
@@ -63,14 +63,15 @@ std::string command_output(const char* command) {
 
 bool is_relevant_env_name(std::string_view name) {
   static constexpr std::string_view kPrefixes[] = {
-      "TORCH",  "PYTORCH", "CUDA",  "NCCL",   "PYTHON",  "OMP_",         "MKL_",  "CUBLAS",
-      "CUDNN",  "NVIDIA_", "HIP",   "ROCM",   "HSA_",    "TRITON",       "GLOO_", "TLSCOPE",
-      "KINETO", "CONDA_",  "HF_",   "NVTE_",  "XLA_",    "TRANSFORMERS_", "ACCELERATE_",
-      "TP_",    "FI_",     "UCX_",  "LD_"};
+      "TORCH",         "PYTORCH",     "CUDA",    "NCCL",   "PYTHON", "OMP_",  "MKL_",
+      "CUBLAS",        "CUDNN",       "NVIDIA_", "HIP",    "ROCM",   "HSA_",  "TRITON",
+      "GLOO_",         "TLSCOPE",     "KINETO",  "CONDA_", "HF_",    "NVTE_", "XLA_",
+      "TRANSFORMERS_", "ACCELERATE_", "TP_",     "FI_",    "UCX_",   "LD_"};
   static constexpr std::string_view kNames[] = {
-      "PATH",       "VIRTUAL_ENV", "MASTER_ADDR", "MASTER_PORT", "WORLD_SIZE", "RANK",
-      "LOCAL_RANK", "LOCAL_WORLD_SIZE", "GROUP_RANK", "CC", "CXX", "LANG", "LC_ALL", "TZ",
-      "SLURM_JOB_ID", "SLURM_NTASKS", "SLURM_PROCID"};
+      "PATH",         "VIRTUAL_ENV", "MASTER_ADDR",      "MASTER_PORT", "WORLD_SIZE",
+      "RANK",         "LOCAL_RANK",  "LOCAL_WORLD_SIZE", "GROUP_RANK",  "CC",
+      "CXX",          "LANG",        "LC_ALL",           "TZ",          "SLURM_JOB_ID",
+      "SLURM_NTASKS", "SLURM_PROCID"};
   for (auto p : kPrefixes)
     if (name.substr(0, p.size()) == p) return true;
   for (auto n : kNames)
@@ -148,7 +149,9 @@ std::string describe_environment(const EnvironmentOptions& options, Redactor& re
   }
   std::sort(vars.begin(), vars.end());
   out += "\n[environment variables]\n";
-  out += "# only variables that affect PyTorch/CUDA/NCCL/Python runs; secret-named ones are redacted\n";
+  out +=
+      "# only variables that affect PyTorch/CUDA/NCCL/Python runs; secret-named ones are "
+      "redacted\n";
   for (auto& [name, value] : vars) {
     if (!is_relevant_env_name(name)) continue;
     std::string v = value;

@@ -71,8 +71,8 @@ class LogCopy {
       if (got < 0) {
         int errnum = 0;
         const char* msg = gzerror(in_, &errnum);
-        return fail(in_path_, std::string("read error after ") +
-                                  std::to_string(result_.bytes_in) + " bytes: " + msg);
+        return fail(in_path_, std::string("read error after ") + std::to_string(result_.bytes_in) +
+                                  " bytes: " + msg);
       }
       if (got == 0) break;
       result_.bytes_in += got;
@@ -206,9 +206,8 @@ class LogCopy {
 
 }  // namespace
 
-LogRedaction redact_log(const std::string& in_path, const std::string& out_path,
-                        Redactor& redactor, size_t max_locations,
-                        const std::function<void(uint64_t)>& progress) {
+LogRedaction redact_log(const std::string& in_path, const std::string& out_path, Redactor& redactor,
+                        size_t max_locations, const std::function<void(uint64_t)>& progress) {
   LogRedaction result;
   redactor.end_block();
   LogCopy copy(redactor, result, max_locations);

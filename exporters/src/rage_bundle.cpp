@@ -68,8 +68,8 @@ RunListing list_runs(const std::string& dir, const RunGrouping& grouping, bool s
   RunListing listing;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
-    listing.problems.push_back(dir + (fs::exists(dir, ec) ? ": not a directory"
-                                                          : ": no such directory"));
+    listing.problems.push_back(dir +
+                               (fs::exists(dir, ec) ? ": not a directory" : ": no such directory"));
     return listing;
   }
   parser::InputPlan plan = parser::plan_inputs({dir});
@@ -205,9 +205,9 @@ RageResult write_rage_bundle(const RageOptions& options) {
   // 3. The database from the redacted logs (so it cannot hold what the logs no longer do).
   if (!summary.from_database) {
     std::string error;
-    if (!build_database(db, staged, bundle_names, options.jobs,
-                        [&](uint64_t done, uint64_t total) { progress("ingesting", done, total); },
-                        error))
+    if (!build_database(
+            db, staged, bundle_names, options.jobs,
+            [&](uint64_t done, uint64_t total) { progress("ingesting", done, total); }, error))
       return fail(error);
   }
   summary.counts.merge(summary.db_counts);
@@ -267,8 +267,8 @@ RageResult write_rage_bundle(const RageOptions& options) {
     entries.emplace_back();
     return tar.add_bytes(summary.top + "/" + name, text, &entries.back());
   };
-  bool ok = tar.open(part, options.compression_level) && add_bytes("README.txt", readme_text(summary)) &&
-            add_bytes("env.txt", env);
+  bool ok = tar.open(part, options.compression_level) &&
+            add_bytes("README.txt", readme_text(summary)) && add_bytes("env.txt", env);
   uint64_t archive_total = 0, archive_done = 0;
   for (const auto& f : files) archive_total += fs::file_size(f.second, ec);
   for (size_t i = 0; ok && i < files.size(); ++i) {

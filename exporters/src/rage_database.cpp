@@ -55,7 +55,9 @@ bool build_database(const std::string& db_path, const std::vector<std::string>& 
     model::IngestOptions options;
     options.jobs = jobs;
     if (progress)
-      options.progress = [&](const model::IngestProgress& p) { progress(p.bytes_done, p.bytes_total); };
+      options.progress = [&](const model::IngestProgress& p) {
+        progress(p.bytes_done, p.bytes_total);
+      };
     model::IngestResult ingested = model::ingest(db_path, logs, options);
     if (!ingested.problems.empty()) {
       error = ingested.problems.front();
@@ -72,7 +74,8 @@ bool build_database(const std::string& db_path, const std::vector<std::string>& 
     // Error reasons start with the path the parser was given; strip the staging folder from them.
     if (!logs.empty() && logs[0].size() > bundle_names[0].size()) {
       std::string staging = logs[0].substr(0, logs[0].size() - bundle_names[0].size());
-      model::Statement strip = db.prepare("UPDATE ingest_errors SET reason = replace(reason, ?, '')");
+      model::Statement strip =
+          db.prepare("UPDATE ingest_errors SET reason = replace(reason, ?, '')");
       strip.bind_text(1, staging);
       strip.run();
     }

@@ -11,11 +11,21 @@ std::string json_string(std::string_view s) {
   std::string out = "\"";
   for (char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char buf[8];
@@ -68,8 +78,9 @@ std::string readme_text(const BundleSummary& s) {
          ".\nAttach it to a bug report; the maintainers can open everything below offline.\n\n";
   out += "What is inside (" + s.top + "/):\n";
   out += "  README.txt      this file\n";
-  out += "  env.txt         tlscope build, OS/kernel, CPUs, memory, Python/torch if found, and the\n"
-         "                  PyTorch/CUDA/NCCL/Python environment variables (secrets redacted)\n";
+  out +=
+      "  env.txt         tlscope build, OS/kernel, CPUs, memory, Python/torch if found, and the\n"
+      "                  PyTorch/CUDA/NCCL/Python environment variables (secrets redacted)\n";
   if (!s.logs.empty())
     out += "  logs/           the run's TORCH_TRACE logs (" + std::to_string(s.logs.size()) +
            " file(s)), redacted\n";
@@ -142,8 +153,9 @@ std::string manifest_json(const BundleSummary& s, const std::vector<TarEntry>& e
     out += "    \"database_note\": \"payloads.md5 keeps the digest of the original text\",\n";
   }
   out += "    \"paths_redacted\": " + std::string(s.paths_redacted ? "true" : "false") + ",\n";
-  out += "    \"payload_md5_policy\": \"recomputed when the original has_payload matched; kept "
-         "(still a mismatch) when it did not\",\n";
+  out +=
+      "    \"payload_md5_policy\": \"recomputed when the original has_payload matched; kept "
+      "(still a mismatch) when it did not\",\n";
   out += "    \"payloads_rehashed\": " + std::to_string(rehashed) + ",\n";
   out += "    \"payloads_left_mismatched\": " + std::to_string(unverified) + ",\n";
   out += "    \"logs\": [";

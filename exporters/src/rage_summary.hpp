@@ -19,9 +19,9 @@ struct BundledLog {
 
 struct BundleSummary {
   std::string tlscope_version;
-  std::string created_utc;   // ISO 8601
-  std::string top;           // top-level folder inside the archive
-  std::string source;        // redacted description of what was bundled
+  std::string created_utc;  // ISO 8601
+  std::string top;          // top-level folder inside the archive
+  std::string source;       // redacted description of what was bundled
   bool from_database = false;
   const TraceRun* run = nullptr;
   std::vector<BundledLog> logs;
@@ -30,9 +30,9 @@ struct BundleSummary {
   bool has_report = false;
   std::string report_note;  // why there is no report, when there is none
   bool paths_redacted = false;
-  RedactionCounts counts;             // every redaction in the bundle
+  RedactionCounts counts;  // every redaction in the bundle
   RedactionCounts env_counts, db_counts;
-  uint64_t db_cells_changed = 0;      // database mode
+  uint64_t db_cells_changed = 0;  // database mode
 };
 
 std::string readme_text(const BundleSummary& s);

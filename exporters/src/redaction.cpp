@@ -12,10 +12,18 @@ namespace {
 bool is_alnum(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
-bool is_word(char c) { return is_alnum(c) || c == '_'; }
-bool is_upper_alnum(char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
-bool is_path_char(char c) { return is_alnum(c) || c == '.' || c == '_' || c == '-'; }
-char upper(char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c; }
+bool is_word(char c) {
+  return is_alnum(c) || c == '_';
+}
+bool is_upper_alnum(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+bool is_path_char(char c) {
+  return is_alnum(c) || c == '.' || c == '_' || c == '-';
+}
+char upper(char c) {
+  return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
+}
 
 bool starts_with(std::string_view s, size_t at, std::string_view prefix) {
   return s.size() >= at + prefix.size() && s.compare(at, prefix.size(), prefix) == 0;
@@ -38,11 +46,11 @@ size_t run_end(std::string_view s, size_t from, Pred pred) {
 }
 
 bool contains_secret_word(std::string_view upper_name, bool include_key_words) {
-  static constexpr std::string_view kWords[] = {"TOKEN",   "SECRET",     "PASSWORD",
-                                                "PASSWD",  "API_KEY",    "APIKEY",
+  static constexpr std::string_view kWords[] = {"TOKEN",      "SECRET",      "PASSWORD",
+                                                "PASSWD",     "API_KEY",     "APIKEY",
                                                 "ACCESS_KEY", "PRIVATE_KEY", "CREDENTIAL"};
-  static constexpr std::string_view kEnvOnly[] = {"KEY", "AUTH", "COOKIE", "SESSION", "PRIVATE",
-                                                  "PASS"};
+  static constexpr std::string_view kEnvOnly[] = {"KEY",     "AUTH",    "COOKIE",
+                                                  "SESSION", "PRIVATE", "PASS"};
   for (auto w : kWords)
     if (upper_name.find(w) != std::string_view::npos) return true;
   if (include_key_words)
@@ -57,7 +65,9 @@ struct Match {
   SecretKind kind{};
 };
 
-std::string marker(SecretKind kind) { return "<redacted:" + std::string(to_string(kind)) + ">"; }
+std::string marker(SecretKind kind) {
+  return "<redacted:" + std::string(to_string(kind)) + ">";
+}
 
 constexpr std::string_view kBegin = "-----BEGIN ";
 constexpr std::string_view kKeyTail = "PRIVATE KEY-----";
@@ -66,7 +76,8 @@ constexpr std::string_view kEnd = "-----END ";
 // If a "-----BEGIN <words> PRIVATE KEY-----" marker starts at `at`, returns its end.
 size_t private_key_begin_end(std::string_view s, size_t at) {
   if (!starts_with(s, at, kBegin)) return 0;
-  size_t i = run_end(s, at + kBegin.size(), [](char c) { return (c >= 'A' && c <= 'Z') || c == ' '; });
+  size_t i =
+      run_end(s, at + kBegin.size(), [](char c) { return (c >= 'A' && c <= 'Z') || c == ' '; });
   // The run swallowed "PRIVATE KEY"; back up to find the tail.
   size_t tail = s.substr(at, i - at + kKeyTail.size()).rfind(kKeyTail);
   if (tail == std::string_view::npos) return 0;
@@ -196,19 +207,32 @@ bool match_assignment(std::string_view s, size_t eq, Match& m) {
 
 std::string_view to_string(SecretKind kind) {
   switch (kind) {
-    case SecretKind::kGithubToken: return "github_token";
-    case SecretKind::kHuggingFaceToken: return "huggingface_token";
-    case SecretKind::kAwsAccessKey: return "aws_access_key";
-    case SecretKind::kSlackToken: return "slack_token";
-    case SecretKind::kOpenAiKey: return "openai_key";
-    case SecretKind::kBearerToken: return "bearer_token";
-    case SecretKind::kPrivateKey: return "private_key";
-    case SecretKind::kUrlCredentials: return "url_credentials";
-    case SecretKind::kSecretAssignment: return "secret_assignment";
-    case SecretKind::kSecretEnvVar: return "secret_env_var";
-    case SecretKind::kHomeDirectory: return "home_directory";
-    case SecretKind::kUserName: return "user_name";
-    case SecretKind::kCount: break;
+    case SecretKind::kGithubToken:
+      return "github_token";
+    case SecretKind::kHuggingFaceToken:
+      return "huggingface_token";
+    case SecretKind::kAwsAccessKey:
+      return "aws_access_key";
+    case SecretKind::kSlackToken:
+      return "slack_token";
+    case SecretKind::kOpenAiKey:
+      return "openai_key";
+    case SecretKind::kBearerToken:
+      return "bearer_token";
+    case SecretKind::kPrivateKey:
+      return "private_key";
+    case SecretKind::kUrlCredentials:
+      return "url_credentials";
+    case SecretKind::kSecretAssignment:
+      return "secret_assignment";
+    case SecretKind::kSecretEnvVar:
+      return "secret_env_var";
+    case SecretKind::kHomeDirectory:
+      return "home_directory";
+    case SecretKind::kUserName:
+      return "user_name";
+    case SecretKind::kCount:
+      break;
   }
   return "unknown";
 }

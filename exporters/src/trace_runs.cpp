@@ -42,7 +42,8 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 
 // Calls `on_record` with every line that does not start with TAB (payload lines are skipped
 // without being buffered). False with `error` on a read error.
-bool for_each_record_line(const std::string& path, const std::function<void(std::string_view)>& on_record,
+bool for_each_record_line(const std::string& path,
+                          const std::function<void(std::string_view)>& on_record,
                           std::string& error) {
   errno = 0;
   gzFile in = gzopen(path.c_str(), "rb");
@@ -247,8 +248,7 @@ std::vector<TraceRun> group_runs(std::vector<TraceFile> files, const RunGrouping
     bool joins = false;
     if (f.rank && open_run) {
       TraceRun& run = runs[*open_run];
-      bool rank_taken =
-          std::find(run.ranks.begin(), run.ranks.end(), *f.rank) != run.ranks.end();
+      bool rank_taken = std::find(run.ranks.begin(), run.ranks.end(), *f.rank) != run.ranks.end();
       joins = !rank_taken && f.start <= run.end + grouping.gap_seconds;
     }
     if (!joins) {

@@ -17,8 +17,10 @@ struct ParseCounts : tlscope::parser::EventSink {
   void on_source_begin(const tlscope::parser::SourceInfo&) override {}
   void on_event(const tlscope::parser::Event&) override { ++events; }
   void on_error(const tlscope::parser::ParseError& e) override {
-    if (e.kind == tlscope::parser::ErrorKind::kMd5Mismatch) ++md5_mismatches;
-    else ++other_errors;
+    if (e.kind == tlscope::parser::ErrorKind::kMd5Mismatch)
+      ++md5_mismatches;
+    else
+      ++other_errors;
   }
   void on_source_end(const tlscope::parser::SourceSummary&) override {}
 };
@@ -38,7 +40,8 @@ const char* kToken = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
 
 TEST_CASE("log redaction: a real log with nothing secret comes out byte-identical") {
   fs::path dir = scratch("log_identity");
-  for (const char* name : {"simple.log", "multi_rank_schedule/dedicated_log_torch_trace_rank_0_6u3fubwl.log"}) {
+  for (const char* name :
+       {"simple.log", "multi_rank_schedule/dedicated_log_torch_trace_rank_0_6u3fubwl.log"}) {
     Redactor r;
     LogRedaction out = redact_log(kLogs + "/" + name, (dir / "out.log").string(), r);
     REQUIRE(out.ok);
@@ -56,7 +59,8 @@ TEST_CASE("log redaction: a secret in a payload and an envelope goes, the MD5 is
              "{\"artifact\": {\"name\": \"planted\", \"encoding\": \"string\"}, \"frame_id\": 0, "
              "\"frame_compile_id\": 0, \"attempt\": 0}",
              {"first line", std::string("token ") + kToken, "last line"}) +
-      kHeader + " {\"link\": {\"name\": \"mirror\", \"url\": \"https://bob:hunter2@example.com/\"}}\n";
+      kHeader +
+      " {\"link\": {\"name\": \"mirror\", \"url\": \"https://bob:hunter2@example.com/\"}}\n";
   spit(dir / "in.log", planted + log);
   ParseCounts before = parse(dir / "in.log");
   REQUIRE(before.md5_mismatches == 0);
@@ -84,15 +88,18 @@ TEST_CASE("log redaction: a secret in a payload and an envelope goes, the MD5 is
   CHECK(after.md5_mismatches == 0);
   CHECK(after.other_errors == before.other_errors);
   // The new digest is the MD5 of the redacted payload text.
-  std::string expected = tlscope::parser::Md5::hex_of("first line\ntoken <redacted:github_token>\nlast line");
+  std::string expected =
+      tlscope::parser::Md5::hex_of("first line\ntoken <redacted:github_token>\nlast line");
   CHECK(text.find(expected) != std::string::npos);
 }
 
 TEST_CASE("log redaction: a payload whose MD5 was already wrong keeps it") {
   fs::path dir = scratch("log_bad_md5");
-  std::string text = std::string(kHeader) +
-                     " {\"artifact\": {\"name\": \"a\", \"encoding\": \"string\"}, \"has_payload\": "
-                     "\"00000000000000000000000000000000\"}\n\tsecret " + kToken + "\n";
+  std::string text =
+      std::string(kHeader) +
+      " {\"artifact\": {\"name\": \"a\", \"encoding\": \"string\"}, \"has_payload\": "
+      "\"00000000000000000000000000000000\"}\n\tsecret " +
+      kToken + "\n";
   spit(dir / "in.log", text);
   Redactor r;
   LogRedaction out = redact_log((dir / "in.log").string(), (dir / "out.log").string(), r);

@@ -47,7 +47,9 @@ struct TraceDir {
                "\"frame_id\": 0, \"frame_compile_id\": 0, \"attempt\": 0}",
                {"import os", "os.environ['GH'] = '" + kLogToken + "'", "print('hi')"}) +
         "V1128 10:00:00.000000 60448 torch/_dynamo/convert_frame.py:2] {\"link\": {\"name\": "
-        "\"data\", \"url\": \"https://alice:" + kLogPassword + "@example.com/d\"}, \"rank\": 0, "
+        "\"data\", \"url\": \"https://alice:" +
+        kLogPassword +
+        "@example.com/d\"}, \"rank\": 0, "
         "\"frame_id\": 0, \"frame_compile_id\": 0, \"attempt\": 0}\n";
     newer_rank0 = planted + retime(slurp(kRank0), wall(10, 0, 0));
     newer_rank1 = retime(slurp(kRank1), wall(10, 0, 2));
@@ -66,7 +68,8 @@ std::string env_prefix() {
   // A known environment: only what the test plants (plus what the binary needs to run).
   return "env -i PATH=\"$PATH\" HOME=\"$HOME\" ASAN_OPTIONS=\"$ASAN_OPTIONS\" "
          "LSAN_OPTIONS=\"$LSAN_OPTIONS\" UBSAN_OPTIONS=\"$UBSAN_OPTIONS\" "
-         "TORCH_TEST_API_TOKEN=" + kEnvToken + " TORCH_TEST_STORE=https://bob:" + kEnvPassword +
+         "TORCH_TEST_API_TOKEN=" +
+         kEnvToken + " TORCH_TEST_STORE=https://bob:" + kEnvPassword +
          "@store.example.com/x UNRELATED_SECRET=" + kEnvPassword + " ";
 }
 
@@ -192,25 +195,29 @@ TEST_CASE("rage --run 1: the older run, and explicit files as one run") {
   fs::path root = scratch("cmd_older");
   TraceDir trace(root);
   fs::path bundle = root / "old.tar.gz";
-  Run r = sh(root, q(kTlscope) + " rage " + q(trace.dir.string()) + " --run 1 --no-probe "
-                       "--no-report -o " + q(bundle.string()));
+  Run r = sh(root, q(kTlscope) + " rage " + q(trace.dir.string()) +
+                       " --run 1 --no-probe "
+                       "--no-report -o " +
+                       q(bundle.string()));
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   Run list = sh(root, "tar -tzf " + q(bundle.string()));
-  CHECK(list.out.find("old/logs/dedicated_log_torch_trace_rank_0_old00000.log") != std::string::npos);
+  CHECK(list.out.find("old/logs/dedicated_log_torch_trace_rank_0_old00000.log") !=
+        std::string::npos);
   CHECK(list.out.find("new00000") == std::string::npos);
   CHECK(list.out.find("report/") == std::string::npos);
 
   fs::path one = root / "one.tar.gz";
-  Run files = sh(root, q(kTlscope) + " rage " +
-                           q((trace.dir / "dedicated_log_torch_trace_rank_0_old00000.log").string()) +
-                           " " + q(kLogs + "/comp_failure.log") + " --no-probe -o " +
-                           q(one.string()));
+  Run files =
+      sh(root, q(kTlscope) + " rage " +
+                   q((trace.dir / "dedicated_log_torch_trace_rank_0_old00000.log").string()) + " " +
+                   q(kLogs + "/comp_failure.log") + " --no-probe -o " + q(one.string()));
   INFO(files.err);
   REQUIRE(files.exit_code == 0);
   Run listed = sh(root, "tar -tzf " + q(one.string()));
   CHECK(listed.out.find("one/logs/comp_failure.log") != std::string::npos);
-  CHECK(listed.out.find("one/logs/dedicated_log_torch_trace_rank_0_old00000.log") != std::string::npos);
+  CHECK(listed.out.find("one/logs/dedicated_log_torch_trace_rank_0_old00000.log") !=
+        std::string::npos);
 }
 
 TEST_CASE("rage: a database is bundled as a redacted copy with the logs it names") {
@@ -221,7 +228,8 @@ TEST_CASE("rage: a database is bundled as a redacted copy with the logs it names
   REQUIRE(sh(root, q(kTlscope) + " ingest " + q(newer) + " --db " + q(db)).exit_code == 0);
   {
     Connection c(db, OpenMode::kReadOnly);
-    REQUIRE(c.scalar_int("SELECT count(*) FROM payloads WHERE instr(text, '" + kLogToken + "') > 0") == 1);
+    REQUIRE(c.scalar_int("SELECT count(*) FROM payloads WHERE instr(text, '" + kLogToken +
+                         "') > 0") == 1);
   }
   fs::path bundle = root / "db.tar.gz";
   Run r = sh(root, q(kTlscope) + " rage " + q(db) + " --no-probe -o " + q(bundle.string()));
@@ -242,7 +250,8 @@ TEST_CASE("rage: a database is bundled as a redacted copy with the logs it names
   CHECK(fs::exists(x / "db/report/index.html"));
   // The user's own database is left as it was.
   Connection mine(db, OpenMode::kReadOnly);
-  CHECK(mine.scalar_int("SELECT count(*) FROM payloads WHERE instr(text, '" + kLogToken + "') > 0") == 1);
+  CHECK(mine.scalar_int("SELECT count(*) FROM payloads WHERE instr(text, '" + kLogToken +
+                        "') > 0") == 1);
 }
 
 TEST_CASE("rage: clear errors for a missing directory, no runs, a bad --run, unwritable output") {

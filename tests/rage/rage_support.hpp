@@ -42,7 +42,9 @@ inline void spit(const fs::path& p, const std::string& text) {
   out << text;
 }
 
-inline std::string q(const std::string& s) { return "'" + s + "'"; }
+inline std::string q(const std::string& s) {
+  return "'" + s + "'";
+}
 
 struct Run {
   int exit_code = -1;

@@ -58,8 +58,9 @@ TEST_CASE("redaction: lookalikes are left alone") {
   CHECK(untouched("def forward(self, num_tokens=16, max_tokens=32):"));
   CHECK(untouched("see https://example.com/a@b and user@example.com"));
   CHECK(untouched("import sklearn; sk-learn-is-a-nice-library-name"));
-  CHECK(untouched("V1206 15:18:16.845000 1500233 torch/_dynamo/utils.py:1288] {\"chromium_event\": "
-                  "{}, \"has_payload\": \"6762d47fdbf80071626529f25dc69013\"}"));
+  CHECK(
+      untouched("V1206 15:18:16.845000 1500233 torch/_dynamo/utils.py:1288] {\"chromium_event\": "
+                "{}, \"has_payload\": \"6762d47fdbf80071626529f25dc69013\"}"));
   CHECK(untouched("the bearer of bad news"));
   CHECK(untouched("HF_TOKEN=$HF_TOKEN"));
 }
@@ -70,8 +71,9 @@ TEST_CASE("redaction: JSON stays valid around a replacement") {
   Redactor r;
   RedactionCounts counts;
   REQUIRE(r.redact_line(line, counts));
-  CHECK(line == "{\"link\": {\"name\": \"repo\", \"url\": "
-                "\"https://<redacted:url_credentials>@github.com/x?t=1\"}}");
+  CHECK(line ==
+        "{\"link\": {\"name\": \"repo\", \"url\": "
+        "\"https://<redacted:url_credentials>@github.com/x?t=1\"}}");
 }
 
 TEST_CASE("redaction: a private key block is wiped across lines, then redaction stops") {
@@ -94,8 +96,9 @@ TEST_CASE("redaction: a private key block is wiped across lines, then redaction 
   CHECK(counts[SecretKind::kPrivateKey] == 1);
 
   // In a JSON envelope the block is one line with escaped newlines.
-  std::string json = "{\"k\": \"-----BEGIN RSA PRIVATE KEY-----\\nMIIEow\\n-----END RSA PRIVATE "
-                     "KEY-----\\n\", \"n\": 1}";
+  std::string json =
+      "{\"k\": \"-----BEGIN RSA PRIVATE KEY-----\\nMIIEow\\n-----END RSA PRIVATE "
+      "KEY-----\\n\", \"n\": 1}";
   RedactionCounts c2;
   Redactor r2;
   REQUIRE(r2.redact_line(json, c2));
@@ -134,6 +137,7 @@ TEST_CASE("redaction: secret-looking environment variable names") {
   for (const char* name : {"HF_TOKEN", "AWS_SECRET_ACCESS_KEY", "WANDB_API_KEY", "DB_PASSWORD",
                            "GITHUB_AUTH", "my_credentials", "SSH_PRIVATE"})
     CHECK(is_secret_env_name(name));
-  for (const char* name : {"TORCH_LOGS", "CUDA_VISIBLE_DEVICES", "NCCL_DEBUG", "PYTHONPATH", "PATH"})
+  for (const char* name :
+       {"TORCH_LOGS", "CUDA_VISIBLE_DEVICES", "NCCL_DEBUG", "PYTHONPATH", "PATH"})
     CHECK_FALSE(is_secret_env_name(name));
 }

@@ -94,8 +94,10 @@ TEST_CASE("runs: back-to-back launches split where a rank repeats") {
   place(dir, "dedicated_log_torch_trace_rank_1_d.log", kRank0, 9, 0, 31);
   RunListing listing = list_runs(dir.string(), RunGrouping{}, false);
   REQUIRE(listing.runs.size() == 2);
-  CHECK(fs::path(listing.runs[0].files[0].path).filename() == "dedicated_log_torch_trace_rank_0_c.log");
-  CHECK(fs::path(listing.runs[0].files[1].path).filename() == "dedicated_log_torch_trace_rank_1_d.log");
+  CHECK(fs::path(listing.runs[0].files[0].path).filename() ==
+        "dedicated_log_torch_trace_rank_0_c.log");
+  CHECK(fs::path(listing.runs[0].files[1].path).filename() ==
+        "dedicated_log_torch_trace_rank_1_d.log");
   CHECK_FALSE(listing.runs[0].scanned);
 
   // Far apart in time, even different ranks are different runs.

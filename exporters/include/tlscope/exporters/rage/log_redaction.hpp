@@ -25,8 +25,8 @@ struct LogRedaction {
 };
 
 // `progress` (may be empty) is called with the input bytes read so far, about every 4 MB.
-LogRedaction redact_log(const std::string& in_path, const std::string& out_path,
-                        Redactor& redactor, size_t max_locations = 50,
+LogRedaction redact_log(const std::string& in_path, const std::string& out_path, Redactor& redactor,
+                        size_t max_locations = 50,
                         const std::function<void(uint64_t)>& progress = {});
 
 }  // namespace tlscope::exporters::rage

@@ -36,7 +36,7 @@ struct RageOptions {
   std::string out_path;            // the .tar.gz to write (replaced atomically)
   RedactionOptions redaction;
   EnvironmentOptions environment;
-  unsigned jobs = 1;           // ingest threads
+  unsigned jobs = 1;  // ingest threads
   bool with_report = true;
   int compression_level = 6;  // gzip 1 (fastest) to 9 (smallest)
   // Called with a stage name and (done, total) units of that stage.
@@ -45,16 +45,16 @@ struct RageOptions {
 
 struct RageResult {
   bool ok = false;
-  std::string error;                // names the file at fault
-  std::vector<std::string> notes;   // things the user should know (not failures)
-  uint64_t bundle_bytes = 0;        // compressed size of the .tar.gz
-  uint64_t archived_bytes = 0;      // uncompressed bytes of the files inside
-  size_t entries = 0;               // files in the archive
+  std::string error;               // names the file at fault
+  std::vector<std::string> notes;  // things the user should know (not failures)
+  uint64_t bundle_bytes = 0;       // compressed size of the .tar.gz
+  uint64_t archived_bytes = 0;     // uncompressed bytes of the files inside
+  size_t entries = 0;              // files in the archive
   uint64_t events = 0, ingest_errors = 0;
-  RedactionCounts counts;           // everything redacted: logs, env, database
+  RedactionCounts counts;  // everything redacted: logs, env, database
   double seconds = 0;
   struct Stage {
-    std::string name;  // redact, database, report, environment, archive
+    std::string name;          // redact, database, report, environment, archive
     double wall = 0, cpu = 0;  // seconds; cpu is user + system of the whole process
   };
   std::vector<Stage> stages;

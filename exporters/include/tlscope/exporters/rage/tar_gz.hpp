@@ -13,7 +13,7 @@ namespace tlscope::exporters::rage {
 struct TarEntry {
   std::string name;  // path inside the archive, '/'-separated, no leading '/'
   uint64_t size = 0;
-  std::string md5;   // lowercase hex MD5 of the entry's bytes
+  std::string md5;  // lowercase hex MD5 of the entry's bytes
 };
 
 class TarGzWriter {

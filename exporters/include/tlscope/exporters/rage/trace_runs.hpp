@@ -19,8 +19,8 @@ struct TraceFile {
   uint64_t bytes = 0;           // on disk
   int64_t mtime = 0;            // seconds since the epoch
   bool gzip = false;
-  double start = 0, end = 0;    // wall-clock seconds (see above)
-  bool timed = false;           // start/end come from headers (else from the modification time)
+  double start = 0, end = 0;  // wall-clock seconds (see above)
+  bool timed = false;         // start/end come from headers (else from the modification time)
   // Filled by scan_trace_file (a full read); -1 until then.
   int64_t records = -1, compiles = -1, failed_compiles = -1, graph_breaks = -1;
 };
