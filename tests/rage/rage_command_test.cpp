@@ -207,17 +207,25 @@ TEST_CASE("rage --run 1: the older run, and explicit files as one run") {
   CHECK(list.out.find("new00000") == std::string::npos);
   CHECK(list.out.find("report/") == std::string::npos);
 
+  // A .gz log is stored decompressed (and redacted like the others).
+  fs::copy_file(kLogs + "/comp_failure.log", root / "comp_failure.log");
+  REQUIRE(sh(root, "gzip " + q((root / "comp_failure.log").string())).exit_code == 0);
   fs::path one = root / "one.tar.gz";
-  Run files =
-      sh(root, q(kTlscope) + " rage " +
-                   q((trace.dir / "dedicated_log_torch_trace_rank_0_old00000.log").string()) + " " +
-                   q(kLogs + "/comp_failure.log") + " --no-probe -o " + q(one.string()));
+  Run files = sh(
+      root, q(kTlscope) + " rage " +
+                q((trace.dir / "dedicated_log_torch_trace_rank_0_old00000.log").string()) + " " +
+                q((root / "comp_failure.log.gz").string()) + " --no-probe -o " + q(one.string()));
   INFO(files.err);
   REQUIRE(files.exit_code == 0);
   Run listed = sh(root, "tar -tzf " + q(one.string()));
   CHECK(listed.out.find("one/logs/comp_failure.log") != std::string::npos);
   CHECK(listed.out.find("one/logs/dedicated_log_torch_trace_rank_0_old00000.log") !=
         std::string::npos);
+  fs::path x = root / "x";
+  fs::create_directories(x);
+  REQUIRE(sh(root, "tar -xzf " + q(one.string()) + " -C " + q(x.string())).exit_code == 0);
+  CHECK(slurp(x / "one/logs/comp_failure.log") == slurp(kLogs + "/comp_failure.log"));
+  CHECK(sh(root, q(kTlscope) + " rage --help").exit_code == 0);
 }
 
 TEST_CASE("rage: a database is bundled as a redacted copy with the logs it names") {
