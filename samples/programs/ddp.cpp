@@ -1,9 +1,10 @@
-// Sample programs "ddp", "desync", "straggler" and "hang": data-parallel training of a 9-layer MLP
+// Sample programs "ddp", "ddp-compiled", "desync", "straggler" and "hang": data-parallel training of a 9-layer MLP
 // the way DistributedDataParallel runs it. Rank 0's parameters are broadcast once (coalesced into
 // one flat buffer, as _sync_module_states does); each step runs the compiled forward+backward on
 // the rank's shard of the batch, then the reducer all_reduces the gradients bucket by bucket
 // (flattened, reverse parameter order, sized by bucket_cap_mb), SGD updates the parameters and the
-// loss is all_reduced for logging. The final parameters must equal full-batch gradient descent.
+// loss is all_reduced for logging (ddp-compiled: the bucket all_reduces run inside the compiled
+// graph). The final parameters must equal full-batch gradient descent.
 #include <atomic>
 #include <mutex>
 
@@ -37,37 +38,6 @@ std::vector<std::string> param_names() {
     names.push_back(num("b", i));
   }
   return names;
-}
-
-// Forward and hand-written backward under a mean-squared loss. The layer loops unroll into the
-// graph as Dynamo unrolls `for layer in self.layers`, so a loop's nodes share its source line.
-Program train_step() {
-  Program p("train_step", __FILE__, __LINE__);
-  for (int i = 1; i <= kLayers; ++i) {
-    std::string in = i == 1 ? std::string("x") : num("h", i - 1), out = num("h", i);
-    std::string w = num("w", i), b = num("b", i);
-    if (i < kLayers) {
-      TLRT_STMT_CAPTURE(p, env.set(out, relu(matmul(env.t(in), env.t(w)) + env.t(b))));
-    } else {
-      TLRT_STMT_CAPTURE(p, env.set("o", matmul(env.t(in), env.t(w)) + env.t(b)));
-    }
-  }
-  TLRT_STMT(p, env.set("loss", mean(pow(env.t("o") - env.t("y"), 2.0))));
-  TLRT_STMT(p, env.set("d_o", mul(env.t("o") - env.t("y"),
-                                  2.0 / static_cast<double>(env.t("o").numel()))));
-  // Last layer first: the order in which autograd makes gradients ready.
-  for (int i = kLayers; i >= 1; --i) {
-    std::string in = i == 1 ? std::string("x") : num("h", i - 1);
-    std::string d = i == kLayers ? std::string("d_o") : num("d_h", i);
-    std::string w = num("w", i), gw = num("g_w", i), gb = num("g_b", i), prev = num("d_h", i - 1);
-    TLRT_STMT_CAPTURE(p, env.set(gw, matmul(transpose(env.t(in), 0, 1), env.t(d))));
-    TLRT_STMT_CAPTURE(p, env.set(gb, sum(env.t(d), {0})));
-    if (i > 1) {
-      TLRT_STMT_CAPTURE(p, env.set(prev, matmul(env.t(d), transpose(env.t(w), 0, 1)) *
-                                             to(gt(env.t(in), 0.0), DType::f32)));
-    }
-  }
-  return p;
 }
 
 Env init_params(uint64_t seed) {
@@ -106,12 +76,6 @@ const std::vector<std::vector<std::string>>& bucket_plan() {
   return plan;
 }
 
-// The collectives of one training step: one all_reduce per bucket, then the loss all_reduce.
-// Before step 0: the one coalesced broadcast.
-int64_t first_bucket_seq(int step) {
-  return 1 + static_cast<int64_t>(step) * (static_cast<int64_t>(bucket_plan().size()) + 1) + 1;
-}
-
 Tensor flatten(const Env& env, const std::vector<std::string>& names, const std::string& prefix) {
   std::vector<Tensor> flat;
   for (const auto& n : names) {
@@ -130,6 +94,52 @@ void unflatten(const Tensor& flat, const Env& like, const std::vector<std::strin
     out.set(prefix + n, reshape(contiguous(slice(flat, 0, off, off + t.numel())), t.sizes()));
     off += t.numel();
   }
+}
+
+// Forward and hand-written backward under a mean-squared loss. The layer loops unroll into the
+// graph as Dynamo unrolls `for layer in self.layers`, so a loop's nodes share its source line.
+// With `reducer_in_graph` (ddp-compiled) the bucket all_reduces are traced into the graph too, as
+// compiled autograd does with DDP's Python reducer: the graph's outputs bucket0.. are reduced.
+Program train_step(bool reducer_in_graph = false) {
+  Program p("train_step", __FILE__, __LINE__);
+  for (int i = 1; i <= kLayers; ++i) {
+    std::string in = i == 1 ? std::string("x") : num("h", i - 1), out = num("h", i);
+    std::string w = num("w", i), b = num("b", i);
+    if (i < kLayers) {
+      TLRT_STMT_CAPTURE(p, env.set(out, relu(matmul(env.t(in), env.t(w)) + env.t(b))));
+    } else {
+      TLRT_STMT_CAPTURE(p, env.set("o", matmul(env.t(in), env.t(w)) + env.t(b)));
+    }
+  }
+  TLRT_STMT(p, env.set("loss", mean(pow(env.t("o") - env.t("y"), 2.0))));
+  TLRT_STMT(p, env.set("d_o", mul(env.t("o") - env.t("y"),
+                                  2.0 / static_cast<double>(env.t("o").numel()))));
+  // Last layer first: the order in which autograd makes gradients ready.
+  for (int i = kLayers; i >= 1; --i) {
+    std::string in = i == 1 ? std::string("x") : num("h", i - 1);
+    std::string d = i == kLayers ? std::string("d_o") : num("d_h", i);
+    std::string w = num("w", i), gw = num("g_w", i), gb = num("g_b", i), prev = num("d_h", i - 1);
+    TLRT_STMT_CAPTURE(p, env.set(gw, matmul(transpose(env.t(in), 0, 1), env.t(d))));
+    TLRT_STMT_CAPTURE(p, env.set(gb, sum(env.t(d), {0})));
+    if (i > 1) {
+      TLRT_STMT_CAPTURE(p, env.set(prev, matmul(env.t(d), transpose(env.t(w), 0, 1)) *
+                                             to(gt(env.t(in), 0.0), DType::f32)));
+    }
+  }
+  if (reducer_in_graph) {
+    for (size_t k = 0; k < bucket_plan().size(); ++k) {
+      std::vector<std::string> bucket = bucket_plan()[k];
+      std::string out = num("bucket", static_cast<int>(k));
+      TLRT_STMT_CAPTURE(p, env.set(out, all_reduce(flatten(env, bucket, "g_"), env.str("pg"))));
+    }
+  }
+  return p;
+}
+
+// The collectives of one training step: one all_reduce per bucket, then the loss all_reduce.
+// Before step 0: the one coalesced broadcast.
+int64_t first_bucket_seq(int step) {
+  return 1 + static_cast<int64_t>(step) * (static_cast<int64_t>(bucket_plan().size()) + 1) + 1;
 }
 
 // Global batch of a step; rank r uses rows [r*kLocalBatch, (r+1)*kLocalBatch).
@@ -165,6 +175,7 @@ enum class Fault { none, desync, straggler, missing };
 
 struct FaultPlan {
   Fault kind = Fault::none;
+  bool reducer_in_graph = false;  // ddp-compiled: no fault, the buckets are reduced in the graph
   int rank = 2;
   int step = 2;
   std::string desync_kind = "op";
@@ -228,7 +239,7 @@ void ddp_rank(Process& proc, World& world, const ScenarioOptions& o, int steps,
     params = synced;
   }
   log_tensor_values(num("b", kLayers), params.t(num("b", kLayers)));
-  Program prog = train_step();
+  Program prog = train_step(fault.reducer_in_graph);
   CompiledFunction step_fn(prog);
   for (int s = 0; s < steps; ++s) {
     if (fault.kind == Fault::missing && rank == fault.rank && s == fault.step) {
@@ -245,9 +256,15 @@ void ddp_rank(Process& proc, World& world, const ScenarioOptions& o, int steps,
     Env env = params;
     env.set("x", contiguous(slice(gx, 0, rank * kLocalBatch, (rank + 1) * kLocalBatch)));
     env.set("y", contiguous(slice(gy, 0, rank * kLocalBatch, (rank + 1) * kLocalBatch)));
+    env.set("pg", pg.name);
     step_fn(env);
     Env grads;
-    reduce_buckets(proc, world, env, s, fault, grads);
+    if (fault.reducer_in_graph) {
+      for (size_t k = 0; k < bucket_plan().size(); ++k)
+        unflatten(env.t(num("bucket", static_cast<int>(k))), env, bucket_plan()[k], "g_", grads);
+    } else {
+      reduce_buckets(proc, world, env, s, fault, grads);
+    }
     {
       RecordFunction opt("Optimizer.step#SGD.step");
       sgd(params, grads, 1.0 / n);
@@ -260,10 +277,12 @@ void ddp_rank(Process& proc, World& world, const ScenarioOptions& o, int steps,
   finals[static_cast<size_t>(rank)] = params;
 }
 
-ScenarioResult run_ddp_family(const ScenarioOptions& o, const std::string& name, Fault kind) {
+ScenarioResult run_ddp_family(const ScenarioOptions& o, const std::string& name, Fault kind,
+                              bool reducer_in_graph = false) {
   int n = o.ranks, steps = o.steps;
   FaultPlan fault;
   fault.kind = kind;
+  fault.reducer_in_graph = reducer_in_graph;
   fault.rank = std::min(n - 1, kind == Fault::straggler ? 3 : kind == Fault::missing ? 1 : 2);
   fault.step = std::min(steps - 1, 2);
   fault.desync_kind = o.desync_kind;
@@ -302,6 +321,9 @@ ScenarioResult run_ddp_family(const ScenarioOptions& o, const std::string& name,
 
 ScenarioResult scenario_ddp(const ScenarioOptions& o) {
   return run_ddp_family(o, "ddp", Fault::none);
+}
+ScenarioResult scenario_ddp_compiled(const ScenarioOptions& o) {
+  return run_ddp_family(o, "ddp-compiled", Fault::none, true);
 }
 ScenarioResult scenario_desync(const ScenarioOptions& o) {
   return run_ddp_family(o, "desync", Fault::desync);

@@ -142,3 +142,42 @@ TEST_CASE("ddp: records grow by the documented count per step; 8 ranks x 200 ste
   INFO("8 ranks x 200 steps: " << at200 << " records");
   CHECK(at200 >= 40000);
 }
+
+TEST_CASE("ddp-compiled: the bucket all_reduces run inside the compiled graph and its schedule") {
+  tlrt::ScenarioOptions o;
+  o.steps = 3;
+  Run r = run("ddp-compiled", o);
+  REQUIRE(r.result.compiled_matches_eager);
+  require_well_formed(r);
+  check_collectives_match(r);
+  for (const auto& lc : r.logs) {
+    auto sched = artifacts(lc, "inductor_collective_schedule");
+    REQUIRE(sched.size() == 1);
+    CHECK(compile_id(*sched[0]) == "0/0");
+    JValue list = parse_payload(*sched[0]);
+    // One all_reduce and its wait per bucket, in bucket order.
+    REQUIRE(list.items.size() == 2 * kBucketSizes.size());
+    for (size_t i = 0; i < list.items.size(); i += 2) {
+      CHECK(list.items[i].str == "torch.ops._c10d_functional.all_reduce_.default");
+      CHECK(list.items[i + 1].str == "torch.ops._c10d_functional.wait_tensor.default");
+    }
+    CHECK(artifacts(lc, "inductor_runtime_and_tensor_meta").size() == 1);
+    // Per step: the buckets inside graph 0/0 (its compile id on the envelope), the loss outside.
+    auto recs = artifacts(lc, "collective_op");
+    REQUIRE(recs.size() == 1 + o.steps * (kBucketSizes.size() + 1) + 1);
+    size_t i = 1;
+    for (int s = 0; s < o.steps; ++s) {
+      for (double want : kBucketSizes) {
+        INFO("step " << s << " record " << i);
+        REQUIRE(recs[i]->envelope.has("frame_id"));
+        CHECK(compile_id(*recs[i]) == "0/0");
+        CHECK(size0(parse_payload(*recs[i++])) == want);
+      }
+      CHECK(recs[i++]->envelope.has("stack"));  // the loss, eager
+    }
+  }
+  size_t in_graph = 0;
+  for (const auto& c : section(r, "collectives").items)
+    in_graph += c.get("compile_id")->kind == JValue::string ? 1 : 0;
+  CHECK(in_graph == r.logs.size() * o.steps * kBucketSizes.size());
+}
