@@ -1,11 +1,10 @@
-// Sample programs "ddp", "ddp-compiled", "desync", "straggler" and "hang": data-parallel training of a 9-layer MLP
-// the way DistributedDataParallel runs it. Rank 0's parameters are broadcast once (coalesced into
-// one flat buffer, as _sync_module_states does); each step runs the compiled forward+backward on
-// the rank's shard of the batch, then the reducer all_reduces the gradients bucket by bucket
-// (flattened, reverse parameter order, sized by bucket_cap_mb), SGD updates the parameters and the
-// loss is all_reduced for logging (ddp-compiled: the bucket all_reduces run inside the compiled
-// graph). The final parameters must equal full-batch gradient descent.
-#include <atomic>
+// Sample programs "ddp", "ddp-compiled", "desync", "straggler" and "hang": data-parallel training
+// of a 9-layer MLP the way DistributedDataParallel runs it. Rank 0's parameters are broadcast once
+// (coalesced into one flat buffer, as _sync_module_states does); each step runs the compiled
+// forward+backward on the rank's shard of the batch, then the reducer all_reduces the gradients
+// bucket by bucket (flattened, reverse parameter order, sized by bucket_cap_mb), SGD updates the
+// parameters and the loss is all_reduced for logging (ddp-compiled: the bucket all_reduces run
+// inside the compiled graph). The final parameters must equal full-batch gradient descent.
 #include <mutex>
 
 #include "tlrt/compiler.hpp"
