@@ -67,7 +67,7 @@ TEST_CASE("ddp: broadcast once, DDP's gradient buckets per step, training equals
   }
 }
 
-TEST_CASE("ddp: profiler spans per step wrap the step's collectives; nccl spans carry comm args") {
+TEST_CASE("ddp: profiler spans per step wrap the step's collectives, nccl spans carry comm args") {
   tlrt::ScenarioOptions o;
   o.steps = 4;
   o.ranks = 2;
@@ -121,7 +121,7 @@ TEST_CASE("ddp: profiler spans per step wrap the step's collectives; nccl spans 
   }
 }
 
-TEST_CASE("ddp: records grow by the documented count per step; 8 ranks x 200 steps >= 40000") {
+TEST_CASE("ddp: records grow by the documented count per step, 8 ranks x 200 steps >= 40000") {
   auto records = [](int steps) {
     tlrt::ScenarioOptions o;
     o.ranks = 8;
