@@ -289,7 +289,7 @@ ScenarioResult run_ddp_family(const ScenarioOptions& o, const std::string& name,
   std::mutex mu;
   // The straggler is late for the first gradient bucket of fault.step.
   int64_t straggle_seq = first_bucket_seq(fault.step);
-  int delay_ms = 60;
+  int delay_ms = 400;  // far above thread-scheduling noise on a loaded CI machine (seen up to ~55 ms)
   return run_ranks(
       o, name, n,
       [&](World& w) {
