@@ -1,43 +1,11 @@
 // README.txt and manifest.json of the rage bundle: what is inside and what was redacted (kinds and
 // places, never the values).
-#include <cstdio>
 
 #include "rage_summary.hpp"
+#include "tlscope/exporters/html.hpp"  // json_string: valid JSON even for invalid UTF-8
 
 namespace tlscope::exporters::rage {
 namespace {
-
-std::string json_string(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
 
 std::string counts_json(const RedactionCounts& counts) {
   std::string out = "{";

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "common/scratch_files.hpp"
 #include "tlscope/model/sqlite.hpp"
 
 namespace e2e {
@@ -29,18 +30,9 @@ struct RunResult {
 
 // A fresh scratch directory per test.
 inline fs::path scratch(const std::string& name) {
-  fs::path dir = fs::path(TLSCOPE_BINARY_DIR) / "e2e_scratch" / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
+  return tlscope::test::fresh_scratch("e2e_scratch", name);
 }
-
-inline std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using tlscope::test::slurp;
 
 // Runs `tlscope <args>` through the shell (args are already quoted as needed).
 inline RunResult run_tlscope(const fs::path& dir, const std::string& args) {

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/scratch_files.hpp"
 #include "tlscope/parser/md5.hpp"
 
 namespace rage_test {
@@ -24,23 +25,10 @@ inline const std::string kLogs = TLSCOPE_SHARED_LOGS;
 inline const std::string kTlscope = std::string(TLSCOPE_BINARY_DIR) + "/cli/tlscope";
 
 inline fs::path scratch(const std::string& name) {
-  fs::path dir = fs::path(TLSCOPE_BINARY_DIR) / "rage_scratch" / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
+  return tlscope::test::fresh_scratch("rage_scratch", name);
 }
-
-inline std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-inline void spit(const fs::path& p, const std::string& text) {
-  std::ofstream out(p, std::ios::binary);
-  out << text;
-}
+using tlscope::test::slurp;
+using tlscope::test::spit;
 
 inline std::string q(const std::string& s) {
   return "'" + s + "'";
