@@ -59,7 +59,8 @@ class FixtureDb {
   std::vector<std::string> rows(const std::string& sql) { return sql_rows(db_, sql); }
 
   int64_t add_file(const std::string& path, std::optional<int64_t> rank) {
-    exec("INSERT INTO files(path, rank, completed) VALUES (" + q(path) + ", " + num(rank) + ", 1)");
+    exec("INSERT INTO files(path, rank, gzip, completed) VALUES (" + q(path) + ", " + num(rank) +
+         ", 0, 1)");
     file_ = sqlite3_last_insert_rowid(db_);
     return file_;
   }
@@ -77,9 +78,11 @@ class FixtureDb {
     }
     std::string cid = c.compile_id();
     exec(
-        "INSERT INTO events(file_id, line, kind, rank, compiled_autograd_id, frame_id, "
-        "frame_compile_id, attempt, compile_id, metadata, payload_id) VALUES (" +
-        std::to_string(file_) + ", " + std::to_string(++line_) + ", " + q(kind) + ", " + num(rank) +
+        "INSERT INTO events(file_id, line, byte_offset, payload_lines, kind, rank, "
+        "compiled_autograd_id, frame_id, frame_compile_id, attempt, compile_id, metadata, "
+        "payload_id) VALUES (" +
+        std::to_string(file_) + ", " + std::to_string(++line_) + ", " + std::to_string(line_ * 100) +
+        ", " + (payload ? "1" : "0") + ", " + q(kind) + ", " + num(rank) +
         ", " + num(c.compiled_autograd_id) + ", " + num(c.frame_id) + ", " +
         num(c.frame_compile_id) + ", " + num(c.attempt) + ", " + (cid.empty() ? "NULL" : q(cid)) +
         ", " + q(metadata) + ", " + payload_id + ")");
@@ -122,10 +125,10 @@ class FixtureDb {
     std::string payload_cid = us == std::string::npos ? cid : cid.substr(0, us);
     exec(
         "INSERT INTO compilation_metrics(event_id, file_id, kind, compile_id, frame_id, "
-        "frame_compile_id, attempt, co_name, co_filename" +
+        "frame_compile_id, attempt, co_name, co_filename, json" +
         extra_columns + ") VALUES (" + std::to_string(id) + ", " + std::to_string(file_) + ", " +
         q(kind) + ", " + q(payload_cid) + ", " + num(c.frame_id) + ", " + num(c.frame_compile_id) +
-        ", " + num(c.attempt) + ", " + q(co_name) + ", 'user.py'" + extra_values + ")");
+        ", " + num(c.attempt) + ", " + q(co_name) + ", 'user.py', '{}'" + extra_values + ")");
     return id;
   }
 
@@ -140,10 +143,10 @@ class FixtureDb {
     int64_t t = event("describe_tensor", c);
     exec(
         "INSERT INTO describe_tensor(event_id, file_id, compile_id, describer_id, tensor_id, "
-        "ndim, dtype, device, size, stride, storage_id) VALUES (" +
+        "ndim, dtype, device, size, stride, storage_id, json) VALUES (" +
         std::to_string(t) + ", " + std::to_string(file_) + ", " + q(cid) + ", " +
         std::to_string(describer) + ", " + std::to_string(tensor_id) + ", 2, " + q(dtype) +
-        ", 'cpu', " + q(size) + ", " + q(stride) + ", " + std::to_string(tensor_id) + ")");
+        ", 'cpu', " + q(size) + ", " + q(stride) + ", " + std::to_string(tensor_id) + ", '{}')");
     int64_t src = event("describe_source", c);
     exec("INSERT INTO describe_source VALUES (" + std::to_string(src) + ", " +
          std::to_string(file_) + ", NULL, " + q(cid) + ", " + std::to_string(describer) + ", " +
