@@ -429,6 +429,10 @@ void EventWriter::finish() {
     w.db.exec("COMMIT");
     w.in_transaction = false;
   }
+  // Parsing is over, so a second core is free: let SQLite's sorter use a helper thread, and sort
+  // in 16 MiB runs that are then merged rather than in one run the size of the whole cache
+  // (measured on a 270 MB log: about a quarter less CPU for the index builds).
+  w.db.exec("PRAGMA threads=2; PRAGMA cache_size=-16384;");
   create_indexes(w.db);
 }
 

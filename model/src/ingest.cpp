@@ -1,6 +1,7 @@
 // Ingest orchestration: parse threads -> bounded per-file queues -> one writer (see ingest.hpp).
 #include "tlscope/model/ingest.hpp"
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -11,9 +12,9 @@
 
 #include "bounded_queue.hpp"
 #include "chromium_pairing.hpp"
-#include "tlscope/parser/compile_id.hpp"
 #include "tlscope/model/event_batch.hpp"
 #include "tlscope/model/schema.hpp"
+#include "tlscope/parser/compile_id.hpp"
 #include "tlscope/parser/reader.hpp"
 
 namespace tlscope::model {
@@ -108,6 +109,13 @@ class BatchingSink final : public parser::EventSink {
   std::vector<ChromiumRow> rows_;
 };
 
+double thread_cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_THREAD, &u);
+  auto secs = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
+  return secs(u.ru_utime) + secs(u.ru_stime);
+}
+
 uint64_t size_on_disk(const parser::SourceInfo& s) {
   struct stat st;
   if (s.path == "-" || ::stat(s.path.c_str(), &st) != 0) return 0;
@@ -124,6 +132,7 @@ void open_for_ingest(Connection& db) {
 IngestResult ingest(const std::string& db_path, const std::vector<std::string>& inputs,
                     const IngestOptions& options) {
   auto start = std::chrono::steady_clock::now();
+  double cpu_start = thread_cpu_seconds();
   IngestResult result;
   Connection db(db_path);
   open_for_ingest(db);
@@ -208,6 +217,7 @@ IngestResult ingest(const std::string& db_path, const std::vector<std::string>& 
   for (auto& t : parsers) t.join();
   result.errors += result.problems.size();
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.writer_cpu_seconds = thread_cpu_seconds() - cpu_start;
   return result;
 }
 

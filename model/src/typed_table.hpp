@@ -1,5 +1,6 @@
 // The interface of the per-kind tables (compilation_metrics, describe_*, artifacts, links;
-// chromium_events rows come from ChromiumPairing, stack frames from StackFrameTable): each reads its event's metadata or payload and writes rows.
+// chromium_events rows come from ChromiumPairing, stack frames from StackFrameTable): each reads
+// its event's metadata or payload and writes rows.
 #pragma once
 
 #include <cstdint>

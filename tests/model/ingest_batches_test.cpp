@@ -30,8 +30,8 @@ std::string read_all(const std::string& path) {
 }
 
 fs::path scratch(const std::string& name) {
-  fs::path dir = fs::temp_directory_path() / ("tlscope_model_" + name + "_" +
-                                              std::to_string(::getpid()));
+  fs::path dir =
+      fs::temp_directory_path() / ("tlscope_model_" + name + "_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
@@ -130,8 +130,8 @@ TEST_CASE("chromium rows built on the parse threads equal those the writer build
   CHECK(count(db,
               "SELECT count(*) FROM chromium_events c JOIN events e ON e.id = c.event_id "
               "WHERE e.kind = 'chromium_event' AND e.file_id = c.file_id") == rows);
-  CHECK(count(db,
-              "SELECT count(*) FROM (SELECT * FROM events EXCEPT SELECT * FROM direct.events)") ==
-        0);
+  CHECK(
+      count(db, "SELECT count(*) FROM (SELECT * FROM events EXCEPT SELECT * FROM direct.events)") ==
+      0);
   fs::remove_all(dir);
 }

@@ -84,7 +84,7 @@ TEST_CASE("a run of bad lines across chunk boundaries is one error row") {
   for (int i = 0; i < 400; ++i) {
     junk += "Traceback line " + std::to_string(i) + ": not a glog header, just pasted text\n";
     if (i % 50 == 0) junk += "\tan indented continuation of it\n";  // TAB lines join the run
-    if (i % 70 == 0) junk += "\n";                                    // blank lines do not end it
+    if (i % 70 == 0) junk += "\n";                                  // blank lines do not end it
   }
   std::string text = good.substr(0, cut) + junk + good.substr(cut);
   TempDir dir("bad_run");
@@ -110,9 +110,9 @@ TEST_CASE("a run of bad lines across chunk boundaries is one error row") {
     CHECK(got.errors[0].kind == ErrorKind::kBadHeader);
     CHECK(got.errors[0].line == first_line);
     CHECK(got.errors[0].line_count == junk_lines - blank);
-    CHECK(got.errors[0].reason ==
-          path + ":" + std::to_string(first_line) + ": not a glog trace header line (" +
-              std::to_string(junk_lines - blank) + " lines)");
+    CHECK(got.errors[0].reason == path + ":" + std::to_string(first_line) +
+                                      ": not a glog trace header line (" +
+                                      std::to_string(junk_lines - blank) + " lines)");
     CHECK(got.errors[0].excerpt == "Traceback line 0: not a glog header, just pasted text");
     CHECK(got.summary.errors == 1);
     CHECK(got.summary.lines.error_lines == junk_lines - blank);
