@@ -19,7 +19,9 @@ class PayloadIds {
   // The id stored for `key`, or `id` after storing it; .second tells whether it was new.
   // Ids must be > 0 (0 marks a free slot).
   std::pair<int64_t, bool> find_or_insert(const Md5Key& key, int64_t id) {
-    if (2 * (size_ + 1) > slots_.size()) grow();
+    // Up to 3/4 full: linear probing stays short with uniform keys, and the table stays small
+    // (24 bytes a slot; ~12 MiB for the ~280,000 payloads of a 1 GB log).
+    if (4 * (size_ + 1) > 3 * slots_.size()) grow();
     size_t mask = slots_.size() - 1;
     for (size_t i = key.lo & mask;; i = (i + 1) & mask) {
       Slot& s = slots_[i];
