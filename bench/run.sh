@@ -50,14 +50,23 @@ echo "== parse only (bench/parse_bench)"
 echo "== full ingest (tlscope ingest --jobs $jobs --no-analyze)"
 db="$out/big.db"
 rm -f "$db"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 /usr/bin/time -v "$build/cli/tlscope" ingest "$log" --db "$db" --jobs "$jobs" --no-analyze \
-  2>"$out/time.txt"
+  >"$out/ingest.txt" 2>"$out/time.txt"
+cat "$out/ingest.txt"
 wall=$(grep 'Elapsed (wall clock)' "$out/time.txt" | awk '{print $NF}')
 rss_kb=$(grep 'Maximum resident set size' "$out/time.txt" | awk '{print $NF}')
+user=$(grep 'User time' "$out/time.txt" | awk '{print $NF}')
+sys=$(grep 'System time' "$out/time.txt" | awk '{print $NF}')
+writer=$(grep -o 'writer thread [0-9.]* CPU-s' "$out/ingest.txt" | awk '{print $3}')
 secs=$(awk -F: '{ if (NF == 3) print $1 * 3600 + $2 * 60 + $3; else print $1 * 60 + $2 }' <<<"$wall")
-awk -v b="$bytes" -v s="$secs" -v r="$rss_kb" -v d="$(stat -c %s "$db")" 'BEGIN {
+awk -v b="$bytes" -v s="$secs" -v r="$rss_kb" -v d="$(stat -c %s "$db")" -v u="$user" \
+  -v y="$sys" -v w="${writer:-0}" 'BEGIN {
   printf "ingest: %.2f s wall  %.0f MB/s  peak RSS %.1f MiB  database %.0f MB\n",
-         s, b / s / 1e6, r / 1024, d / 1e6 }'
+         s, b / s / 1e6, r / 1024, d / 1e6
+  printf "ingest CPU: %.2f s (user %.2f + sys %.2f) = %.2f CPU-s/GB; writer thread %.2f s = %.2f s/GB\n",
+         u + y, u, y, (u + y) / (b / 1e9), w, w / (b / 1e9) }'
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 echo "== analysis of the ingested database (tlscope analyze, timed on its own)"
 /usr/bin/time -f "analyze: %e s wall  %U s user  %S s sys  peak RSS %M KB" \

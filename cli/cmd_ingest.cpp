@@ -108,10 +108,12 @@ int run_ingest(const IngestArgs& args) {
   double mb = result.bytes / 1e6;
   std::printf("%zu file(s) ingested", stored);
   if (duplicates) std::printf(", %zu duplicate(s) skipped", duplicates);
-  std::printf(", %llu events, %llu errors, %.1f MB in %.2f s (%.1f MB/s) -> %s\n",
-              static_cast<unsigned long long>(result.events),
-              static_cast<unsigned long long>(result.errors), mb, result.seconds,
-              result.seconds > 0 ? mb / result.seconds : 0.0, args.db.c_str());
+  std::printf(
+      ", %llu events, %llu errors, %.1f MB in %.2f s (%.1f MB/s; writer thread %.2f CPU-s)"
+      " -> %s\n",
+      static_cast<unsigned long long>(result.events),
+      static_cast<unsigned long long>(result.errors), mb, result.seconds,
+      result.seconds > 0 ? mb / result.seconds : 0.0, result.writer_cpu_seconds, args.db.c_str());
   if (args.analyze && !run_analysis(args.db)) return kUsageOrIo;
   if (!result.problems.empty() || incomplete > 0) return kUsageOrIo;
   if (args.strict && result.errors > 0) {

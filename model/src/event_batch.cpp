@@ -18,8 +18,10 @@ EventBatch::EventBatch(size_t arena_bytes)
 
 void EventBatch::clear() {
   used_ = 0;
+  row_bytes_ = 0;
   events_.clear();
   errors_.clear();
+  chromium_.clear();
   begin.reset();
   end.reset();
 }
@@ -42,8 +44,8 @@ std::string_view EventBatch::copy(std::string_view s) {
 
 bool EventBatch::add(const parser::Event& event) {
   size_t need = event_bytes(event);
-  if (used_ + need > capacity_) {
-    if (used_ > 0) return false;
+  if (used_ + row_bytes_ + need > capacity_) {
+    if (used_ + row_bytes_ > 0) return false;
     reserve_for(need);
   }
   parser::Event& e = events_.emplace_back(event);
@@ -70,13 +72,22 @@ bool EventBatch::add(const parser::Event& event) {
 
 bool EventBatch::add(const parser::ParseError& error) {
   size_t need = error.excerpt.size();
-  if (used_ + need > capacity_) {
-    if (used_ > 0) return false;
+  if (used_ + row_bytes_ + need > capacity_) {
+    if (used_ + row_bytes_ > 0) return false;
     reserve_for(need);
   }
   parser::ParseError& e = errors_.emplace_back(error);
   e.excerpt = copy(error.excerpt);
   return true;
+}
+
+}  // namespace tlscope::model
+
+namespace tlscope::model {
+
+void EventBatch::add(ChromiumRow row, size_t after_event) {
+  row_bytes_ += row.bytes();
+  chromium_.push_back(PlacedRow{std::move(row), after_event});
 }
 
 }  // namespace tlscope::model

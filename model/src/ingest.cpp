@@ -1,6 +1,7 @@
 // Ingest orchestration: parse threads -> bounded per-file queues -> one writer (see ingest.hpp).
 #include "tlscope/model/ingest.hpp"
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -10,8 +11,10 @@
 #include <thread>
 
 #include "bounded_queue.hpp"
+#include "chromium_pairing.hpp"
 #include "tlscope/model/event_batch.hpp"
 #include "tlscope/model/schema.hpp"
+#include "tlscope/parser/compile_id.hpp"
 #include "tlscope/parser/reader.hpp"
 
 namespace tlscope::model {
@@ -51,17 +54,29 @@ class BatchPool {
   std::vector<BatchPtr> free_;
 };
 
-// Runs on a parse thread: copies what the parser shows into batches for the writer.
+// Runs on a parse thread: copies what the parser shows into batches for the writer, and builds
+// the chromium_events rows there, so the writer only inserts them.
 class BatchingSink final : public parser::EventSink {
  public:
   BatchingSink(BatchQueue& out, BatchPool& pool) : out_(out), pool_(pool), batch_(pool.take()) {}
 
-  void on_source_begin(const parser::SourceInfo& source) override { batch_->begin = source; }
+  void on_source_begin(const parser::SourceInfo& source) override {
+    batch_->begin = source;
+    source_rank_ = source.rank;
+    events_ = 0;
+    pairing_.begin_file();
+  }
   void on_event(const parser::Event& event) override {
     if (!batch_->add(event)) {
       flush();
       batch_->add(event);
     }
+    uint64_t ordinal = events_++;
+    if (event.kind != "chromium_event") return;
+    rows_.clear();
+    std::optional<int64_t> rank = event.rank ? event.rank : source_rank_;
+    pairing_.add(event, ordinal, rank, parser::compile_id_string(event.context), rows_);
+    for (ChromiumRow& row : rows_) batch_->add(std::move(row), batch_->events().size() - 1);
   }
   void on_error(const parser::ParseError& error) override {
     if (!batch_->add(error)) {
@@ -70,6 +85,9 @@ class BatchingSink final : public parser::EventSink {
     }
   }
   void on_source_end(const parser::SourceSummary& summary) override {
+    rows_.clear();
+    pairing_.end_file(rows_);
+    for (ChromiumRow& row : rows_) batch_->add(std::move(row), batch_->events().size());
     batch_->end = summary;
     flush();
   }
@@ -85,7 +103,18 @@ class BatchingSink final : public parser::EventSink {
   BatchQueue& out_;
   BatchPool& pool_;
   BatchPtr batch_;
+  std::optional<int64_t> source_rank_;
+  uint64_t events_ = 0;  // events of the current file so far
+  ChromiumPairing pairing_;
+  std::vector<ChromiumRow> rows_;
 };
+
+double thread_cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_THREAD, &u);
+  auto secs = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
+  return secs(u.ru_utime) + secs(u.ru_stime);
+}
 
 uint64_t size_on_disk(const parser::SourceInfo& s) {
   struct stat st;
@@ -103,10 +132,11 @@ void open_for_ingest(Connection& db) {
 IngestResult ingest(const std::string& db_path, const std::vector<std::string>& inputs,
                     const IngestOptions& options) {
   auto start = std::chrono::steady_clock::now();
+  double cpu_start = thread_cpu_seconds();
   IngestResult result;
   Connection db(db_path);
   open_for_ingest(db);
-  EventWriter writer(db);
+  EventWriter writer(db, ChromiumRows::kFromCaller);
 
   parser::InputPlan plan = parser::plan_inputs(inputs);
   for (const std::string& problem : plan.problems) {
@@ -148,7 +178,17 @@ IngestResult ingest(const std::string& db_path, const std::vector<std::string>& 
       for (;;) {
         BatchPtr batch = queues[i]->pop();
         if (batch->begin) writer.begin_file(*batch->begin);
-        for (const parser::Event& e : batch->events()) writer.add_event(e);
+        // Rows built on the parse side go in right after the event that completed them.
+        const auto& events = batch->events();
+        const auto& rows = batch->chromium_rows();
+        size_t r = 0;
+        for (size_t e = 0; e < events.size(); ++e) {
+          writer.add_event(events[e]);
+          for (; r < rows.size() && rows[r].after_event == e; ++r) {
+            writer.add_chromium_row(rows[r].row);
+          }
+        }
+        for (; r < rows.size(); ++r) writer.add_chromium_row(rows[r].row);
         for (const parser::ParseError& e : batch->errors()) writer.add_error(e);
         if (++batches % kBatchesPerCommit == 0) writer.checkpoint();
         bool end = batch->end.has_value();
@@ -177,6 +217,7 @@ IngestResult ingest(const std::string& db_path, const std::vector<std::string>& 
   for (auto& t : parsers) t.join();
   result.errors += result.problems.size();
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.writer_cpu_seconds = thread_cpu_seconds() - cpu_start;
   return result;
 }
 

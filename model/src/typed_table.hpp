@@ -1,5 +1,6 @@
-// The interface of the per-kind tables (compilation_metrics, describe_*, artifacts, links,
-// chromium_events, stack frames): each reads its event's metadata or payload and writes rows.
+// The interface of the per-kind tables (compilation_metrics, describe_*, artifacts, links;
+// chromium_events rows come from ChromiumPairing, stack frames from StackFrameTable): each reads
+// its event's metadata or payload and writes rows.
 #pragma once
 
 #include <cstdint>
@@ -30,8 +31,6 @@ class TypedTable {
   // Writes the rows for one event. Returns false with `error` naming what is wrong when the
   // event's JSON cannot be read; the event row itself is kept either way.
   virtual bool add(const EventRow& row, JsonFields& json, std::string& error) = 0;
-  // Called once all events of a file are in (chromium_events closes unmatched pairs here).
-  virtual void end_file(int64_t /*file_id*/) {}
 };
 
 // Factories, one per file.
@@ -41,7 +40,6 @@ std::unique_ptr<TypedTable> make_describe_storage_table(Connection& db);
 std::unique_ptr<TypedTable> make_describe_source_table(Connection& db);
 std::unique_ptr<TypedTable> make_artifact_table(Connection& db);
 std::unique_ptr<TypedTable> make_link_table(Connection& db);
-std::unique_ptr<TypedTable> make_chromium_event_table(Connection& db);
 
 inline std::optional<std::string_view> nonempty(std::string_view s) {
   if (s.empty()) return std::nullopt;

@@ -48,6 +48,9 @@ struct ChunkError {
   uint64_t line = 0;  // 0-based line index within the chunk
   uint64_t byte_offset = 0;
   uint64_t line_count = 1;
+  // A run of bad header lines: bad lines that follow (in this chunk or, when the chunk ends
+  // inside the run, at the start of the next) join it instead of opening a row of their own.
+  bool mergeable = false;
   std::string message;
   size_t excerpt_begin = 0, excerpt_len = 0;  // into the chunk's bytes
 };
@@ -58,12 +61,15 @@ struct ChunkResult {
   // Delivery order: true = next error, false = next event.
   std::vector<bool> order_is_error;
   LineAccounting lines;
+  // The chunk's last line belongs to a mergeable run (its last error) that is still open.
+  bool ends_in_open_run = false;
 
   void clear() {
     events.clear();
     errors.clear();
     order_is_error.clear();
     lines = LineAccounting{};
+    ends_in_open_run = false;
   }
 };
 

@@ -73,6 +73,7 @@ class Walk {
       pos = next;
       ++line;
     }
+    out_.ends_in_open_run = open_ == Open::kError && mergeable_;
     close_record(/*at_input_end=*/is_last_);
     check_payloads();
     for (const ChunkError& e : out_.errors) out_.lines.error_lines += e.line_count;
@@ -96,7 +97,9 @@ class Walk {
       out_.lines.blank_lines++;
       if (open_ == Open::kEvent && event_.payload_lines > 0) ++pending_blank_;
     } else {
-      close_record(false);
+      // A head line ends an open event; an open error run stays open, so that on_head_line
+      // can extend it with another bad line.
+      if (open_ == Open::kEvent) emit_event(false);
       on_head_line(line, begin, end, next);
     }
   }
@@ -155,6 +158,7 @@ class Walk {
                                : "not a glog trace header line";
       if (unterminated_) msg = "last line is cut short (no newline) and is not a glog header";
       open_error(kind, line, begin, end, msg);
+      out_.errors.back().mergeable = true;
       open_ = Open::kError;
       mergeable_ = true;
       return;

@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "byte_source.hpp"
@@ -24,20 +25,21 @@ class Delivery {
   void deliver(Chunk& chunk) {
     ChunkResult& r = chunk.result;
     size_t next_error = 0, next_event = 0;
-    for (bool is_error : r.order_is_error) {
-      if (is_error) {
+    for (size_t k = 0; k < r.order_is_error.size(); ++k) {
+      if (r.order_is_error[k]) {
         const ChunkError& e = r.errors[next_error++];
-        ParseError pe;
-        pe.source_id = source_.source_id;
-        pe.line = base_line_ + e.line + 1;
-        pe.byte_offset = chunk.base_offset + e.byte_offset;
-        pe.line_count = e.line_count;
-        pe.kind = e.kind;
-        pe.reason = source_.path + ":" + std::to_string(pe.line) + ": " + e.message;
-        if (e.line_count > 1) pe.reason += " (" + std::to_string(e.line_count) + " lines)";
-        pe.excerpt = std::string_view(chunk.bytes.data() + e.excerpt_begin, e.excerpt_len);
-        report(pe);
+        // A run of bad lines cut by a chunk boundary is still one row: the previous chunk's
+        // open run takes in this chunk's leading one.
+        if (k == 0 && held_ && e.mergeable && e.line == 0 && e.kind == held_->kind) {
+          held_->line_count += e.line_count;
+        } else {
+          flush_held();
+          hold(e, chunk);
+        }
+        bool run_stays_open = k + 1 == r.order_is_error.size() && r.ends_in_open_run;
+        if (!run_stays_open) flush_held();
       } else {
+        flush_held();
         Event& ev = r.events[next_event++];
         ev.source_id = source_.source_id;
         ev.line += base_line_ + 1;
@@ -55,8 +57,12 @@ class Delivery {
     base_line_ += r.lines.total_lines;
   }
 
+  // Delivers an error still held open at the end of the input.
+  void finish() { flush_held(); }
+
   // An error not found in the text: I/O, empty input. `line` 0 means "not line-specific".
   void report_source_problem(ErrorKind kind, uint64_t line, const std::string& message) {
+    flush_held();
     ParseError pe;
     pe.source_id = source_.source_id;
     pe.line = line;
@@ -70,6 +76,29 @@ class Delivery {
   }
 
  private:
+  // Errors wait here until something else is delivered, in case the next chunk continues them;
+  // the chunk's bytes are reused, so the excerpt is copied.
+  void hold(const ChunkError& e, const Chunk& chunk) {
+    ParseError& pe = held_.emplace();
+    pe.source_id = source_.source_id;
+    pe.line = base_line_ + e.line + 1;
+    pe.byte_offset = chunk.base_offset + e.byte_offset;
+    pe.line_count = e.line_count;
+    pe.kind = e.kind;
+    held_message_ = e.message;
+    held_excerpt_.assign(chunk.bytes.data() + e.excerpt_begin, e.excerpt_len);
+  }
+
+  void flush_held() {
+    if (!held_) return;
+    ParseError& pe = *held_;
+    pe.reason = source_.path + ":" + std::to_string(pe.line) + ": " + held_message_;
+    if (pe.line_count > 1) pe.reason += " (" + std::to_string(pe.line_count) + " lines)";
+    pe.excerpt = held_excerpt_;
+    report(pe);
+    held_.reset();
+  }
+
   void report(const ParseError& pe) {
     summary_.errors++;
     sink_.on_error(pe);
@@ -79,6 +108,8 @@ class Delivery {
   EventSink& sink_;
   SourceSummary& summary_;
   uint64_t base_line_ = 0;
+  std::optional<ParseError> held_;
+  std::string held_message_, held_excerpt_;
 };
 
 // Workers parse chunks from a FIFO; a ring of slots keeps results in input order.
@@ -206,6 +237,7 @@ SourceSummary parse_source(const SourceInfo& source, EventSink& sink,
   }
   ChunkSplitter splitter(*bytes, options);
   parse_chunks(splitter, delivery, options);
+  delivery.finish();
   summary.bytes = splitter.bytes_read();
   summary.content_hash = splitter.content_hash();
   summary.completed = splitter.read_error().empty();

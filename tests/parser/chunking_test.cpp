@@ -73,3 +73,51 @@ TEST_CASE("content hash depends on the bytes only") {
   CHECK(c.summary.content_hash == d.summary.content_hash);
   CHECK(a.summary.content_hash != c.summary.content_hash);
 }
+
+TEST_CASE("a run of bad lines across chunk boundaries is one error row") {
+  // 400 lines of pasted text (about 20 KB) between two good records: with 4 KiB batches the
+  // run spans several chunks, and must still come out as the one row a single chunk gives.
+  std::string good = read_all(fixture("comp_failure.log"));
+  size_t cut = good.find("\nV", 2000) + 1;  // just before a header line
+  REQUIRE(cut > 1);
+  std::string junk;
+  for (int i = 0; i < 400; ++i) {
+    junk += "Traceback line " + std::to_string(i) + ": not a glog header, just pasted text\n";
+    if (i % 50 == 0) junk += "\tan indented continuation of it\n";  // TAB lines join the run
+    if (i % 70 == 0) junk += "\n";                                  // blank lines do not end it
+  }
+  std::string text = good.substr(0, cut) + junk + good.substr(cut);
+  TempDir dir("bad_run");
+  std::string path = dir.file("run.log", text);
+
+  uint64_t first_line = count_lines(good.substr(0, cut)) + 1;
+  uint64_t junk_lines = count_lines(junk);
+  uint64_t blank = 0;
+  for (size_t i = 0; i + 1 < junk.size(); ++i) blank += junk[i] == '\n' && junk[i + 1] == '\n';
+
+  ReaderOptions single;
+  single.threads = 1;
+  ReaderOptions tiny;
+  tiny.threads = 2;
+  tiny.chunk_bytes = 1000;
+  tiny.batch_bytes = 4096;
+  ReaderOptions tiny_single = tiny;
+  tiny_single.threads = 1;
+  KeepingSink whole = parse_file(path, single);
+  for (const ReaderOptions& options : {tiny, tiny_single}) {
+    KeepingSink got = parse_file(path, options);
+    REQUIRE(got.errors.size() == 1);
+    CHECK(got.errors[0].kind == ErrorKind::kBadHeader);
+    CHECK(got.errors[0].line == first_line);
+    CHECK(got.errors[0].line_count == junk_lines - blank);
+    CHECK(got.errors[0].reason == path + ":" + std::to_string(first_line) +
+                                      ": not a glog trace header line (" +
+                                      std::to_string(junk_lines - blank) + " lines)");
+    CHECK(got.errors[0].excerpt == "Traceback line 0: not a glog header, just pasted text");
+    CHECK(got.summary.errors == 1);
+    CHECK(got.summary.lines.error_lines == junk_lines - blank);
+    CHECK(got.summary.lines.total_lines == count_lines(text));
+    CHECK(lines_add_up(got.summary.lines));
+    require_same(whole, got);
+  }
+}

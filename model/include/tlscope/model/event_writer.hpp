@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "tlscope/model/chromium_row.hpp"
 #include "tlscope/model/sqlite.hpp"
 #include "tlscope/parser/event.hpp"
 
@@ -25,10 +26,14 @@ struct FileOutcome {
   uint64_t bytes = 0, lines = 0, events = 0, errors = 0;
 };
 
+// Who turns chromium_event records into chromium_events rows: the writer itself, or its caller
+// (ingest builds them on the parse threads and hands them over with add_chromium_row).
+enum class ChromiumRows { kBuiltByWriter, kFromCaller };
+
 class EventWriter {
  public:
   // `db` must already have the schema; the writer opens a transaction at once.
-  explicit EventWriter(Connection& db);
+  explicit EventWriter(Connection& db, ChromiumRows chromium = ChromiumRows::kBuiltByWriter);
   ~EventWriter();
   EventWriter(const EventWriter&) = delete;
   EventWriter& operator=(const EventWriter&) = delete;
@@ -36,6 +41,9 @@ class EventWriter {
   void begin_file(const parser::SourceInfo& source);
   void add_event(const parser::Event& event);
   void add_error(const parser::ParseError& error);
+  // A row built by a ChromiumPairing for the current file (kFromCaller only), after the event it
+  // belongs to was added.
+  void add_chromium_row(const ChromiumRow& row);
   // Fills in the file's counts and, last of all, completed = 1 (when the parser read it to the
   // end). A file whose content is already stored is removed again and reported as a duplicate.
   FileOutcome end_file(const parser::SourceSummary& summary);

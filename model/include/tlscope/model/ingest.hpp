@@ -27,6 +27,9 @@ struct IngestResult {
   std::vector<std::string> problems;  // "path: reason" for inputs that could not be read at all
   uint64_t events = 0, errors = 0, bytes = 0;
   double seconds = 0;
+  // CPU time (user + system) of the thread that ran the SQLite writer, index builds included:
+  // the part of an ingest that no second core can take over.
+  double writer_cpu_seconds = 0;
 };
 
 // Opens (creating if needed) the database at `db_path` with the schema and bulk-load pragmas.
