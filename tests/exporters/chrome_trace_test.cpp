@@ -4,6 +4,7 @@
 
 #include "exporters/report_fixture.hpp"
 #include "exporters/report_support.hpp"
+#include "exporters/trace_event_rules.hpp"
 #include "tlscope/exporters/chrome_trace.hpp"
 #include "tlscope/exporters/report.hpp"
 
@@ -52,16 +53,17 @@ TEST_CASE("chrome-trace export is valid trace JSON with pid = rank") {
   auto count = [&](const std::string& where) {
     return json_query(json, "SELECT count(*) FROM json_each(?1, '$.traceEvents') WHERE " + where);
   };
-  // Two process-name records (ranks 0 and 1), 2 phases per rank as complete events, 3
-  // collectives per rank.
-  CHECK(count("json_extract(value, '$.ph') = 'M'") == 2);
+  // Process names for ranks 0 and 1, 2 phases per rank as complete events, 3 collectives per
+  // rank on pid = rank.
+  CHECK(count("json_extract(value, '$.name') = 'process_name'") == 2);
   CHECK(count("json_extract(value, '$.cat') = 'dynamo_timed' AND json_extract(value, '$.ph') = 'X'") == 4);
   CHECK(count("json_extract(value, '$.cat') = 'collective'") == 6);
   CHECK(count("json_extract(value, '$.pid') = 1 AND json_extract(value, '$.cat') = 'collective'") == 3);
   CHECK(count("json_extract(value, '$.name') = 'backend_compile' AND json_extract(value, '$.dur') = 2500") == 2);
-  // Every event has the fields the viewers require.
-  CHECK(count("json_type(value, '$.ph') IS NULL OR json_type(value, '$.pid') IS NULL") == 0);
-  CHECK(count("json_extract(value, '$.ph') <> 'M' AND json_type(value, '$.ts') IS NULL") == 0);
+  TraceCheck rules = check_trace_rules(json);
+  for (const std::string& v : rules.violations) INFO(v);
+  CHECK(rules.violations.empty());
+  CHECK(rules.pids == std::set<long long>{0, 1});
 }
 
 TEST_CASE("chrome-trace export names the file at fault") {
