@@ -25,14 +25,18 @@ TEST_CASE("compile_directory files real graphs as graphs and graph-named metadat
     INFO(input);
     AnalyzedDb db("compile_directory_" + std::filesystem::path(input).stem().string(), {input});
     REQUIRE(db.report().ok);
-    // Every payload filed as a graph is an FX graph printout (`def forward(` / `graph():`).
+    // A payload is an FX graph printout when its first line is `class X(torch.nn.Module):`
+    // (or an older `graph():`); JSON cache records that embed graph text are not.
+    const std::string printout =
+        "(substr(p.text, 1, instr(p.text || char(10), char(10))) LIKE 'class %(torch.nn.Module):%' "
+        "OR p.text LIKE 'graph():%')";
+    // Every payload filed as a graph is such a printout...
     CHECK(db.scalar("SELECT count(*) FROM compile_directory d JOIN payloads p ON p.id = "
-                    "d.payload_id WHERE d.category = 'graph' AND instr(p.text, 'def forward(') = 0 "
-                    "AND instr(p.text, 'graph():') = 0") == "0");
-    // Every FX graph printout under a compile is filed as a graph (or as runnable code).
+                    "d.payload_id WHERE d.category = 'graph' AND NOT " + printout) == "0");
+    // ...and every printout a compile logged is filed as a graph.
     CHECK(db.rows("SELECT DISTINCT d.name || ':' || d.category FROM compile_directory d JOIN "
-                  "payloads p ON p.id = d.payload_id WHERE instr(p.text, 'def forward(self') > 0 "
-                  "AND d.category NOT IN ('graph', 'code')") == std::vector<std::string>{});
+                  "payloads p ON p.id = d.payload_id WHERE " + printout +
+                  " AND d.category <> 'graph'") == std::vector<std::string>{});
   }
   // multi_rank_logs rank 1, read off the log: aot_forward_graph_fw_metadata is a
   // ViewAndMutationMeta(...) text, fx_graph_cache_hit a JSON record, after_pre_grad_graph a
