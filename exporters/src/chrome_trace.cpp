@@ -26,7 +26,7 @@ constexpr int64_t kLanesPerGroup = 100;
 
 struct TraceEvent {
   int64_t pid = 0, tid = 0;
-  double ts = 0, dur = -1;  // dur < 0: an instant event
+  double ts = 0, dur = -1;      // dur < 0: an instant event
   std::string name, cat, args;  // args: a JSON object
 };
 
@@ -117,8 +117,9 @@ class TraceBuilder {
     }
     for (int64_t pid : pids) {
       next();
-      append_metadata(buf, "process_name", pid, 0,
-                      pid == unranked_pid_ && !has_rank(pid) ? "no rank" : "rank " + std::to_string(pid));
+      append_metadata(
+          buf, "process_name", pid, 0,
+          pid == unranked_pid_ && !has_rank(pid) ? "no rank" : "rank " + std::to_string(pid));
       next();
       buf += "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":" + std::to_string(pid) +
              ",\"tid\":0,\"args\":{\"sort_index\":" + std::to_string(pid) + "}}";
@@ -182,9 +183,10 @@ class TraceBuilder {
       auto [slot, fresh] = file_slot.try_emplace({e.pid, file}, slots[e.pid]);
       if (fresh) ++slots[e.pid];
       e.tid = s.int64(7) + 100 * slot->second;
-      thread_names_.emplace(std::pair{e.pid, e.tid},
-                            "compile phases" + (slot->second ? " (log file " + std::to_string(file) + ")"
-                                                              : std::string()));
+      thread_names_.emplace(
+          std::pair{e.pid, e.tid},
+          "compile phases" +
+              (slot->second ? " (log file " + std::to_string(file) + ")" : std::string()));
       e.name = s.text(2);
       e.cat = s.text(3);
       e.ts = s.real(5);
@@ -238,8 +240,10 @@ class TraceBuilder {
       size_t lane = 0;
       while (lane < ends.size() && ends[lane] > e.ts) ++lane;
       if (lane == ends.size()) {
-        if (ends.size() < kLanesPerGroup) ends.push_back(0);
-        else lane = ends.size() - 1;
+        if (ends.size() < kLanesPerGroup)
+          ends.push_back(0);
+        else
+          lane = ends.size() - 1;
       }
       ends[lane] = e.ts + e.dur;
       e.tid = kCollectiveTid + group_index[c.text(3)] * kLanesPerGroup + static_cast<int64_t>(lane);

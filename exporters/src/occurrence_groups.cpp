@@ -21,7 +21,8 @@ void OccurrenceGroups::add(const std::string& key, const std::vector<std::string
 std::vector<const OccurrenceGroup*> OccurrenceGroups::sorted() {
   std::vector<OccurrenceGroup*> order;
   for (OccurrenceGroup& g : groups_) order.push_back(&g);
-  std::stable_sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->count > b->count; });
+  std::stable_sort(order.begin(), order.end(),
+                   [](auto* a, auto* b) { return a->count > b->count; });
   std::vector<const OccurrenceGroup*> out;
   for (size_t i = 0; i < order.size(); ++i) {
     order[i]->index = i;
@@ -60,8 +61,8 @@ std::string group_pages_base(std::string_view base, const OccurrenceGroup& g) {
 }
 
 std::string occurrences_html(const OccurrenceGroup& g, std::string_view base) {
-  std::string h = "<details class=\"occurrences\"><summary>" + plural(g.count, "occurrence") +
-                  "</summary><ul>";
+  std::string h =
+      "<details class=\"occurrences\"><summary>" + plural(g.count, "occurrence") + "</summary><ul>";
   for (size_t i = 0; i < g.occurrences.size() && i < OccurrenceGroups::kInline; ++i)
     h += occurrence_html(g.occurrences[i]);
   h += "</ul></details>";
@@ -103,8 +104,10 @@ void write_occurrence_pages(ReportContext& ctx, const OccurrenceGroup& g, std::s
     about += "<tr><th>" + headers[c] + "</th><td>" + g.columns_html[c] + "</td></tr>";
   about += "<tr><th>ranks</th><td>" + ranks_text(g.ranks) + "</td></tr></table>\n";
   for (size_t page = 0; page < page_count; ++page) {
-    std::string h = page_head(std::string(title) + ": " + plural(g.count, "occurrence"), page_id, 0);
-    h += "<p><a href=\"" + page_file(base, g.index / per_page) + "\">&larr; back to the list</a></p>\n";
+    std::string h =
+        page_head(std::string(title) + ": " + plural(g.count, "occurrence"), page_id, 0);
+    h += "<p><a href=\"" + page_file(base, g.index / per_page) +
+         "\">&larr; back to the list</a></p>\n";
     h += about + pager(gbase, page, page_count);
     size_t end = std::min(g.occurrences.size(), (page + 1) * per_page);
     h += "<ul id=\"occurrences\" data-total=\"" + std::to_string(g.count) + "\">";

@@ -18,7 +18,7 @@ struct Occurrence {
   int64_t file_id = 0;
   std::optional<int64_t> rank;
   std::string compile_id;
-  int64_t line = 0;     // line of the log event
+  int64_t line = 0;    // line of the log event
   std::string detail;  // plain text shown with the occurrence (e.g. the full payload)
 };
 

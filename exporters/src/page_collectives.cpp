@@ -63,7 +63,8 @@ void write_collectives_page(ReportContext& ctx) {
 
   TimelineData data;
   std::map<int64_t, int> lane_of;
-  Statement lanes = ctx.db.prepare("SELECT DISTINCT coalesce(rank, -1) FROM collectives ORDER BY 1");
+  Statement lanes =
+      ctx.db.prepare("SELECT DISTINCT coalesce(rank, -1) FROM collectives ORDER BY 1");
   while (lanes.step()) {
     lane_of[lanes.int64(0)] = static_cast<int>(data.lanes.size());
     data.lanes.push_back("rank " + std::to_string(lanes.int64(0)));
@@ -101,8 +102,9 @@ void write_collectives_page(ReportContext& ctx) {
     data.bars.push_back(std::move(b));
   }
   if (static_cast<int64_t>(data.bars.size()) < total)
-    ctx.warnings.push_back("collective timeline shows the first " + std::to_string(data.bars.size()) +
-                           " of " + std::to_string(total) + " collectives");
+    ctx.warnings.push_back("collective timeline shows the first " +
+                           std::to_string(data.bars.size()) + " of " + std::to_string(total) +
+                           " collectives");
   ctx.site.write("data/collectives.js", timeline_js(data));
 
   int64_t groups = ctx.db.scalar("SELECT count(*) FROM collective_matches");
@@ -114,13 +116,14 @@ void write_collectives_page(ReportContext& ctx) {
        std::to_string(kind_count["straggler"]) + "\" data-timed-out=\"" +
        std::to_string(timed_out) + "\">";
   auto card = [&](int64_t v, std::string_view label, std::string_view cls) {
-    h += "<div class=\"card\"><b class=\"" + std::string(cls) + "\">" + std::to_string(v) +
-         "</b>" + std::string(label) + "</div>";
+    h += "<div class=\"card\"><b class=\"" + std::string(cls) + "\">" + std::to_string(v) + "</b>" +
+         std::string(label) + "</div>";
   };
   card(total, "collective records", "");
   card(groups, "matched collectives", "");
   card(kind_count["desync"], "desyncs", kind_count["desync"] ? "bad" : "good");
-  card(kind_count["missing_collective"], "missing", kind_count["missing_collective"] ? "bad" : "good");
+  card(kind_count["missing_collective"], "missing",
+       kind_count["missing_collective"] ? "bad" : "good");
   card(timed_out, "timed out", timed_out ? "bad" : "good");
   card(kind_count["straggler"], "stragglers", kind_count["straggler"] ? "warn" : "good");
   h += "</div>\n";
@@ -140,7 +143,8 @@ void write_collectives_page(ReportContext& ctx) {
   h += "</tbody></table>\n";
   h += write_row_pages(ctx, "collective_problems", "Collective problems", "collectives",
                        "<p>Every collective finding (<a href=\"collectives.html\">timeline</a>)."
-                       "</p>\n", table_open, problems);
+                       "</p>\n",
+                       table_open, problems);
   h += page_tail(0, {"data/collectives.js", "assets/timeline.js"});
   ctx.site.write("collectives.html", h);
 }

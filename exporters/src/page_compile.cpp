@@ -165,8 +165,10 @@ class CompilePageWriter {
       // Plain text (JSON artifacts, guard lists) needs no highlighting: the raw .txt is framed.
       std::string rel = "payloads/" + std::to_string(e.payload_id) + ".txt";
       if (written_.insert(e.payload_id).second) ctx_.site.write(rel, text());
-      h += "<iframe class=\"payload\" loading=\"lazy\" src=\"../" + rel + "\"></iframe>"
-           "<p class=\"muted\"><a href=\"../" + rel + "\">open as text</a></p>";
+      h += "<iframe class=\"payload\" loading=\"lazy\" src=\"../" + rel +
+           "\"></iframe>"
+           "<p class=\"muted\"><a href=\"../" +
+           rel + "\">open as text</a></p>";
     } else {
       std::string rel = "payloads/" + std::to_string(e.payload_id) + ".html";
       if (written_.insert(e.payload_id).second) {
@@ -225,7 +227,8 @@ class CompilePageWriter {
     constexpr size_t kMaxLinks = 50;
     auto names = input_names_.find({c.file_id, c.compile_id});
     std::vector<size_t> hits = snapshots_.for_compile(
-        c.file_id, c.compile_id, names == input_names_.end() ? std::set<std::string>{} : names->second);
+        c.file_id, c.compile_id,
+        names == input_names_.end() ? std::set<std::string>{} : names->second);
     if (hits.empty()) return;
     h += "<h2>Logged tensor values (" + std::to_string(hits.size()) + ")</h2>\n" +
          snapshot_table_head("compile-values", hits.size());

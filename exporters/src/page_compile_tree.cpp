@@ -14,14 +14,16 @@ namespace {
 constexpr size_t kMaxTreeNodes = 50000;
 
 std::string status_tag(const CompileInfo& c) {
-  const char* cls = c.status == "failed" ? "bad" : c.status == "restarted" ? "warn"
-                    : c.status == "ok"   ? "good" : "";
+  const char* cls = c.status == "failed"      ? "bad"
+                    : c.status == "restarted" ? "warn"
+                    : c.status == "ok"        ? "good"
+                                              : "";
   return "<span class=\"tag " + std::string(cls) + "\">" + html_escape(c.status) + "</span>";
 }
 
 std::string compile_item(const CompileInfo& c) {
-  std::string h = "<li class=\"compile\">" + compile_link(c.file_id, c.rank, c.compile_id, 0) +
-                  status_tag(c);
+  std::string h =
+      "<li class=\"compile\">" + compile_link(c.file_id, c.rank, c.compile_id, 0) + status_tag(c);
   if (!c.co_name.empty()) h += " " + html_escape(c.co_name);
   if (c.duration_us > 0) h += " <span class=\"muted\">" + format_us(c.duration_us) + "</span>";
   if (!c.fail_type.empty()) h += " <span class=\"bad\">" + html_escape(c.fail_type) + "</span>";
@@ -68,7 +70,8 @@ class TreePages {
   void start_page() {
     cur_ = "<ul class=\"tree\" id=\"compile-tree-root\">\n";
     for (const std::string& h : open_)
-      cur_ += "<li class=\"continued\">" + h + " <span class=\"muted\">(continued)</span>"
+      cur_ += "<li class=\"continued\">" + h +
+              " <span class=\"muted\">(continued)</span>"
               "<ul class=\"tree\">\n";
     rows_ = 0;
     compiles_on_page_ = 0;

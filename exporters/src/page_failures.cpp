@@ -37,8 +37,9 @@ void write_failures_page(ReportContext& ctx, const std::vector<CompileInfo>&) {
                     {"fail type", "reason", "user frame"}, intro);
   write_group_pages(ctx, restarts, "restarts", "Restarts", "failures", "restarts",
                     {"restart reason"},
-                    "<p>" + plural(restarts.total(), "restart") + " of Dynamo's analysis, by reason. "
-                    "<a href=\"failures.html\">Compile failures</a>.</p>\n");
+                    "<p>" + plural(restarts.total(), "restart") +
+                        " of Dynamo's analysis, by reason. "
+                        "<a href=\"failures.html\">Compile failures</a>.</p>\n");
 }
 
 }  // namespace tlscope::exporters

@@ -47,7 +47,8 @@ PerRank per_rank(const Database& db, std::string_view sql) {
 void write_ranks_page(ReportContext& ctx, const std::vector<CompileInfo>& compiles) {
   std::vector<int64_t> ranks;
   {
-    Statement s = ctx.db.prepare("SELECT DISTINCT rank FROM files WHERE rank IS NOT NULL ORDER BY rank");
+    Statement s =
+        ctx.db.prepare("SELECT DISTINCT rank FROM files WHERE rank IS NOT NULL ORDER BY rank");
     while (s.step()) ranks.push_back(s.int64(0));
   }
   std::string h = page_head("Ranks", "ranks", 0);
@@ -70,7 +71,8 @@ void write_ranks_page(ReportContext& ctx, const std::vector<CompileInfo>& compil
     }
     auto count = [&](std::string_view table, std::string_view where = "") {
       return per_rank(ctx.db, "SELECT rank, count(*) FROM " + std::string(table) +
-                                  " WHERE rank IS NOT NULL " + std::string(where) + " GROUP BY rank");
+                                  " WHERE rank IS NOT NULL " + std::string(where) +
+                                  " GROUP BY rank");
     };
     h += count_row("compiles", ranks, count("compiles"), true);
     h += count_row("failed compiles", ranks, count("failures"), true);
@@ -107,9 +109,10 @@ void write_ranks_page(ReportContext& ctx, const std::vector<CompileInfo>& compil
   h += "<h2>Divergences (" + std::to_string(n) + ")</h2>\n" + table_open;
   for (size_t i = 0; i < rows.size() && i < ctx.options.rows_per_page; ++i) h += rows[i];
   h += "</tbody></table>\n";
-  h += write_row_pages(ctx, "rank_divergence", "Rank divergences", "ranks",
-                       "<p>Every divergence between ranks (<a href=\"ranks.html\">Ranks</a>).</p>\n",
-                       table_open, rows);
+  h +=
+      write_row_pages(ctx, "rank_divergence", "Rank divergences", "ranks",
+                      "<p>Every divergence between ranks (<a href=\"ranks.html\">Ranks</a>).</p>\n",
+                      table_open, rows);
   h += page_tail(0);
   ctx.site.write("ranks.html", h);
 }

@@ -43,9 +43,8 @@ std::string title_of(const views::TensorSnapshot& s) {
          (s.occurrence > 1 ? " (#" + std::to_string(s.occurrence) + ")" : "");
 }
 
-std::string grid_of(const views::TensorSnapshot& s, const std::vector<int64_t>& shape,
-                    const std::vector<double>& values, const std::optional<views::DeviceMesh>& mesh,
-                    const std::string& id) {
+std::string grid_of(const std::vector<int64_t>& shape, const std::vector<double>& values,
+                    const std::optional<views::DeviceMesh>& mesh, const std::string& id) {
   views::TensorGridInput in;
   in.shape = shape;
   in.values = values;
@@ -54,7 +53,6 @@ std::string grid_of(const views::TensorSnapshot& s, const std::vector<int64_t>& 
   if (!r.grid) return "<p class=\"warn\">No drawing: " + html_escape(r.error) + "</p>\n";
   std::string axes;
   for (const views::GridAxis& a : r.grid->axes) axes += (axes.empty() ? "" : "; ") + a.text;
-  (void)s;
   return "<p class=\"muted\">" + html_escape(axes) +
          (r.grid->summarized ? " (summarised: first and last " +
                                    std::to_string(r.grid->edge_items) + " items of long dims)"
@@ -70,17 +68,20 @@ std::string legend(const views::TensorSnapshot& s) {
                   "\"><thead><tr><th>mesh rank</th><th>coordinates</th><th>log rank</th>"
                   "<th>block</th></tr></thead><tbody>\n";
   for (const views::ShardBlock& b : s.blocks) {
-    h += "<tr data-mesh-rank=\"" + std::to_string(b.mesh_rank) + "\"><td><i class=\"swatch\" "
-         "style=\"background:" + mesh_rank_colour(b.mesh_rank) + "\"></i>r" +
-         std::to_string(b.mesh_rank) + "</td><td>";
+    h += "<tr data-mesh-rank=\"" + std::to_string(b.mesh_rank) +
+         "\"><td><i class=\"swatch\" "
+         "style=\"background:" +
+         mesh_rank_colour(b.mesh_rank) + "\"></i>r" + std::to_string(b.mesh_rank) + "</td><td>";
     for (size_t m = 0; m < b.mesh_coords.size(); ++m) {
       const auto& names = s.placement->mesh_dim_names;
       h += (m ? ", " : "");
       append_html_escaped(h, m < names.size() ? names[m] : "dim " + std::to_string(m));
       h += " " + std::to_string(b.mesh_coords[m]);
     }
-    h += "</td><td>" + (b.rank < 0 ? std::string("<span class=\"warn\">not logged</span>")
-                                   : std::to_string(b.rank)) + "</td><td>";
+    h += "</td><td>" +
+         (b.rank < 0 ? std::string("<span class=\"warn\">not logged</span>")
+                     : std::to_string(b.rank)) +
+         "</td><td>";
     for (size_t d = 0; d < b.lo.size(); ++d)
       h += std::string(d ? ", " : "[") + std::to_string(b.lo[d]) + ":" + std::to_string(b.hi[d]);
     h += b.lo.empty() ? "[]" : "]";
@@ -118,23 +119,25 @@ void write_snapshot_page(ReportContext& ctx, const SnapshotEntry& e) {
     h += "<p>The global tensor assembled from each rank's local block (Shard(d) splits dim d "
          "like torch.chunk; Replicate() copies; " +
          std::string(s.partial ? "Partial() blocks are summed, so each cell shows the sum of "
-                                 "the ranks' addends" : "Partial() blocks would be summed") +
+                                 "the ranks' addends"
+                               : "Partial() blocks would be summed") +
          "). Cell colour and the r-tag of each outlined block name the mesh ranks that hold "
          "it.</p>\n";
   } else {
     h += "<p>Matrix of matrices: the last dim runs across, the one before it down; outer dims "
          "tile blocks.</p>\n";
   }
-  h += grid_of(s, s.shape, s.values, s.mesh, "tensor-grid");
+  h += grid_of(s.shape, s.values, s.mesh, "tensor-grid");
   if (s.mesh) h += "<h2>Blocks per mesh rank</h2>\n" + legend(s);
   // Unsharded tensors whose ranks disagree: each differing rank's values too.
   size_t shown = 0;
   for (const views::RankValues& r : s.ranks) {
     if (std::find(s.differing_ranks.begin(), s.differing_ranks.end(), r.rank) ==
-            s.differing_ranks.end() || shown++ >= 8)
+            s.differing_ranks.end() ||
+        shown++ >= 8)
       continue;
     h += "<h2>As logged by rank " + std::to_string(r.rank) + "</h2>\n" +
-         grid_of(s, r.values.shape, r.values.values, std::nullopt,
+         grid_of(r.values.shape, r.values.values, std::nullopt,
                  "tensor-grid-rank-" + std::to_string(r.rank));
   }
   ctx.site.write(e.page, h + page_tail(1));
@@ -157,8 +160,10 @@ std::string snapshot_rows_html(const TensorSnapshots& snaps, size_t begin, size_
     h += "</td><td>" + shape_text(s.shape) + "</td><td>" + ranks_text(s) + "</td><td>";
     if (s.placement) append_html_escaped(h, placement_text(*s.placement));
     h += "</td><td>" +
-         (s.problems.empty() ? std::string()
-                             : "<span class=\"warn\">" + plural(static_cast<int64_t>(s.problems.size()), "problem") + "</span>") +
+         (s.problems.empty()
+              ? std::string()
+              : "<span class=\"warn\">" +
+                    plural(static_cast<int64_t>(s.problems.size()), "problem") + "</span>") +
          "</td></tr>\n";
   }
   return h;

@@ -63,10 +63,11 @@ void write_tensor_page(ReportContext& ctx, const TensorLayout& t) {
   h += "<table class=\"kv\"><tr><th>dtype</th><td>" + html_escape(t.dtype) +
        "</td></tr><tr><th>size</th><td>" + html_escape(dims_text(t.size)) +
        "</td></tr><tr><th>stride</th><td>" + html_escape(dims_text(t.stride)) +
-       "</td></tr><tr><th>device</th><td>" + html_escape(t.device) + "</td></tr><tr><th>seen</th><td>" +
-       plural(t.count, "time") + " in " + plural(t.compiles, "compile") + ", e.g. " +
-       compile_link(t.file_id, t.rank, t.compile_id, 1) + "</td></tr><tr><th>example source</th><td>" +
-       html_escape(t.source) + "</td></tr></table>\n";
+       "</td></tr><tr><th>device</th><td>" + html_escape(t.device) +
+       "</td></tr><tr><th>seen</th><td>" + plural(t.count, "time") + " in " +
+       plural(t.compiles, "compile") + ", e.g. " +
+       compile_link(t.file_id, t.rank, t.compile_id, 1) +
+       "</td></tr><tr><th>example source</th><td>" + html_escape(t.source) + "</td></tr></table>\n";
   views::TensorGridInput in = grid_input(t.size);
   views::TensorGridResult r = views::layout_tensor_grid(in);
   h += "<h2>Layout</h2>\n<p>Matrix of matrices: the last dim runs across, the one before it down; "
@@ -127,8 +128,9 @@ std::string shape_changes(ReportContext& ctx) {
       "coalesce(dtype, '') FROM tensor_shape_changes ORDER BY id");
   auto change = [&](int a, int b) {
     std::string x = s.text(a), y = s.text(b);
-    return x == y ? html_escape(y) : "<span class=\"bad\">" + html_escape(x) + " \xE2\x86\x92 " +
-                                         html_escape(y) + "</span>";
+    return x == y ? html_escape(y)
+                  : "<span class=\"bad\">" + html_escape(x) + " \xE2\x86\x92 " + html_escape(y) +
+                        "</span>";
   };
   std::vector<std::string> rows;
   while (s.step()) {
@@ -137,7 +139,8 @@ std::string shape_changes(ReportContext& ctx) {
                    html_escape(s.text_view(4)) + "</td><td>" + change(5, 6) + "</td><td>" +
                    change(7, 8) + "</td><td>" + change(9, 10) + "</td></tr>\n");
   }
-  std::string h = "<h2>Shape changes between compiles (" + std::to_string(n) + ")</h2>\n" + table_open;
+  std::string h =
+      "<h2>Shape changes between compiles (" + std::to_string(n) + ")</h2>\n" + table_open;
   for (size_t i = 0; i < rows.size() && i < ctx.options.rows_per_page; ++i) h += rows[i];
   return h + "</tbody></table>\n" +
          write_row_pages(ctx, "shape_changes", "Shape changes between compiles", "tensors",
@@ -155,8 +158,8 @@ std::string logged_values(const TensorSnapshots& snaps) {
                   ")</h2>\n<p>Tensors whose values the log records (tensor_values), drawn with "
                   "their numbers; sharded ones assembled from every rank's block. <a "
                   "href=\"tensor_values.html\">All logged values</a>.</p>\n";
-  return h + snapshot_table_head("tensor-values-first", n) + snapshot_rows_html(snaps, 0, kShown, 0) +
-         "</tbody></table>\n";
+  return h + snapshot_table_head("tensor-values-first", n) +
+         snapshot_rows_html(snaps, 0, kShown, 0) + "</tbody></table>\n";
 }
 
 }  // namespace
@@ -204,7 +207,8 @@ void write_tensors_page(ReportContext& ctx, const TensorSnapshots& snapshots) {
     h += "</tbody></table>\n" + pager("tensors", page, page_count) + page_tail(0);
     ctx.site.write(page_file("tensors", page), h);
   }
-  for (size_t i = 0; i < layouts.size() && i < kMaxTensorPages; ++i) write_tensor_page(ctx, layouts[i]);
+  for (size_t i = 0; i < layouts.size() && i < kMaxTensorPages; ++i)
+    write_tensor_page(ctx, layouts[i]);
 }
 
 }  // namespace tlscope::exporters

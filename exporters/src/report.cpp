@@ -58,7 +58,8 @@ ReportResult write_report(const ReportOptions& options) {
   db.scalar("BEGIN");
   db.scalar("SELECT count(*) FROM sqlite_master");  // starts the read transaction now
   Site site(options.out_dir);
-  for (const Asset& asset : report_assets()) site.write("assets/" + std::string(asset.name), asset.text);
+  for (const Asset& asset : report_assets())
+    site.write("assets/" + std::string(asset.name), asset.text);
   ReportContext ctx{db, site, options, result.warnings};
 
   auto timed = [&](const char* family, auto&& write) {

@@ -131,7 +131,8 @@ std::string write_row_pages(ReportContext& ctx, std::string_view base, std::stri
   for (size_t page = 0; page < page_count; ++page) {
     std::string h = page_head(title, page_id, 0) + intro_html + pager(base, page, page_count);
     h += table_open;
-    for (size_t i = page * per_page; i < rows.size() && i < (page + 1) * per_page; ++i) h += rows[i];
+    for (size_t i = page * per_page; i < rows.size() && i < (page + 1) * per_page; ++i)
+      h += rows[i];
     h += "</tbody></table>\n" + pager(base, page, page_count) + page_tail(0);
     ctx.site.write(page_file(base, page), h);
   }
@@ -145,10 +146,14 @@ std::string compile_page(int64_t file_id, std::string_view compile_id) {
   std::string name = "compile/f" + std::to_string(file_id) + "_";
   compile_id = compile_id.substr(0, compile_id.find('_'));
   for (char c : compile_id) {
-    if (c == '/') name += '-';
-    else if (c == '!') name += "ca";
-    else if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') name += c;
-    else name += 'x';
+    if (c == '/')
+      name += '-';
+    else if (c == '!')
+      name += "ca";
+    else if (std::isalnum(static_cast<unsigned char>(c)) || c == '_')
+      name += c;
+    else
+      name += 'x';
   }
   return name + ".html";
 }
@@ -171,7 +176,8 @@ std::string rank_label(std::optional<int64_t> rank) {
 std::string compile_link(int64_t file_id, std::optional<int64_t> rank, std::string_view compile_id,
                          int depth) {
   if (compile_id.empty()) return rank_label(rank);
-  std::string a = "<a class=\"cid\" href=\"" + up(depth) + compile_page(file_id, compile_id) + "\">";
+  std::string a =
+      "<a class=\"cid\" href=\"" + up(depth) + compile_page(file_id, compile_id) + "\">";
   if (rank) a += "r" + std::to_string(*rank) + " ";
   a += "[";
   append_html_escaped(a, compile_id);
@@ -180,9 +186,12 @@ std::string compile_link(int64_t file_id, std::optional<int64_t> rank, std::stri
 
 std::string format_us(double us) {
   char buf[64];
-  if (us < 1000) std::snprintf(buf, sizeof buf, "%.0f µs", us);
-  else if (us < 1e6) std::snprintf(buf, sizeof buf, "%.2f ms", us / 1e3);
-  else std::snprintf(buf, sizeof buf, "%.2f s", us / 1e6);
+  if (us < 1000)
+    std::snprintf(buf, sizeof buf, "%.0f µs", us);
+  else if (us < 1e6)
+    std::snprintf(buf, sizeof buf, "%.2f ms", us / 1e3);
+  else
+    std::snprintf(buf, sizeof buf, "%.2f s", us / 1e6);
   return buf;
 }
 

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <map>
 #include <cstdio>
+#include <map>
 
 #include "tlscope/exporters/html.hpp"
 
@@ -62,7 +62,8 @@ std::vector<std::string> storage_offsets(const views::TensorGrid& grid,
                                          int64_t storage_offset) {
   std::vector<int64_t> st;
   for (const std::string& s : strides) {
-    if (s.empty() || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+    if (s.empty() ||
+        !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
         s.size() > 15)
       return std::vector<std::string>(grid.cells.size());
     st.push_back(std::stoll(s));
@@ -77,8 +78,10 @@ std::vector<std::string> storage_offsets(const views::TensorGrid& grid,
     int64_t off = storage_offset;
     bool skipped = false;
     for (size_t k = 0; k < st.size(); ++k) {
-      if (c.index[k] < 0) skipped = true;
-      else off += c.index[k] * st[k];
+      if (c.index[k] < 0)
+        skipped = true;
+      else
+        off += c.index[k] * st[k];
     }
     out.push_back(skipped ? c.text : std::to_string(off));
   }
@@ -95,7 +98,8 @@ std::string tensor_grid_html(const views::TensorGrid& grid,
                   ";height:" + px(Y(grid.height) + 10) + "\">";
   for (const views::GridBlock& b : grid.blocks) {
     if (b.level == 0) continue;
-    h += "<div class=\"block\" style=\"" + box(X(b.x) - 2, Y(b.y) - 2, b.w * kCellW + 4, b.h * kCellH + 4);
+    h += "<div class=\"block\" style=\"" +
+         box(X(b.x) - 2, Y(b.y) - 2, b.w * kCellW + 4, b.h * kCellH + 4);
     if (!b.owners.empty()) h += ";border-color:#555";
     h += "\"></div>";
   }
@@ -114,7 +118,8 @@ std::string tensor_grid_html(const views::TensorGrid& grid,
     append_html_escaped(h, text);
     if (!c.owners.empty() && !c.ellipsis) {
       h += "<sub>r";
-      for (size_t k = 0; k < c.owners.size() && k < 3; ++k) h += (k ? "," : "") + std::to_string(c.owners[k]);
+      for (size_t k = 0; k < c.owners.size() && k < 3; ++k)
+        h += (k ? "," : "") + std::to_string(c.owners[k]);
       h += "</sub>";
     }
     h += "</div>";
@@ -136,14 +141,16 @@ std::string tensor_grid_html(const views::TensorGrid& grid,
 
 namespace tlscope::exporters {
 
-std::string tensor_values_grid_html(const views::TensorGrid& grid, const std::vector<double>& values,
+std::string tensor_values_grid_html(const views::TensorGrid& grid,
+                                    const std::vector<double>& values,
                                     const std::vector<int64_t>& shape) {
   constexpr double kValueW = 62;
   double ox = grid.vertical_levels * kValueW * 0.6, oy = grid.horizontal_levels * kCellH;
   auto X = [&](double x) { return ox + x * kValueW; };
   auto Y = [&](double y) { return oy + y * kCellH; };
   std::vector<int64_t> strides(shape.size(), 1);
-  for (size_t k = shape.size(); k-- > 1;) strides[k - 1] = strides[k] * std::max<int64_t>(1, shape[k]);
+  for (size_t k = shape.size(); k-- > 1;)
+    strides[k - 1] = strides[k] * std::max<int64_t>(1, shape[k]);
   std::string h = "<div class=\"tensor-grid values\" style=\"width:" + px(X(grid.width) + 10) +
                   ";height:" + px(Y(grid.height) + 24) + "\">";
   for (const views::GridBlock& b : grid.blocks) {
@@ -185,7 +192,8 @@ std::string tensor_values_grid_html(const views::TensorGrid& grid, const std::ve
     for (size_t i = b.first_cell; i < b.end_cell && i < grid.cells.size(); ++i) {
       const views::GridCell& c = grid.cells[i];
       if (c.ellipsis || c.owners.empty()) continue;
-      auto [it, fresh] = boxes.try_emplace(c.owners, std::array<double, 4>{c.x, c.y, c.x + c.w, c.y + c.h});
+      auto [it, fresh] =
+          boxes.try_emplace(c.owners, std::array<double, 4>{c.x, c.y, c.x + c.w, c.y + c.h});
       auto& r = it->second;
       if (!fresh) {
         r[0] = std::min(r[0], c.x);

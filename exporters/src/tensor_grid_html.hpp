@@ -19,7 +19,8 @@ std::string tensor_grid_html(const views::TensorGrid& grid,
 // cells with the numbers; each cell carries data-idx, data-v (full precision) and, when sharded,
 // data-owners; within each innermost matrix the cells of one owner set get an outlined box tagged
 // with the mesh ranks ("r0,2"). NaN values (no rank supplied them) show as "?".
-std::string tensor_values_grid_html(const views::TensorGrid& grid, const std::vector<double>& values,
+std::string tensor_values_grid_html(const views::TensorGrid& grid,
+                                    const std::vector<double>& values,
                                     const std::vector<int64_t>& shape);
 
 // The background colour of a mesh rank's cells (and its legend swatch).

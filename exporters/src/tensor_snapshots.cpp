@@ -53,13 +53,15 @@ TensorSnapshots load_tensor_snapshots(const Database& db, size_t max_pages) {
   while (s.step()) {
     int64_t file = s.int64(0);
     // The file name (not the whole path) keeps the page readable; ranks tell files apart.
-    std::string where = std::filesystem::path(s.text(6)).filename().string() + ":" +
-                        std::to_string(s.int64(5));
+    std::string where =
+        std::filesystem::path(s.text(6)).filename().string() + ":" + std::to_string(s.int64(5));
     std::string error;
     if (s.text_view(3) == "dtensor_placement") {
       auto p = views::parse_logged_placement(s.text_view(4), where, &error);
-      if (p) placement[{file, p->tensor}] = std::move(*p);
-      else result.errors.push_back(error);
+      if (p)
+        placement[{file, p->tensor}] = std::move(*p);
+      else
+        result.errors.push_back(error);
       continue;
     }
     auto v = views::parse_logged_values(s.text_view(4), where, &error);
@@ -91,7 +93,8 @@ TensorSnapshots load_tensor_snapshots(const Database& db, size_t max_pages) {
       e.page = "tensor/values_" + std::to_string(result.entries.size() + 1) + ".html";
     e.file_ids = std::move(p.files);
     e.compiles = std::move(p.compiles);
-    for (int64_t f : e.file_ids) result.by_file_name[{f, key.first}].push_back(result.entries.size());
+    for (int64_t f : e.file_ids)
+      result.by_file_name[{f, key.first}].push_back(result.entries.size());
     result.entries.push_back(std::move(e));
   }
   return result;

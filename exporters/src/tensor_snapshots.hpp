@@ -16,7 +16,7 @@ namespace tlscope::exporters {
 
 struct SnapshotEntry {
   views::TensorSnapshot snapshot;
-  std::string page;  // "tensor/values_<k>.html", "" when past the page limit
+  std::string page;            // "tensor/values_<k>.html", "" when past the page limit
   std::set<int64_t> file_ids;  // logs that reported it
   std::set<std::pair<int64_t, std::string>> compiles;  // (file, compile key) of compiled records
 };

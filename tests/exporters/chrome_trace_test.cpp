@@ -59,10 +59,15 @@ TEST_CASE("chrome-trace export is valid trace JSON with pid = rank") {
   // Process names for ranks 0 and 1, 2 phases per rank as complete events, 3 collectives per
   // rank on pid = rank.
   CHECK(count("json_extract(value, '$.name') = 'process_name'") == 2);
-  CHECK(count("json_extract(value, '$.cat') = 'dynamo_timed' AND json_extract(value, '$.ph') = 'X'") == 4);
+  CHECK(
+      count(
+          "json_extract(value, '$.cat') = 'dynamo_timed' AND json_extract(value, '$.ph') = 'X'") ==
+      4);
   CHECK(count("json_extract(value, '$.cat') = 'collective'") == 6);
-  CHECK(count("json_extract(value, '$.pid') = 1 AND json_extract(value, '$.cat') = 'collective'") == 3);
-  CHECK(count("json_extract(value, '$.name') = 'backend_compile' AND json_extract(value, '$.dur') = 2500") == 2);
+  CHECK(count("json_extract(value, '$.pid') = 1 AND json_extract(value, '$.cat') = 'collective'") ==
+        3);
+  CHECK(count("json_extract(value, '$.name') = 'backend_compile' AND json_extract(value, '$.dur') "
+              "= 2500") == 2);
   TraceCheck rules = check_trace_rules(json);
   for (const std::string& v : rules.violations) INFO(v);
   CHECK(rules.violations.empty());
@@ -112,10 +117,9 @@ document.getElementById("out").textContent = JSON.stringify(r);
   std::ofstream(dir / "parse.html")
       << "<!DOCTYPE html><html><body><pre id=\"out\"></pre><script src=\"parse.js\"></script>"
          "</body></html>\n";
-  std::string cmd = chromium_command(dir / "profile") +
-                    " --allow-file-access-from-files --dump-dom file://" +
-                    (dir / "parse.html").string() + " > " + (dir / "parse.dom").string() +
-                    " 2>/dev/null";
+  std::string cmd =
+      chromium_command(dir / "profile") + " --allow-file-access-from-files --dump-dom file://" +
+      (dir / "parse.html").string() + " > " + (dir / "parse.dom").string() + " 2>/dev/null";
   std::system(cmd.c_str());
   fs::remove_all(dir / "profile");
   std::string dom = read_file(dir / "parse.dom");
@@ -132,8 +136,9 @@ TEST_CASE("chrome-trace of a sample scenario and of a real multi-rank log follow
   // mesh-2d: 4 ranks, compile phases, collectives in and out of graphs (docs/runtime.md).
   std::string sample = (fs::path(TLSCOPE_BINARY_DIR) / "samples/runtime/tlscope-sample").string();
   fs::create_directories(root);
-  REQUIRE(std::system((sample + " mesh-2d --out " + (root / "mesh-logs").string() +
-                       " > /dev/null 2>&1").c_str()) == 0);
+  REQUIRE(
+      std::system((sample + " mesh-2d --out " + (root / "mesh-logs").string() + " > /dev/null 2>&1")
+                      .c_str()) == 0);
   struct Case {
     std::string name;
     std::vector<std::string> inputs;
@@ -176,10 +181,13 @@ TEST_CASE("chrome-trace of a sample scenario and of a real multi-rank log follow
   std::string mesh_db = (root / "mesh-2d" / "tlscope.db").string();
   std::string json = read_file(root / "mesh-2d" / "trace.json");
   for (int rank = 0; rank < 4; ++rank) {
-    CHECK(json_query(json, "SELECT count(*) FROM json_each(?1, '$.traceEvents') WHERE "
-                           "json_extract(value, '$.cat') = 'collective' AND "
-                           "json_extract(value, '$.pid') = " + std::to_string(rank)) ==
-          db_count(mesh_db, "SELECT count(*) FROM collectives WHERE rank = " + std::to_string(rank)));
+    CHECK(
+        json_query(json,
+                   "SELECT count(*) FROM json_each(?1, '$.traceEvents') WHERE "
+                   "json_extract(value, '$.cat') = 'collective' AND "
+                   "json_extract(value, '$.pid') = " +
+                       std::to_string(rank)) ==
+        db_count(mesh_db, "SELECT count(*) FROM collectives WHERE rank = " + std::to_string(rank)));
   }
 }
 
@@ -190,16 +198,24 @@ TEST_CASE("the trace-format checker rejects what Perfetto and chrome://tracing w
   const std::string names =
       "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,\"tid\":0,\"args\":{\"name\":\"r\"}},"
       "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":0,\"tid\":0,\"args\":{\"name\":\"t\"}},";
-  CHECK(violations(names + "{\"ph\":\"X\",\"name\":\"a\",\"pid\":0,\"tid\":0,\"ts\":1,\"dur\":2}").empty());
+  CHECK(violations(names + "{\"ph\":\"X\",\"name\":\"a\",\"pid\":0,\"tid\":0,\"ts\":1,\"dur\":2}")
+            .empty());
   CHECK(check_trace_rules("[]").violations.size() == 1);  // no traceEvents object
-  CHECK(violations(names + "{\"ph\":\"B\",\"name\":\"a\",\"pid\":0,\"tid\":0,\"ts\":1}").size() == 1);
-  CHECK(violations(names + "{\"ph\":\"E\",\"name\":\"a\",\"pid\":0,\"tid\":0,\"ts\":1}").size() == 1);
-  CHECK(violations(names + "{\"ph\":\"X\",\"name\":\"a\",\"pid\":0,\"tid\":0,\"ts\":1,\"dur\":-2}").size() == 1);
+  CHECK(violations(names + "{\"ph\":\"B\",\"name\":\"a\",\"pid\":0,\"tid\":0,\"ts\":1}").size() ==
+        1);
+  CHECK(violations(names + "{\"ph\":\"E\",\"name\":\"a\",\"pid\":0,\"tid\":0,\"ts\":1}").size() ==
+        1);
+  CHECK(violations(names + "{\"ph\":\"X\",\"name\":\"a\",\"pid\":0,\"tid\":0,\"ts\":1,\"dur\":-2}")
+            .size() == 1);
   CHECK(violations(names + "{\"ph\":\"X\",\"name\":\"a\",\"pid\":0,\"tid\":0,\"ts\":1,\"dur\":5},"
                            "{\"ph\":\"X\",\"name\":\"b\",\"pid\":0,\"tid\":0,\"ts\":3,\"dur\":5}")
             .size() == 1);  // b starts inside a and ends after it
-  CHECK(violations(names + "{\"ph\":\"Q\",\"name\":\"a\",\"pid\":0,\"tid\":0,\"ts\":1}").size() == 1);
-  CHECK(violations(names + "{\"ph\":\"i\",\"name\":\"a\",\"pid\":\"0\",\"tid\":0,\"ts\":1}").size() >= 1);
+  CHECK(violations(names + "{\"ph\":\"Q\",\"name\":\"a\",\"pid\":0,\"tid\":0,\"ts\":1}").size() ==
+        1);
+  CHECK(
+      violations(names + "{\"ph\":\"i\",\"name\":\"a\",\"pid\":\"0\",\"tid\":0,\"ts\":1}").size() >=
+      1);
   // A thread without a thread_name, a pid without a process_name.
-  CHECK(violations("{\"ph\":\"X\",\"name\":\"a\",\"pid\":3,\"tid\":4,\"ts\":1,\"dur\":2}").size() == 2);
+  CHECK(violations("{\"ph\":\"X\",\"name\":\"a\",\"pid\":3,\"tid\":4,\"ts\":1,\"dur\":2}").size() ==
+        2);
 }

@@ -31,7 +31,8 @@ void write_many_compiles(const std::string& path) {
     }
     db.dynamo_start(ctx(0, k), {{"train.py", 10, "<module>"}, {"model.py", 42, "forward"}});
     db.artifact(ctx(0, k), "dynamo_graph_break_reason",
-                "Graph break in user code at model.py:43\nGraph Break Reason: print()\n", "string", 0);
+                "Graph break in user code at model.py:43\nGraph Break Reason: print()\n", "string",
+                0);
     db.artifact(ctx(0, k), "fx_graph_cache_miss", "{}", "json", 0);
     db.metrics(ctx(0, k), "forward", ", graph_op_count, restart_reasons", ", 3, '[]'");
   }
@@ -80,7 +81,8 @@ size_t check_group_pages(const fs::path& site, const std::string& base, long lon
       long long count = std::stoll(m[1].str());
       total += count;
       long long listed = 0;
-      if (std::regex_search(row, m, std::regex("class=\"all-occurrences\" href=\"([a-z_]+_g\\d+)\\.html\""))) {
+      if (std::regex_search(
+              row, m, std::regex("class=\"all-occurrences\" href=\"([a-z_]+_g\\d+)\\.html\""))) {
         std::vector<fs::path> occ_pages = pages_of(site, m[1].str());
         CHECK(occ_pages.size() == (count + kPerPage - 1) / kPerPage);
         for (const fs::path& op : occ_pages) {
@@ -132,9 +134,11 @@ TEST_CASE("every growing list is paginated and the pages hold every row") {
   // A page that starts inside forward's frame repeats it, marked as continued.
   CHECK(read_file(tree_pages[2]).find("<li class=\"continued\">") != std::string::npos);
 
-  CHECK(check_group_pages(site, "graph_breaks", db_count(db, "SELECT count(*) FROM graph_breaks")) == 6);
+  CHECK(check_group_pages(site, "graph_breaks",
+                          db_count(db, "SELECT count(*) FROM graph_breaks")) == 6);
   CHECK(db_count(db, "SELECT count(*) FROM graph_breaks") == 35);
-  CHECK(check_group_pages(site, "recompiles", db_count(db, "SELECT count(*) FROM recompiles")) == 1);
+  CHECK(check_group_pages(site, "recompiles", db_count(db, "SELECT count(*) FROM recompiles")) ==
+        1);
   CHECK(db_count(db, "SELECT count(*) FROM recompiles") == 29);
   CHECK(check_group_pages(site, "cache", db_count(db, "SELECT count(*) FROM cache_events")) == 1);
 

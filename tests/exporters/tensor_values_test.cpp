@@ -71,9 +71,12 @@ std::map<std::string, Expected> expected_from_db(const std::string& db) {
   for (const auto& r : rows) {
     Expected& e = out[r[1]];
     const std::string& placement = r[2];
-    std::vector<int64_t> coords = ints(query(":memory:", "SELECT json_extract(?1, '$.rank_coords')", placement)[0][0]);
-    std::vector<int64_t> global = ints(query(":memory:", "SELECT json_extract(?1, '$.global_shape')", placement)[0][0]);
-    std::vector<int64_t> local = ints(query(":memory:", "SELECT json_extract(?1, '$.local_shape')", placement)[0][0]);
+    std::vector<int64_t> coords =
+        ints(query(":memory:", "SELECT json_extract(?1, '$.rank_coords')", placement)[0][0]);
+    std::vector<int64_t> global =
+        ints(query(":memory:", "SELECT json_extract(?1, '$.global_shape')", placement)[0][0]);
+    std::vector<int64_t> local =
+        ints(query(":memory:", "SELECT json_extract(?1, '$.local_shape')", placement)[0][0]);
     auto kinds = query(":memory:", "SELECT value FROM json_each(json_extract(?1, '$.placements'))",
                        placement);
     e.shape = global;
@@ -81,10 +84,12 @@ std::map<std::string, Expected> expected_from_db(const std::string& db) {
     bool replica_zero = true;
     for (size_t m = 0; m < kinds.size(); ++m) {
       const std::string& k = kinds[m][0];
-      if (k.rfind("Shard(", 0) == 0) lo[std::stoi(k.substr(6))] = coords[m] * local[std::stoi(k.substr(6))];
+      if (k.rfind("Shard(", 0) == 0)
+        lo[std::stoi(k.substr(6))] = coords[m] * local[std::stoi(k.substr(6))];
       if (k == "Replicate()" && coords[m] != 0) replica_zero = false;
     }
-    auto values = query(":memory:", "SELECT value FROM json_each(json_extract(?1, '$.values'))", r[3]);
+    auto values =
+        query(":memory:", "SELECT value FROM json_each(json_extract(?1, '$.values'))", r[3]);
     REQUIRE(values.size() == static_cast<size_t>(local[0] * local[1]));
     for (int64_t i = 0; i < local[0]; ++i) {
       for (int64_t j = 0; j < local[1]; ++j) {
@@ -102,7 +107,8 @@ std::map<std::string, Expected> expected_from_db(const std::string& db) {
 std::string dom_of(const fs::path& root, const std::vector<std::string>& pages) {
   std::string list;
   for (const std::string& p : pages) list += (list.empty() ? "\"" : ",\"") + p + "\"";
-  std::ofstream(root / "values-harness.js") << "var PAGES = [" << list << "];\n" << R"JS(
+  std::ofstream(root / "values-harness.js") << "var PAGES = [" << list << "];\n"
+                                            << R"JS(
 var out = [];
 function next(i) {
   if (i >= PAGES.length) { document.getElementById("out").textContent = JSON.stringify(out); return; }
@@ -132,17 +138,19 @@ next(0);
   std::ofstream(root / "values-harness.html")
       << "<!DOCTYPE html><html><body><pre id=\"out\"></pre><script src=\"values-harness.js\">"
          "</script></body></html>\n";
-  std::string cmd = chromium_command(root / "values-profile") +
-                    " --allow-file-access-from-files --virtual-time-budget=30000 --dump-dom file://" +
-                    (root / "values-harness.html").string() + " > " + (root / "values.dom").string() +
-                    " 2>/dev/null";
+  std::string cmd =
+      chromium_command(root / "values-profile") +
+      " --allow-file-access-from-files --virtual-time-budget=30000 --dump-dom file://" +
+      (root / "values-harness.html").string() + " > " + (root / "values.dom").string() +
+      " 2>/dev/null";
   std::system(cmd.c_str());
   fs::remove_all(root / "values-profile");
   std::string dom = read_file(root / "values.dom");
   size_t a = dom.find("<pre id=\"out\">"), b = dom.find("</pre>");
   if (a == std::string::npos || b == std::string::npos) return "";
   std::string json = dom.substr(a + 14, b - a - 14);
-  for (auto [from, to] : {std::pair{"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&amp;", "&"}}) {
+  for (auto [from, to] :
+       {std::pair{"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&amp;", "&"}}) {
     for (size_t p = 0; (p = json.find(from, p)) != std::string::npos; p += 1)
       json.replace(p, std::string(from).size(), to);
   }
@@ -168,8 +176,9 @@ TEST_CASE("mesh-2d tensor values are drawn with their numbers and shard owners")
   fs::remove_all(root);
   fs::create_directories(root);
   std::string sample = (fs::path(TLSCOPE_BINARY_DIR) / "samples/runtime/tlscope-sample").string();
-  REQUIRE(std::system((sample + " mesh-2d --seed 3 --out " + (root / "logs").string() +
-                       " > /dev/null 2>&1").c_str()) == 0);
+  REQUIRE(std::system(
+              (sample + " mesh-2d --seed 3 --out " + (root / "logs").string() + " > /dev/null 2>&1")
+                  .c_str()) == 0);
   std::string db = (root / "tlscope.db").string();
   tlscope::model::ingest(db, {(root / "logs").string()});
   tlscope::exporters::ReportOptions o;
@@ -198,7 +207,8 @@ TEST_CASE("mesh-2d tensor values are drawn with their numbers and shard owners")
     page_of[name] = "site/" + index.substr(href, index.find('"', href) - href);
   }
   // tensors.html links the values index, and a compile whose inputs include w1 links its page.
-  CHECK(read_file(root / "site" / "tensors.html").find("href=\"tensor_values.html\"") != std::string::npos);
+  CHECK(read_file(root / "site" / "tensors.html").find("href=\"tensor_values.html\"") !=
+        std::string::npos);
   size_t compile_links = 0;
   for (const auto& p : fs::directory_iterator(root / "site" / "compile"))
     compile_links += count_of(read_file(p.path()), "href=\"../" + page_of["w1"].substr(5) + "\"");
@@ -211,14 +221,17 @@ TEST_CASE("mesh-2d tensor values are drawn with their numbers and shard owners")
   for (const auto& [name, e] : expected) {
     INFO(name);
     std::string page_json =
-        query(":memory:", "SELECT value FROM json_each(?1) WHERE json_extract(value, '$.page') = '" +
-                              page_of[name] + "'", json)[0][0];
+        query(":memory:",
+              "SELECT value FROM json_each(?1) WHERE json_extract(value, '$.page') = '" +
+                  page_of[name] + "'",
+              json)[0][0];
     CHECK(query(":memory:", "SELECT json_extract(?1, '$.ready'), json_extract(?1, '$.errors')",
                 page_json)[0] == std::vector<std::string>{"1", "0"});
     auto cells = query(":memory:",
                        "SELECT json_extract(value, '$.i'), json_extract(value, '$.t'), "
                        "json_extract(value, '$.v'), json_extract(value, '$.o'), "
-                       "json_extract(value, '$.c') FROM json_each(?1, '$.cells')", page_json);
+                       "json_extract(value, '$.c') FROM json_each(?1, '$.cells')",
+                       page_json);
     // Not summarised (at most 512 elements): one cell per element.
     CHECK(cells.size() == e.value.size());
     std::map<std::set<int64_t>, std::set<std::string>> colours_of_owners;
@@ -246,7 +259,8 @@ TEST_CASE("mesh-2d tensor values are drawn with their numbers and shard owners")
     // One tagged box per owner set, its tag naming the ranks in the cells' colour.
     auto shards = query(":memory:",
                         "SELECT json_extract(value, '$.o'), json_extract(value, '$.t'), "
-                        "json_extract(value, '$.c') FROM json_each(?1, '$.shards')", page_json);
+                        "json_extract(value, '$.c') FROM json_each(?1, '$.shards')",
+                        page_json);
     CHECK(shards.size() == colours_of_owners.size());
     for (const auto& s : shards) {
       CHECK(s[1] == "r" + s[0]);

@@ -64,8 +64,8 @@ inline TraceCheck check_trace_rules(const std::string& json) {
     const unsigned char* t = sqlite3_column_text(s, c);
     return t ? std::string(reinterpret_cast<const char*>(t)) : std::string();
   };
-  static const std::set<std::string> kPh = {"B", "E", "X", "i", "I", "M", "C", "b", "e", "n",
-                                            "s", "t", "f", "P", "O", "N", "D", "R"};
+  static const std::set<std::string> kPh = {"B", "E", "X", "i", "I", "M", "C", "b", "e",
+                                            "n", "s", "t", "f", "P", "O", "N", "D", "R"};
   while (sqlite3_step(s) == SQLITE_ROW) {
     TraceEventRow e;
     e.ph = text(0);
@@ -78,7 +78,8 @@ inline TraceCheck check_trace_rules(const std::string& json) {
     e.has_dur = text(8) == "integer" || text(8) == "real";
     e.dur = sqlite3_column_double(s, 9);
     e.s = text(10);
-    std::string where = "event " + std::to_string(out.events.size()) + " (" + e.ph + " " + e.name + ")";
+    std::string where =
+        "event " + std::to_string(out.events.size()) + " (" + e.ph + " " + e.name + ")";
     if (!kPh.count(e.ph)) fail(where + ": unknown ph");
     if (text(1).empty() && sqlite3_column_type(s, 1) == SQLITE_NULL) fail(where + ": no name");
     if (!e.ints) fail(where + ": pid/tid not integers");
@@ -107,7 +108,8 @@ inline TraceCheck check_trace_rules(const std::string& json) {
     if (!named_pids.count(pid)) fail("pid " + std::to_string(pid) + " has no process_name");
   for (const auto& t : threads)
     if (!named_threads.count(t))
-      fail("thread " + std::to_string(t.first) + "/" + std::to_string(t.second) + " has no thread_name");
+      fail("thread " + std::to_string(t.first) + "/" + std::to_string(t.second) +
+           " has no thread_name");
 
   // Per thread, in ts order (file order among equal ts): B/E balanced and nested; X slices nest.
   std::map<std::pair<long long, long long>, std::vector<const TraceEventRow*>> per_thread;
@@ -117,14 +119,17 @@ inline TraceCheck check_trace_rules(const std::string& json) {
     std::stable_sort(evs.begin(), evs.end(), [](auto* a, auto* b) {
       return a->ts < b->ts || (a->ts == b->ts && a->ph == "X" && b->ph == "X" && a->dur > b->dur);
     });
-    std::string where = "thread " + std::to_string(thread.first) + "/" + std::to_string(thread.second);
+    std::string where =
+        "thread " + std::to_string(thread.first) + "/" + std::to_string(thread.second);
     std::vector<const TraceEventRow*> be;
     std::vector<double> x_ends;
     for (const TraceEventRow* e : evs) {
       if (e->ph == "B") be.push_back(e);
       if (e->ph == "E") {
-        if (be.empty()) fail(where + ": E '" + e->name + "' without B");
-        else be.pop_back();
+        if (be.empty())
+          fail(where + ": E '" + e->name + "' without B");
+        else
+          be.pop_back();
       }
       if (e->ph == "X") {
         while (!x_ends.empty() && x_ends.back() <= e->ts) x_ends.pop_back();

@@ -33,9 +33,9 @@ RankValues rank_values(int64_t rank, const std::string& values_json,
 std::string placement(const std::string& placements, const std::string& global,
                       const std::string& local, int dp, int tp) {
   return "{\"tensor\": \"w\", \"mesh_shape\": [2, 2], \"mesh_dim_names\": [\"dp\", \"tp\"], "
-         "\"placements\": " + placements + ", \"global_shape\": " + global +
-         ", \"local_shape\": " + local + ", \"rank_coords\": [" + std::to_string(dp) + ", " +
-         std::to_string(tp) + "]}";
+         "\"placements\": " +
+         placements + ", \"global_shape\": " + global + ", \"local_shape\": " + local +
+         ", \"rank_coords\": [" + std::to_string(dp) + ", " + std::to_string(tp) + "]}";
 }
 
 }  // namespace
@@ -46,10 +46,12 @@ TEST_CASE("Replicate() x Shard(1): each tp rank's columns land in their place") 
   for (int r = 0; r < 4; ++r) {
     int tp = r % 2;
     std::string v = tp == 0 ? "[0, 1, 4, 5]" : "[2, 3, 6, 7]";
-    ranks.push_back(rank_values(r, "{\"name\": \"w\", \"shape\": [2, 2], \"dtype\": \"float32\", "
-                                   "\"values\": " + v + "}",
-                                placement("[\"Replicate()\", \"Shard(1)\"]", "[2, 4]", "[2, 2]",
-                                          r / 2, tp)));
+    ranks.push_back(
+        rank_values(r,
+                    "{\"name\": \"w\", \"shape\": [2, 2], \"dtype\": \"float32\", "
+                    "\"values\": " +
+                        v + "}",
+                    placement("[\"Replicate()\", \"Shard(1)\"]", "[2, 4]", "[2, 2]", r / 2, tp)));
   }
   TensorSnapshot s = assemble_snapshot(ranks, 1);
   INFO((s.problems.empty() ? "" : s.problems.front()));
@@ -73,10 +75,12 @@ TEST_CASE("Shard(0) x Partial(sum): the tp addends are summed per dp row block")
   for (int r = 0; r < 4; ++r) {
     char v[128];
     std::snprintf(v, sizeof v, "[%g, %g]", addend[r][0], addend[r][1]);
-    ranks.push_back(rank_values(r, std::string("{\"name\": \"o\", \"shape\": [1, 2], \"dtype\": "
-                                               "\"float32\", \"values\": ") + v + "}",
-                                placement("[\"Shard(0)\", \"Partial(sum)\"]", "[2, 2]", "[1, 2]",
-                                          r / 2, r % 2)));
+    ranks.push_back(rank_values(
+        r,
+        std::string("{\"name\": \"o\", \"shape\": [1, 2], \"dtype\": "
+                    "\"float32\", \"values\": ") +
+            v + "}",
+        placement("[\"Shard(0)\", \"Partial(sum)\"]", "[2, 2]", "[1, 2]", r / 2, r % 2)));
   }
   TensorSnapshot s = assemble_snapshot(ranks, 1);
   CHECK(s.problems.empty());
@@ -88,10 +92,12 @@ TEST_CASE("replicas that disagree and ranks that never logged are reported") {
   std::vector<RankValues> ranks;
   // Shard(0) over dp, replicated over tp; rank 1 (dp 0, tp 1) disagrees with rank 0; ranks 2
   // and 3 (dp 1) never logged, so row 1 is missing.
-  ranks.push_back(rank_values(0, "{\"name\": \"x\", \"shape\": [1, 2], \"values\": [1, 2]}",
-                              placement("[\"Shard(0)\", \"Replicate()\"]", "[2, 2]", "[1, 2]", 0, 0)));
-  ranks.push_back(rank_values(1, "{\"name\": \"x\", \"shape\": [1, 2], \"values\": [1, 5]}",
-                              placement("[\"Shard(0)\", \"Replicate()\"]", "[2, 2]", "[1, 2]", 0, 1)));
+  ranks.push_back(
+      rank_values(0, "{\"name\": \"x\", \"shape\": [1, 2], \"values\": [1, 2]}",
+                  placement("[\"Shard(0)\", \"Replicate()\"]", "[2, 2]", "[1, 2]", 0, 0)));
+  ranks.push_back(
+      rank_values(1, "{\"name\": \"x\", \"shape\": [1, 2], \"values\": [1, 5]}",
+                  placement("[\"Shard(0)\", \"Replicate()\"]", "[2, 2]", "[1, 2]", 0, 1)));
   TensorSnapshot s = assemble_snapshot(ranks, 2);
   CHECK(s.occurrence == 2);
   CHECK(s.values[0] == 1);
@@ -99,16 +105,18 @@ TEST_CASE("replicas that disagree and ranks that never logged are reported") {
   CHECK(std::isnan(s.values[2]));
   CHECK(s.missing == 2);
   REQUIRE(s.problems.size() == 2);
-  CHECK(s.problems[0] == "rank 1 and rank 0 hold different values for the same replicated "
-                         "elements (1 differ)");
+  CHECK(s.problems[0] ==
+        "rank 1 and rank 0 hold different values for the same replicated "
+        "elements (1 differ)");
   CHECK(s.problems[1].find("2 of 4 elements") != std::string::npos);
   CHECK(s.blocks[2].rank == -1);  // mesh rank 2 was never logged
 }
 
 TEST_CASE("a rank whose block does not fit its placement is skipped with a message") {
   std::vector<RankValues> ranks;
-  ranks.push_back(rank_values(0, "{\"name\": \"x\", \"shape\": [2, 2], \"values\": [1, 2, 3, 4]}",
-                              placement("[\"Shard(0)\", \"Replicate()\"]", "[2, 2]", "[1, 2]", 0, 0)));
+  ranks.push_back(
+      rank_values(0, "{\"name\": \"x\", \"shape\": [2, 2], \"values\": [1, 2, 3, 4]}",
+                  placement("[\"Shard(0)\", \"Replicate()\"]", "[2, 2]", "[1, 2]", 0, 0)));
   TensorSnapshot s = assemble_snapshot(ranks, 1);
   REQUIRE(!s.problems.empty());
   CHECK(s.problems[0] == "rank 0 logged shape [2, 2] but its shard is [1, 2]");
@@ -136,10 +144,12 @@ TEST_CASE("unreadable tensor_values and dtensor_placement records name their sou
   CHECK(error == "a.log:9: tensor_values: \"values\" holds a non-number");
   CHECK_FALSE(parse_logged_placement(
       "{\"mesh_shape\": [2, 2], \"placements\": [\"Shard(0)\"], \"global_shape\": [4], "
-      "\"rank_coords\": [0, 0]}", "b.log:3", &error));
+      "\"rank_coords\": [0, 0]}",
+      "b.log:3", &error));
   CHECK(error == "b.log:3: dtensor_placement: 1 placements for a 2-D mesh");
   CHECK_FALSE(parse_logged_placement(
       "{\"mesh_shape\": [2], \"placements\": [\"Sharded(0)\"], \"global_shape\": [4], "
-      "\"rank_coords\": [0]}", "b.log:4", &error));
+      "\"rank_coords\": [0]}",
+      "b.log:4", &error));
   CHECK(error.find("b.log:4: dtensor_placement: bad placement 'Sharded(0)'") == 0);
 }

@@ -107,8 +107,10 @@ void assemble_unsharded(TensorSnapshot& snap) {
   }
   if (!snap.differing_ranks.empty()) {
     snap.problems.push_back(std::to_string(snap.differing_ranks.size()) + " of " +
-                            std::to_string(snap.ranks.size()) + " ranks logged values that "
-                            "differ from " + rank_text(first.rank) + "'s");
+                            std::to_string(snap.ranks.size()) +
+                            " ranks logged values that "
+                            "differ from " +
+                            rank_text(first.rank) + "'s");
   }
 }
 
@@ -150,9 +152,8 @@ void assemble_sharded(TensorSnapshot& snap, const LoggedPlacement& ref) {
       continue;
     }
     if (p.rank_coords.size() != ref.mesh_shape.size()) {
-      snap.problems.push_back(rank_text(rv.rank) + ": rank_coords " +
-                              shape_text(p.rank_coords) + " do not fit mesh " +
-                              shape_text(ref.mesh_shape));
+      snap.problems.push_back(rank_text(rv.rank) + ": rank_coords " + shape_text(p.rank_coords) +
+                              " do not fit mesh " + shape_text(ref.mesh_shape));
       continue;
     }
     int mesh_rank = 0;
@@ -160,15 +161,14 @@ void assemble_sharded(TensorSnapshot& snap, const LoggedPlacement& ref) {
     bool coords_ok = true;
     for (size_t m = 0; m < ref.mesh_shape.size(); ++m) {
       coords_ok &= p.rank_coords[m] < ref.mesh_shape[m];
-      mesh_rank = mesh_rank * static_cast<int>(ref.mesh_shape[m]) +
-                  static_cast<int>(p.rank_coords[m]);
+      mesh_rank =
+          mesh_rank * static_cast<int>(ref.mesh_shape[m]) + static_cast<int>(p.rank_coords[m]);
       if (ref.placements[m].kind == MeshPlacement::Kind::kPartial)
         key = key * ref.mesh_shape[m] + p.rank_coords[m];
     }
     if (!coords_ok) {
-      snap.problems.push_back(rank_text(rv.rank) + ": rank_coords " +
-                              shape_text(p.rank_coords) + " lie outside mesh " +
-                              shape_text(ref.mesh_shape));
+      snap.problems.push_back(rank_text(rv.rank) + ": rank_coords " + shape_text(p.rank_coords) +
+                              " lie outside mesh " + shape_text(ref.mesh_shape));
       continue;
     }
     std::vector<int64_t> lo(n), local(n);
@@ -179,9 +179,8 @@ void assemble_sharded(TensorSnapshot& snap, const LoggedPlacement& ref) {
     }
     if (rv.values.shape != local ||
         static_cast<int64_t>(rv.values.values.size()) != product(local)) {
-      snap.problems.push_back(rank_text(rv.rank) + " logged shape " +
-                              shape_text(rv.values.shape) + " but its shard is " +
-                              shape_text(local));
+      snap.problems.push_back(rank_text(rv.rank) + " logged shape " + shape_text(rv.values.shape) +
+                              " but its shard is " + shape_text(local));
       continue;
     }
     rank_of_mesh_rank.emplace(mesh_rank, rv.rank);

@@ -55,18 +55,18 @@ struct ShardBlock {
 
 struct TensorSnapshot {
   std::string name, dtype;
-  int occurrence = 1;                  // 1 = the first time this name was logged on a rank
-  std::vector<int64_t> shape;          // the global shape
-  std::vector<double> values;          // global, row-major (NaN where no rank supplied one)
-  std::optional<DeviceMesh> mesh;      // set when the ranks logged a placement
+  int occurrence = 1;                        // 1 = the first time this name was logged on a rank
+  std::vector<int64_t> shape;                // the global shape
+  std::vector<double> values;                // global, row-major (NaN where no rank supplied one)
+  std::optional<DeviceMesh> mesh;            // set when the ranks logged a placement
   std::optional<LoggedPlacement> placement;  // the first rank's, for names and texts
-  std::vector<ShardBlock> blocks;      // one per mesh rank when sharded
-  std::vector<RankValues> ranks;       // as logged, by rank
-  bool partial = false;                // values are sums of Partial() contributions
-  int64_t missing = 0;                 // elements no rank supplied
+  std::vector<ShardBlock> blocks;            // one per mesh rank when sharded
+  std::vector<RankValues> ranks;             // as logged, by rank
+  bool partial = false;                      // values are sums of Partial() contributions
+  int64_t missing = 0;                       // elements no rank supplied
   // Unsharded tensors logged by several ranks: ranks whose values differ from the first rank's.
   std::vector<int64_t> differing_ranks;
-  std::vector<std::string> problems;   // replica mismatches, shapes that do not fit, ...
+  std::vector<std::string> problems;  // replica mismatches, shapes that do not fit, ...
 };
 
 // Assembles one snapshot from what each rank logged under the same name and occurrence.
