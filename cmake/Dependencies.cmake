@@ -39,3 +39,13 @@ function(tlscope_layer name)
     target_link_libraries(${name} INTERFACE ${L_PUBLIC_DEPS} ${L_PRIVATE_DEPS})
   endif()
 endfunction()
+
+# Under the sanitizers the test build spends most of its time compiling, not running: test files
+# (Catch2 macros), the CLI (CLI11) and the presentation layers are heavy to compile at -O1 and light
+# to run. They are built at -O0 there (about half the compile time); the parser, the store and the
+# sample runtime, which the tests run hard, keep the build type's optimisation.
+function(tlscope_compile_light target)
+  if(TLSCOPE_SANITIZE)
+    target_compile_options(${target} PRIVATE -O0)
+  endif()
+endfunction()

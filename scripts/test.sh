@@ -8,13 +8,14 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 
 if [ "${TLSCOPE_TEST_SANITIZE:-1}" = "1" ]; then
   build="$root/build-test-asan"
-  "$root/scripts/build.sh" "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DTLSCOPE_SANITIZE=ON
+  "$root/scripts/build.sh" "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
+    -DTLSCOPE_SANITIZE=ON -DTLSCOPE_BENCH=OFF
   export ASAN_OPTIONS="abort_on_error=0:strict_string_checks=1"
   export LSAN_OPTIONS="suppressions=$root/tests/lsan.supp:print_suppressions=0"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 else
   build="$root/build-test"
-  "$root/scripts/build.sh" "$build" -DCMAKE_BUILD_TYPE=Release
+  "$root/scripts/build.sh" "$build" -DCMAKE_BUILD_TYPE=Release -DTLSCOPE_BENCH=OFF
 fi
 
 cd "$build"

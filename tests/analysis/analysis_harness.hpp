@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tlscope/model/analysis/analyze.hpp"
+#include "common/sql_rows.hpp"
 #include "tlscope/model/ingest.hpp"
 
 namespace tlscope::test {
@@ -37,23 +38,7 @@ class AnalyzedDb {
   const std::string& ingest_problems() const { return problems_text_; }
 
   // Rows of a query, columns joined with '|', NULL written as NULL.
-  std::vector<std::string> rows(const std::string& sql) const {
-    sqlite3_stmt* s = nullptr;
-    if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &s, nullptr) != SQLITE_OK)
-      throw std::runtime_error(std::string(sqlite3_errmsg(db_)) + " in " + sql);
-    std::vector<std::string> out;
-    while (sqlite3_step(s) == SQLITE_ROW) {
-      std::string row;
-      for (int i = 0; i < sqlite3_column_count(s); ++i) {
-        if (i) row += "|";
-        auto* t = sqlite3_column_text(s, i);
-        row += t ? reinterpret_cast<const char*>(t) : "NULL";
-      }
-      out.push_back(row);
-    }
-    sqlite3_finalize(s);
-    return out;
-  }
+  std::vector<std::string> rows(const std::string& sql) const { return sql_rows(db_, sql); }
   std::string scalar(const std::string& sql) const {
     auto r = rows(sql);
     return r.empty() ? "" : r.front();

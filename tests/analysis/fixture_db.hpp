@@ -1,4 +1,4 @@
-// A hand-built database with the ingest tables of docs/schema.md, for testing the analyses on
+// A hand-built database with the ingest tables of docs/schema.md (created by the model itself), for testing the analyses on
 // exactly the rows a scenario needs (the real-log tests go through `tlscope ingest` instead).
 #pragma once
 
@@ -8,6 +8,10 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "common/sql_rows.hpp"
+#include "tlscope/model/schema.hpp"
+#include "tlscope/model/sqlite.hpp"
 
 namespace tlscope::test {
 
@@ -30,65 +34,14 @@ inline Ctx ctx(int64_t frame, int64_t fcid, int64_t attempt = 0) {
 
 class FixtureDb {
  public:
-  FixtureDb() {
-    if (sqlite3_open(":memory:", &db_) != SQLITE_OK) throw std::runtime_error("sqlite open");
-    exec(R"sql(
-CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
-CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT, rank INTEGER, gzip INTEGER, bytes INTEGER,
-  lines INTEGER, envelope_lines INTEGER, payload_lines INTEGER, blank_lines INTEGER,
-  error_lines INTEGER, events INTEGER, errors INTEGER, content_hash TEXT, completed INTEGER);
-CREATE TABLE events(id INTEGER PRIMARY KEY, file_id INTEGER, line INTEGER, byte_offset INTEGER,
-  kind TEXT, rank INTEGER, compiled_autograd_id INTEGER, frame_id INTEGER,
-  frame_compile_id INTEGER, attempt INTEGER, compile_id TEXT, glog_time TEXT, thread INTEGER,
-  pathname TEXT, lineno INTEGER, metadata TEXT, payload_id INTEGER, payload_lines INTEGER,
-  md5_ok INTEGER);
-CREATE TABLE payloads(id INTEGER PRIMARY KEY, md5 TEXT UNIQUE, size INTEGER, text TEXT);
-CREATE TABLE strings(file_id INTEGER, idx INTEGER, filename TEXT);
-CREATE TABLE stack_frames(event_id INTEGER, depth INTEGER, filename_idx INTEGER, filename TEXT,
-  line INTEGER, name TEXT, loc TEXT);
-CREATE TABLE ingest_errors(id INTEGER PRIMARY KEY, file_id INTEGER, line INTEGER,
-  byte_offset INTEGER, line_count INTEGER, kind TEXT, reason TEXT, excerpt TEXT);
-CREATE TABLE compilation_metrics(event_id INTEGER, file_id INTEGER, rank INTEGER, kind TEXT,
-  compile_id TEXT, frame_id INTEGER, frame_compile_id INTEGER, attempt INTEGER, co_name TEXT,
-  co_filename TEXT, co_firstlineno INTEGER, cache_size INTEGER, accumulated_cache_size INTEGER,
-  guard_count INTEGER, shape_env_guard_count INTEGER, graph_op_count INTEGER,
-  graph_node_count INTEGER, graph_input_count INTEGER, fail_type TEXT, fail_reason TEXT,
-  fail_user_frame_filename TEXT, fail_user_frame_lineno INTEGER, restart_reasons TEXT,
-  recompile_reason TEXT, num_graph_breaks INTEGER, start_time_us REAL, end_time_us REAL,
-  duration_us REAL, entire_frame_compile_time_s REAL, backend_compile_time_s REAL,
-  inductor_compile_time_s REAL, dynamo_cumulative_compile_time_us REAL,
-  aot_autograd_cumulative_compile_time_us REAL, inductor_cumulative_compile_time_us REAL,
-  is_forward INTEGER, is_runtime INTEGER, json TEXT);
-CREATE TABLE describe_tensor(event_id INTEGER, file_id INTEGER, rank INTEGER, compile_id TEXT,
-  describer_id INTEGER, tensor_id INTEGER, ndim INTEGER, dtype TEXT, device TEXT, size TEXT,
-  stride TEXT, storage_offset INTEGER, storage_id INTEGER, requires_grad INTEGER,
-  is_leaf INTEGER, is_view INTEGER, is_parameter INTEGER, json TEXT);
-CREATE TABLE describe_storage(event_id INTEGER, file_id INTEGER, rank INTEGER, compile_id TEXT,
-  describer_id INTEGER, storage_id INTEGER, size INTEGER);
-CREATE TABLE describe_source(event_id INTEGER, file_id INTEGER, rank INTEGER, compile_id TEXT,
-  describer_id INTEGER, tensor_id INTEGER, source TEXT);
-CREATE TABLE artifacts(event_id INTEGER, file_id INTEGER, rank INTEGER, compile_id TEXT,
-  name TEXT, encoding TEXT, payload_id INTEGER);
-CREATE TABLE links(event_id INTEGER, file_id INTEGER, name TEXT, url TEXT);
-CREATE TABLE chromium_events(id INTEGER PRIMARY KEY, event_id INTEGER, file_id INTEGER,
-  rank INTEGER, name TEXT, cat TEXT, ph TEXT, ts REAL, dur REAL, pid INTEGER, tid INTEGER,
-  compile_id TEXT, args TEXT);
-)sql");
-  }
-  ~FixtureDb() { sqlite3_close(db_); }
+  // The real schema (model::create_schema), so the fixture cannot drift from docs/schema.md.
+  FixtureDb() { model::create_schema(conn_); }
   FixtureDb(const FixtureDb&) = delete;
   FixtureDb& operator=(const FixtureDb&) = delete;
 
   sqlite3* db() const { return db_; }
 
-  void exec(const std::string& sql) {
-    char* err = nullptr;
-    if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
-      std::string message = err ? err : "?";
-      sqlite3_free(err);
-      throw std::runtime_error(message + " in " + sql.substr(0, 200));
-    }
-  }
+  void exec(const std::string& sql) { sql_exec(db_, sql); }
 
   // One text value from a query ("" for NULL or no row).
   std::string scalar(const std::string& sql) {
@@ -103,23 +56,7 @@ CREATE TABLE chromium_events(id INTEGER PRIMARY KEY, event_id INTEGER, file_id I
   }
 
   // Rows of a query, columns joined with '|'.
-  std::vector<std::string> rows(const std::string& sql) {
-    sqlite3_stmt* s = nullptr;
-    if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &s, nullptr) != SQLITE_OK)
-      throw std::runtime_error(std::string(sqlite3_errmsg(db_)) + " in " + sql);
-    std::vector<std::string> out;
-    while (sqlite3_step(s) == SQLITE_ROW) {
-      std::string row;
-      for (int i = 0; i < sqlite3_column_count(s); ++i) {
-        if (i) row += "|";
-        auto* t = sqlite3_column_text(s, i);
-        row += t ? reinterpret_cast<const char*>(t) : "NULL";
-      }
-      out.push_back(row);
-    }
-    sqlite3_finalize(s);
-    return out;
-  }
+  std::vector<std::string> rows(const std::string& sql) { return sql_rows(db_, sql); }
 
   int64_t add_file(const std::string& path, std::optional<int64_t> rank) {
     exec("INSERT INTO files(path, rank, completed) VALUES (" + q(path) + ", " + num(rank) + ", 1)");
@@ -234,7 +171,8 @@ CREATE TABLE chromium_events(id INTEGER PRIMARY KEY, event_id INTEGER, file_id I
   static std::string num(std::optional<int64_t> v) { return v ? std::to_string(*v) : "NULL"; }
 
  private:
-  sqlite3* db_ = nullptr;
+  model::Connection conn_{":memory:"};
+  sqlite3* db_ = conn_.handle();
   int64_t file_ = 0;
   int64_t line_ = 0;
   int64_t next_md5_ = 0;

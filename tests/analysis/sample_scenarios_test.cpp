@@ -196,6 +196,9 @@ TEST_CASE("sample scenario compile-failure") {
 TEST_CASE("sample scenario ddp") {
   check_scenario("ddp", "ddp");
 }
+TEST_CASE("sample scenario ddp-compiled") {
+  check_scenario("ddp-compiled", "ddp-compiled");
+}
 TEST_CASE("sample scenario mesh-2d") {
   check_scenario("mesh-2d", "mesh-2d");
 }

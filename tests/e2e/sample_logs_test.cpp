@@ -23,8 +23,8 @@ std::vector<std::string> rank_logs(const e2e::fs::path& dir) {
 
 TEST_CASE("every sample scenario ingests under --strict with no input error") {
   auto scenario = GENERATE(as<std::string>{}, "mlp", "graph-breaks", "recompiles",
-                           "dynamic-shapes", "compile-failure", "ddp", "mesh-2d", "desync",
-                           "straggler", "hang");
+                           "dynamic-shapes", "compile-failure", "ddp", "ddp-compiled", "mesh-2d",
+                           "desync", "straggler", "hang");
   INFO("scenario " << scenario);
   auto dir = e2e::scratch("sample_" + scenario);
   std::string cmd = e2e::q(kSample) + " " + scenario + " --out " + e2e::q((dir / "logs").string()) +

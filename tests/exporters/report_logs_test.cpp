@@ -105,7 +105,7 @@ std::pair<tlscope::exporters::ReportResult, std::string> sample_report(const fs:
 }
 
 const std::vector<std::string> kScenarios = {"mlp", "graph-breaks", "recompiles", "dynamic-shapes",
-                                             "compile-failure", "ddp", "mesh-2d", "desync",
+                                             "compile-failure", "ddp", "ddp-compiled", "mesh-2d", "desync",
                                              "straggler", "hang"};
 
 }  // namespace

@@ -98,7 +98,7 @@ TEST_CASE("matmul 2-D and batched") {
   CHECK_THROWS_WITH(matmul(a, a), Catch::Contains("cannot be multiplied (2x3 and 2x3)"));
 }
 
-TEST_CASE("views share storage; reshape copies only when needed") {
+TEST_CASE("views share storage, reshape copies only when needed") {
   Tensor a = Tensor::from({2, 3}, {1, 2, 3, 4, 5, 6});
   Tensor t = transpose(a, 0, 1);
   CHECK(t.sizes() == Shape{3, 2});

@@ -1,125 +1,14 @@
 // Every scenario's logs read back with the independent reader, and truth.json checked against the
 // log beside it (graph breaks, recompiles, failures, collectives). Plus determinism per seed.
-#include <unistd.h>
-
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <regex>
-#include <sstream>
 
-#include "log_reader.hpp"
-#include "tlrt/scenario.hpp"
+#include "scenario_run.hpp"
 
 namespace fs = std::filesystem;
-using check::JValue;
-
-namespace {
-
-// "text" + std::to_string(n), avoiding GCC 12's -Wrestrict false positive on literal + string&&.
-std::string with_int(const char* text, long long n) {
-  std::string s = text;
-  s += std::to_string(n);
-  return s;
-}
-
-std::string fresh_dir(const std::string& name) {
-  fs::path p = fs::temp_directory_path() / (with_int("tlrt_test_", ::getpid()) + "_" + name);
-  fs::remove_all(p);
-  return p.string();
-}
-
-JValue read_json_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  JValue v;
-  std::string err;
-  INFO(path);
-  REQUIRE(check::parse_json(ss.str(), v, err));
-  return v;
-}
-
-struct Run {
-  tlrt::ScenarioResult result;
-  JValue truth;
-  std::vector<check::LogCheck> logs;  // in rank order
-};
-
-Run run(const std::string& name, tlrt::ScenarioOptions o = {}) {
-  o.out_dir = fresh_dir(name + with_int("_", o.seed));
-  Run r;
-  r.result = tlrt::run_scenario(name, o);
-  r.truth = read_json_file(r.result.truth_path);
-  std::vector<std::string> files;
-  for (const auto& e : fs::directory_iterator(o.out_dir)) {
-    if (e.path().extension() == ".log") files.push_back(e.path().string());
-  }
-  std::sort(files.begin(), files.end());
-  REQUIRE(files.size() == r.result.logs.size());
-  for (const auto& f : r.result.logs) r.logs.push_back(check::read_log(f));
-  return r;
-}
-
-void require_well_formed(const Run& r) {
-  for (const auto& lc : r.logs) {
-    for (const auto& e : lc.errors) FAIL_CHECK(e);
-    CHECK(lc.errors.empty());
-    CHECK(!lc.records.empty());
-  }
-}
-
-std::vector<const check::Record*> artifacts(const check::LogCheck& lc, const std::string& name) {
-  std::vector<const check::Record*> out;
-  for (const auto& r : lc.records) {
-    if (r.key != "artifact") continue;
-    const JValue* a = r.envelope.get("artifact");
-    if (a && a->get("name") && a->get("name")->str == name) out.push_back(&r);
-  }
-  return out;
-}
-
-std::vector<const check::Record*> events(const check::LogCheck& lc, const std::string& key) {
-  std::vector<const check::Record*> out;
-  for (const auto& r : lc.records) {
-    if (r.key == key) out.push_back(&r);
-  }
-  return out;
-}
-
-std::string compile_id(const check::Record& r) {
-  return std::to_string(static_cast<int>(r.envelope.get("frame_id")->num)) + "/" +
-         std::to_string(static_cast<int>(r.envelope.get("frame_compile_id")->num));
-}
-
-const JValue& section(const Run& r, const std::string& name) {
-  return *r.truth.get(name);
-}
-
-// Collective records of the log agree one to one (in order) with truth's entries for that rank.
-void check_collectives_match(const Run& r) {
-  for (size_t rank = 0; rank < r.logs.size(); ++rank) {
-    std::vector<const JValue*> truth;
-    for (const auto& c : section(r, "collectives").items) {
-      if (static_cast<size_t>(c.get("rank")->num) == rank) truth.push_back(&c);
-    }
-    auto recs = artifacts(r.logs[rank], "collective_op");
-    REQUIRE(recs.size() == truth.size());
-    for (size_t i = 0; i < recs.size(); ++i) {
-      JValue p;
-      std::string err;
-      REQUIRE(check::parse_json(recs[i]->payload, p, err));
-      CHECK(p.get("op")->str == truth[i]->get("op")->str);
-      CHECK(p.get("collective_seq_id")->num == truth[i]->get("seq")->num);
-      CHECK(p.get("pg_name")->str == truth[i]->get("pg_name")->str);
-      CHECK(p.get("state")->str == truth[i]->get("state")->str);
-      CHECK(p.get("time_completed_us")->num == truth[i]->get("end_us")->num);
-      CHECK(p.get("time_completed_us")->num >= p.get("time_created_us")->num);
-    }
-  }
-}
-
-}  // namespace
+using namespace samples_test;
 
 TEST_CASE("mlp: clean compile, cache hits, well-formed log") {
   Run r = run("mlp");
@@ -264,22 +153,6 @@ TEST_CASE("compile-failure: fail_type and fail_reason logged, truth agrees") {
   CHECK(failed == 1);
 }
 
-TEST_CASE("ddp: per-rank files, collectives agree with truth, training equals full-batch GD") {
-  Run r = run("ddp");
-  REQUIRE(r.result.compiled_matches_eager);
-  REQUIRE(r.logs.size() == 4);
-  require_well_formed(r);
-  for (size_t i = 0; i < r.result.logs.size(); ++i) {
-    CHECK(fs::path(r.result.logs[i])
-              .filename()
-              .string()
-              .rfind(with_int("dedicated_log_torch_trace_rank_", i) + "_", 0) == 0);
-  }
-  check_collectives_match(r);
-  // 6 broadcasts + 7 per step + 1 barrier, per rank.
-  CHECK(section(r, "collectives").items.size() == 4u * (6 + 7 * 10 + 1));
-}
-
 TEST_CASE("mesh-2d: compiled collectives, schedules, placements, sharded training is exact") {
   Run r = run("mesh-2d");
   REQUIRE(r.result.compiled_matches_eager);
@@ -316,6 +189,7 @@ TEST_CASE("desync: the faulty rank's record differs at the truth's sequence numb
   for (std::string kind : {"op", "shape", "dtype", "order"}) {
     tlrt::ScenarioOptions o;
     o.desync_kind = kind;
+    o.steps = 3;  // the fault is at step 2
     Run r = run("desync", o);
     require_well_formed(r);
     check_collectives_match(r);
@@ -399,9 +273,13 @@ TEST_CASE("same seed, same logs apart from timestamps and run ids") {
     }
     return out;
   };
-  for (std::string name : {"graph-breaks", "mesh-2d"}) {
+  for (std::string name : {"graph-breaks", "mesh-2d", "ddp"}) {
     tlrt::ScenarioOptions o;
     o.seed = 7;
+    if (name == "ddp") {  // small, so the regex normalisation stays quick under sanitizers
+      o.ranks = 2;
+      o.steps = 3;
+    }
     Run a = run(name, o);
     o.out_dir.clear();
     auto dir_b = fresh_dir(name + "_again");

@@ -1,5 +1,5 @@
-// A tlscope database built by hand with the tables of docs/schema.md, for view and GUI tests that
-// must not wait for the store. Values come from /work/shared/logs/torch: chromium_events.log's
+// A tlscope database built by hand on the real schema (model::create_schema), for view and GUI
+// tests that need exact rows. Values come from /work/shared/logs/torch: chromium_events.log's
 // three B/E pairs, comp_failure.log's compilation_metrics, simple.log's first describe_tensor.
 #pragma once
 
@@ -9,48 +9,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/sql_rows.hpp"
+#include "tlscope/model/schema.hpp"
+#include "tlscope/model/sqlite.hpp"
+
 namespace tlscope::test {
-
-inline void exec_sql(sqlite3* db, const std::string& sql) {
-  char* msg = nullptr;
-  if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &msg) != SQLITE_OK) {
-    std::string why = msg ? msg : "?";
-    sqlite3_free(msg);
-    throw std::runtime_error("fixture SQL failed: " + why);
-  }
-}
-
-inline const char* kSchemaSql = R"sql(
-CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
-CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT, rank INTEGER, gzip INTEGER, bytes INTEGER,
-  lines INTEGER, envelope_lines INTEGER, payload_lines INTEGER, blank_lines INTEGER,
-  error_lines INTEGER, events INTEGER, errors INTEGER, content_hash TEXT, completed INTEGER);
-CREATE TABLE events(id INTEGER PRIMARY KEY, file_id INTEGER, line INTEGER, byte_offset INTEGER,
-  kind TEXT, rank INTEGER, compiled_autograd_id INTEGER, frame_id INTEGER,
-  frame_compile_id INTEGER, attempt INTEGER, compile_id TEXT, glog_time TEXT, thread INTEGER,
-  pathname TEXT, lineno INTEGER, metadata TEXT, payload_id INTEGER, payload_lines INTEGER,
-  md5_ok INTEGER);
-CREATE TABLE ingest_errors(id INTEGER PRIMARY KEY, file_id INTEGER, line INTEGER,
-  byte_offset INTEGER, line_count INTEGER, kind TEXT, reason TEXT, excerpt TEXT);
-CREATE TABLE compilation_metrics(event_id INTEGER, file_id INTEGER, rank INTEGER, kind TEXT,
-  compile_id TEXT, frame_id INTEGER, frame_compile_id INTEGER, attempt INTEGER, co_name TEXT,
-  co_filename TEXT, co_firstlineno INTEGER, cache_size INTEGER, accumulated_cache_size INTEGER,
-  guard_count INTEGER, shape_env_guard_count INTEGER, graph_op_count INTEGER,
-  graph_node_count INTEGER, graph_input_count INTEGER, fail_type TEXT, fail_reason TEXT,
-  fail_user_frame_filename TEXT, fail_user_frame_lineno INTEGER, restart_reasons TEXT,
-  recompile_reason TEXT, num_graph_breaks INTEGER, start_time_us REAL, end_time_us REAL,
-  duration_us REAL, entire_frame_compile_time_s REAL, backend_compile_time_s REAL,
-  inductor_compile_time_s REAL, dynamo_cumulative_compile_time_us REAL,
-  aot_autograd_cumulative_compile_time_us REAL, inductor_cumulative_compile_time_us REAL,
-  is_forward INTEGER, is_runtime INTEGER, json TEXT);
-CREATE TABLE describe_tensor(event_id INTEGER, file_id INTEGER, rank INTEGER, compile_id TEXT,
-  describer_id INTEGER, tensor_id INTEGER, ndim INTEGER, dtype TEXT, device TEXT, size TEXT,
-  stride TEXT, storage_offset INTEGER, storage_id INTEGER, requires_grad INTEGER,
-  is_leaf INTEGER, is_view INTEGER, is_parameter INTEGER, json TEXT);
-CREATE TABLE chromium_events(id INTEGER PRIMARY KEY, event_id INTEGER, file_id INTEGER,
-  rank INTEGER, name TEXT, cat TEXT, ph TEXT, ts REAL, dur REAL, pid INTEGER, tid INTEGER,
-  compile_id TEXT, args TEXT);
-)sql";
 
 // chromium_events.log (file 1, no rank): dynamo > entire_frame_compile > backend_compile, with
 // dur = E.ts - B.ts; E rows kept with dur NULL as the schema says.
@@ -88,18 +51,10 @@ INSERT INTO describe_tensor(event_id, file_id, rank, compile_id, describer_id, t
 // Creates `path` (replacing any old file) with the schema and the real rows above.
 inline std::string make_fixture_db(const std::string& path, const std::string& extra_sql = "") {
   std::filesystem::remove(path);
-  sqlite3* db = nullptr;
-  if (sqlite3_open(path.c_str(), &db) != SQLITE_OK)
-    throw std::runtime_error("cannot create " + path);
-  try {
-    exec_sql(db, kSchemaSql);
-    exec_sql(db, kRealRowsSql);
-    if (!extra_sql.empty()) exec_sql(db, extra_sql);
-  } catch (...) {
-    sqlite3_close(db);
-    throw;
-  }
-  sqlite3_close(db);
+  model::Connection db(path);
+  model::create_schema(db);  // the real schema, so the fixture cannot drift from docs/schema.md
+  sql_exec(db.handle(), kRealRowsSql);
+  if (!extra_sql.empty()) sql_exec(db.handle(), extra_sql);
   return path;
 }
 

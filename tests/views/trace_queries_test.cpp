@@ -101,7 +101,7 @@ TEST_CASE("TraceDb reports missing files and non-databases, and missing tables r
   std::filesystem::remove(empty);
   sqlite3* raw = nullptr;
   sqlite3_open(empty.c_str(), &raw);
-  tlscope::test::exec_sql(raw, "CREATE TABLE unrelated(x)");
+  tlscope::test::sql_exec(raw, "CREATE TABLE unrelated(x)");
   sqlite3_close(raw);
   auto db = TraceDb::open(empty, &err);
   REQUIRE(db);

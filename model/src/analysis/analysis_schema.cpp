@@ -153,6 +153,8 @@ std::string attempt_sql(std::string_view column) {
          ", '_') + 1) AS INTEGER) ELSE 0 END)";
 }
 
+std::span<const char* const> analysis_tables() { return kTables; }
+
 void recreate_analysis_tables(sqlite3* db) {
   exec(db, "DROP VIEW IF EXISTS compile_directory");
   for (const char* table : kTables) exec(db, std::string("DROP TABLE IF EXISTS ") + table);

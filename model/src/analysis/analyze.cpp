@@ -27,26 +27,6 @@ constexpr const char* kRequiredTables[] = {
     "files",           "events",           "payloads",        "stack_frames", "compilation_metrics",
     "describe_tensor", "describe_storage", "describe_source", "artifacts",    "chromium_events"};
 
-constexpr const char* kResultTables[] = {"compiles",
-                                         "compile_tree",
-                                         "graph_breaks",
-                                         "graph_break_summary",
-                                         "recompiles",
-                                         "cache_limit_hits",
-                                         "dynamic_dims",
-                                         "failures",
-                                         "restarts",
-                                         "cache_events",
-                                         "compile_phases",
-                                         "tensors",
-                                         "tensor_shape_changes",
-                                         "rank_divergence",
-                                         "collectives",
-                                         "collective_matches",
-                                         "collective_groups",
-                                         "collective_rank_lateness",
-                                         "findings"};
-
 }  // namespace
 
 void register_analysis_functions(sqlite3* db) {
@@ -99,7 +79,7 @@ AnalysisReport analyze(sqlite3* db) {
          "CREATE INDEX tensors_compile ON tensors(file_id, compile_id);"
          "CREATE INDEX collectives_rank ON collectives(rank, pg_name, seq);"
          "CREATE INDEX findings_kind ON findings(kind);");
-    for (const char* table : kResultTables)
+    for (const char* table : analysis_tables())
       report.table_rows.emplace_back(table, count_rows(db, table));
     exec(db, "COMMIT");
     report.ok = true;

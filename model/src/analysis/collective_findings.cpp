@@ -19,9 +19,9 @@ namespace tlscope::model::analysis {
 namespace {
 
 // A straggler trails the others' median arrival by at least this much (thread scheduling on a
-// loaded machine was seen to delay a rank by up to 35 ms), and by at least kStragglerFactor times
+// loaded machine was seen to delay a rank by up to 55 ms), and by at least kStragglerFactor times
 // the group's usual spread: scheduling noise stays well below both.
-constexpr double kStragglerFloorUs = 40'000;
+constexpr double kStragglerFloorUs = 150'000;
 // Every disagreeing sequence id is a desync of its own (a swapped pair disagrees twice), but a
 // rank that skipped one collective makes every later one disagree: past this many per group the
 // rest are summed up in one row.

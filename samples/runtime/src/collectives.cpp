@@ -157,6 +157,16 @@ CollectiveResult World::run(const ProcessGroup& g, const std::string& op, const 
       std::this_thread::sleep_for(std::chrono::milliseconds(s.delay_ms));
     }
   }
+  Shape out_sizes = expected_output(op, x, static_cast<int>(g.ranks.size()));
+  // The profiler's view of the call (record_param_comms' arguments on the ProcessGroupNCCL span);
+  // the span closes after the collective_op record, also when the collective times out.
+  Json comm = Json::object();
+  comm.set("Collective name", op).set("Process Group Name", g.name);
+  comm.set("Process Group Description", g.desc).set("Process Group Ranks", Json::list(g.ranks));
+  comm.set("Group size", static_cast<int64_t>(g.ranks.size())).set("Rank", proc->rank);
+  comm.set("In msg nelems", x.numel()).set("Out msg nelems", shape_numel(out_sizes));
+  comm.set("dtype", dtype_guard_name(x.dtype())).set("Seq", seq);
+  RecordFunction span("nccl:" + op, std::move(comm));
   double created = now_us();
   CollectiveResult result;
   result.seq = seq;
@@ -183,7 +193,6 @@ CollectiveResult World::run(const ProcessGroup& g, const std::string& op, const 
   }
   completed = now_us();
 
-  Shape out_sizes = expected_output(op, x, static_cast<int>(g.ranks.size()));
   Json rec = Json::object();
   rec.set("pg_name", g.name).set("pg_desc", g.desc).set("pg_ranks", Json::list(g.ranks));
   rec.set("pg_size", static_cast<int64_t>(g.ranks.size())).set("collective_seq_id", seq);

@@ -97,6 +97,8 @@ void CompiledFunction::execute(Frame& f, const Entry& e, Env& env,
     }
     std::vector<Tensor> outs;
     try {
+      // What the profiler shows around every call of a Dynamo-compiled frame.
+      RecordFunction region("Torch-Compiled Region: " + e.id.str());
       outs = run_compiled(*e.compiled, inputs);
     } catch (...) {
       if (proc) proc->executing = saved;

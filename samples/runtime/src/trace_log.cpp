@@ -144,7 +144,7 @@ void TraceLog::emit(const std::string& key, const Json& metadata, const EventCon
 }
 
 double TraceLog::chromium(const std::string& name, char ph, const std::optional<CompileCtx>& ctx,
-                          Json extra_args) {
+                          Json extra_args, const char* cat) {
   double ts = now_us();
   Json args = Json::object();
   const Json::Object* extra = extra_args.as_object();
@@ -154,12 +154,21 @@ double TraceLog::chromium(const std::string& name, char ph, const std::optional<
   args.set("compile_id", ctx ? Json(ctx->str()) : Json("None"));
   Json ev = Json::object();
   ev.set("name", name).set("ts", ts).set("args", args).set("ph", std::string(1, ph));
-  ev.set("cat", "dynamo_timed").set("tid", 0).set("pid", 0);
+  ev.set("cat", cat).set("tid", 0).set("pid", 0);
   if (ph == 'i') ev.set("s", "p");
   EventContext ec;
   ec.ctx = ctx;
   emit("chromium_event", Json::object(), ec, ev.dump_indent0());
   return ts;
+}
+
+RecordFunction::RecordFunction(std::string name, Json args)
+    : log_(TraceLog::current()), name_(std::move(name)) {
+  if (log_) log_->chromium(name_, 'B', std::nullopt, std::move(args), "user_annotation");
+}
+
+RecordFunction::~RecordFunction() {
+  if (log_) log_->chromium(name_, 'E', std::nullopt, Json::object(), "user_annotation");
 }
 
 }  // namespace tlrt

@@ -65,3 +65,8 @@ void print(const std::string& label, const Tensor& t);
 
 #define TLRT_STMT(prog, ...) \
   (prog).add(__LINE__, #__VA_ARGS__, [](::tlrt::Env& env) { __VA_ARGS__; })
+
+// A statement written inside a loop of the program builder (e.g. one per layer, as Dynamo unrolls
+// `for layer in self.layers`): the body may read the builder's local variables, copied in.
+#define TLRT_STMT_CAPTURE(prog, ...) \
+  (prog).add(__LINE__, #__VA_ARGS__, [=](::tlrt::Env& env) { __VA_ARGS__; })

@@ -68,6 +68,7 @@ ScenarioResult scenario_recompiles(const ScenarioOptions& o);
 ScenarioResult scenario_dynamic_shapes(const ScenarioOptions& o);
 ScenarioResult scenario_compile_failure(const ScenarioOptions& o);
 ScenarioResult scenario_ddp(const ScenarioOptions& o);
+ScenarioResult scenario_ddp_compiled(const ScenarioOptions& o);
 ScenarioResult scenario_mesh_2d(const ScenarioOptions& o);
 ScenarioResult scenario_desync(const ScenarioOptions& o);
 ScenarioResult scenario_straggler(const ScenarioOptions& o);

@@ -52,9 +52,11 @@ class TraceLog {
   // A frame list in the interned form ({"line","name","filename":idx,"loc"}); emits str records.
   Json frames(const std::vector<StackFrame>& stack,
               std::source_location where = std::source_location::current());
-  // chromium_event with ph B/E/i and real timestamp; returns the timestamp (µs).
+  // chromium_event with ph B/E/i and real timestamp; returns the timestamp (µs). `cat` is
+  // "dynamo_timed" for compile phases (as PyTorch's dynamo_timed) and "user_annotation" for the
+  // profiler-style runtime spans of RecordFunction.
   double chromium(const std::string& name, char ph, const std::optional<CompileCtx>& ctx,
-                  Json extra_args = Json::object());
+                  Json extra_args = Json::object(), const char* cat = "dynamo_timed");
 
   const std::string& path() const { return path_; }
   int64_t records() const { return records_; }
@@ -74,6 +76,22 @@ class TraceLog {
   std::map<std::string, int> strings_;
   int64_t records_ = 0;
   long pid_;
+};
+
+// A profiler span like torch.profiler.record_function: a chromium_event B when constructed and
+// its E when destroyed (also when an exception unwinds, so pairs always balance), in category
+// "user_annotation" with compile_id "None": runtime work, never counted as a compile phase.
+// Does nothing when the calling thread has no trace log.
+class RecordFunction {
+ public:
+  explicit RecordFunction(std::string name, Json args = Json::object());
+  ~RecordFunction();
+  RecordFunction(const RecordFunction&) = delete;
+  RecordFunction& operator=(const RecordFunction&) = delete;
+
+ private:
+  TraceLog* log_;
+  std::string name_;
 };
 
 double now_us();
