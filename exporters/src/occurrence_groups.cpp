@@ -10,18 +10,24 @@ namespace tlscope::exporters {
 void OccurrenceGroups::add(const std::string& key, const std::vector<std::string>& columns_html,
                            Occurrence occ) {
   auto [it, inserted] = index_.try_emplace(key, groups_.size());
-  if (inserted) groups_.push_back({columns_html, 0, {}, {}});
+  if (inserted) groups_.push_back({columns_html, 0, {}, {}, 0});
   OccurrenceGroup& g = groups_[it->second];
   ++g.count;
   ++total_;
   if (occ.rank) g.ranks.insert(*occ.rank);
-  if (g.occurrences.size() < kMaxKept) g.occurrences.push_back(std::move(occ));
+  g.occurrences.push_back(std::move(occ));
 }
 
-std::vector<const OccurrenceGroup*> OccurrenceGroups::sorted() const {
+std::vector<const OccurrenceGroup*> OccurrenceGroups::sorted() {
+  std::vector<OccurrenceGroup*> order;
+  for (OccurrenceGroup& g : groups_) order.push_back(&g);
+  std::stable_sort(order.begin(), order.end(),
+                   [](auto* a, auto* b) { return a->count > b->count; });
   std::vector<const OccurrenceGroup*> out;
-  for (const OccurrenceGroup& g : groups_) out.push_back(&g);
-  std::stable_sort(out.begin(), out.end(), [](auto* a, auto* b) { return a->count > b->count; });
+  for (size_t i = 0; i < order.size(); ++i) {
+    order[i]->index = i;
+    out.push_back(order[i]);
+  }
   return out;
 }
 
@@ -39,30 +45,36 @@ std::string ranks_text(const std::set<int64_t>& ranks) {
   return s;
 }
 
-std::string occurrences_html(const OccurrenceGroup& g) {
-  std::string h = "<details class=\"occurrences\"><summary>" + plural(g.count, "occurrence") +
-                  "</summary><ul>";
-  for (const Occurrence& o : g.occurrences) {
-    h += "<li>" + compile_link(o.file_id, o.rank, o.compile_id, 0);
-    if (o.line > 0) h += " <span class=\"muted\">log line " + std::to_string(o.line) + "</span>";
-    if (!o.detail.empty()) {
-      h += "<pre>";
-      append_html_escaped(h, o.detail);
-      h += "</pre>";
-    }
-    h += "</li>";
+std::string occurrence_html(const Occurrence& o) {
+  std::string h = "<li class=\"occ\">" + compile_link(o.file_id, o.rank, o.compile_id, 0);
+  if (o.line > 0) h += " <span class=\"muted\">log line " + std::to_string(o.line) + "</span>";
+  if (!o.detail.empty()) {
+    h += "<pre>";
+    append_html_escaped(h, o.detail);
+    h += "</pre>";
   }
-  if (g.count > static_cast<int64_t>(g.occurrences.size()))
-    h += "<li class=\"muted\">and " + std::to_string(g.count - g.occurrences.size()) +
-         " more (see tlscope query)</li>";
-  return h + "</ul></details>";
+  return h + "</li>";
 }
 
-}  // namespace
+std::string group_pages_base(std::string_view base, const OccurrenceGroup& g) {
+  return std::string(base) + "_g" + std::to_string(g.index + 1);
+}
+
+std::string occurrences_html(const OccurrenceGroup& g, std::string_view base) {
+  std::string h =
+      "<details class=\"occurrences\"><summary>" + plural(g.count, "occurrence") + "</summary><ul>";
+  for (size_t i = 0; i < g.occurrences.size() && i < OccurrenceGroups::kInline; ++i)
+    h += occurrence_html(g.occurrences[i]);
+  h += "</ul></details>";
+  if (g.occurrences.size() > OccurrenceGroups::kInline)
+    h += "<a class=\"all-occurrences\" href=\"" + page_file(group_pages_base(base, g), 0) +
+         "\">all " + std::to_string(g.count) + " occurrences</a>";
+  return h;
+}
 
 std::string group_table_html(const OccurrenceGroups& groups,
                              const std::vector<const OccurrenceGroup*>& sorted, size_t begin,
-                             size_t end, std::string_view table_id,
+                             size_t end, std::string_view table_id, std::string_view base,
                              const std::vector<std::string>& headers) {
   std::string h = "<table id=\"" + std::string(table_id) + "\" data-groups=\"" +
                   std::to_string(groups.size()) + "\" data-occurrences=\"" +
@@ -75,12 +87,39 @@ std::string group_table_html(const OccurrenceGroups& groups,
     h += "<tr class=\"group\" data-count=\"" + std::to_string(g.count) + "\"><td class=\"num\">" +
          std::to_string(g.count) + "</td><td>" + ranks_text(g.ranks) + "</td>";
     for (const std::string& cell : g.columns_html) h += "<td>" + cell + "</td>";
-    h += "<td>" + occurrences_html(g) + "</td></tr>\n";
+    h += "<td>" + occurrences_html(g, base) + "</td></tr>\n";
   }
   return h + "</tbody></table>\n";
 }
 
-void write_group_pages(ReportContext& ctx, const OccurrenceGroups& groups, std::string_view base,
+// All occurrences of one group, rows_per_page to a page.
+void write_occurrence_pages(ReportContext& ctx, const OccurrenceGroup& g, std::string_view base,
+                            std::string_view title, std::string_view page_id,
+                            const std::vector<std::string>& headers) {
+  std::string gbase = group_pages_base(base, g);
+  size_t per_page = std::max<size_t>(ctx.options.rows_per_page, 1);
+  size_t page_count = (g.occurrences.size() + per_page - 1) / per_page;
+  std::string about = "<table class=\"kv\">";
+  for (size_t c = 0; c < g.columns_html.size() && c < headers.size(); ++c)
+    about += "<tr><th>" + headers[c] + "</th><td>" + g.columns_html[c] + "</td></tr>";
+  about += "<tr><th>ranks</th><td>" + ranks_text(g.ranks) + "</td></tr></table>\n";
+  for (size_t page = 0; page < page_count; ++page) {
+    std::string h =
+        page_head(std::string(title) + ": " + plural(g.count, "occurrence"), page_id, 0);
+    h += "<p><a href=\"" + page_file(base, g.index / per_page) +
+         "\">&larr; back to the list</a></p>\n";
+    h += about + pager(gbase, page, page_count);
+    size_t end = std::min(g.occurrences.size(), (page + 1) * per_page);
+    h += "<ul id=\"occurrences\" data-total=\"" + std::to_string(g.count) + "\">";
+    for (size_t i = page * per_page; i < end; ++i) h += occurrence_html(g.occurrences[i]);
+    h += "</ul>\n" + pager(gbase, page, page_count) + page_tail(0);
+    ctx.site.write(page_file(gbase, page), h);
+  }
+}
+
+}  // namespace
+
+void write_group_pages(ReportContext& ctx, OccurrenceGroups& groups, std::string_view base,
                        std::string_view title, std::string_view page_id, std::string_view table_id,
                        const std::vector<std::string>& headers, const std::string& intro_html) {
   std::vector<const OccurrenceGroup*> sorted = groups.sorted();
@@ -94,10 +133,13 @@ void write_group_pages(ReportContext& ctx, const OccurrenceGroups& groups, std::
            "\" placeholder=\"filter this page\">\n";
     }
     size_t end = std::min(sorted.size(), (page + 1) * per_page);
-    h += group_table_html(groups, sorted, page * per_page, end, table_id, headers);
+    h += group_table_html(groups, sorted, page * per_page, end, table_id, base, headers);
     h += pager(base, page, page_count) + page_tail(0);
     ctx.site.write(page_file(base, page), h);
   }
+  for (const OccurrenceGroup* g : sorted)
+    if (g->occurrences.size() > OccurrenceGroups::kInline)
+      write_occurrence_pages(ctx, *g, base, title, page_id, headers);
 }
 
 }  // namespace tlscope::exporters

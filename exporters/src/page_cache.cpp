@@ -16,20 +16,20 @@ void write_cache_page(ReportContext& ctx) {
     std::string cache = s.text(4), result = s.text(5);
     (result == "hit" ? hits : result == "miss" ? misses : bypasses)++;
     std::string cls = result == "hit" ? "good" : result == "miss" ? "warn" : "muted";
-    groups.add(cache + "\x1f" + result,
-               {html_escape(cache), "<span class=\"" + cls + "\">" + html_escape(result) + "</span>"},
-               {s.int64(0), s.opt_int64(1), s.text(2), s.int64(3), ""});
+    groups.add(
+        cache + "\x1f" + result,
+        {html_escape(cache), "<span class=\"" + cls + "\">" + html_escape(result) + "</span>"},
+        {s.int64(0), s.opt_int64(1), s.text(2), s.int64(3), ""});
   }
-  std::string h = page_head("Cache hits and misses", "cache", 0);
-  h += "<div class=\"cards\" id=\"cache-totals\" data-hits=\"" + std::to_string(hits) +
-       "\" data-misses=\"" + std::to_string(misses) + "\" data-bypasses=\"" +
-       std::to_string(bypasses) + "\"><div class=\"card\"><b class=\"good\">" +
-       std::to_string(hits) + "</b>hits</div><div class=\"card\"><b class=\"warn\">" +
-       std::to_string(misses) + "</b>misses</div><div class=\"card\"><b>" +
-       std::to_string(bypasses) + "</b>bypasses</div></div>\n";
-  h += group_table_html(groups, groups.sorted(), 0, groups.size(), "cache", {"cache", "outcome"});
-  h += page_tail(0);
-  ctx.site.write("cache.html", h);
+  std::string cards = "<div class=\"cards\" id=\"cache-totals\" data-hits=\"" +
+                      std::to_string(hits) + "\" data-misses=\"" + std::to_string(misses) +
+                      "\" data-bypasses=\"" + std::to_string(bypasses) +
+                      "\"><div class=\"card\"><b class=\"good\">" + std::to_string(hits) +
+                      "</b>hits</div><div class=\"card\"><b class=\"warn\">" +
+                      std::to_string(misses) + "</b>misses</div><div class=\"card\"><b>" +
+                      std::to_string(bypasses) + "</b>bypasses</div></div>\n";
+  write_group_pages(ctx, groups, "cache", "Cache hits and misses", "cache", "cache",
+                    {"cache", "outcome"}, cards);
 }
 
 }  // namespace tlscope::exporters

@@ -41,8 +41,7 @@ void write_collectives_page(ReportContext& ctx) {
   // Flags from the findings: the ranks at fault of each (group, seq).
   std::map<BarKey, std::string> flag;
   std::map<std::string, int64_t> kind_count;
-  std::string problems;
-  size_t problem_rows = 0;
+  std::vector<std::string> problems;
   Statement f = ctx.db.prepare(
       "SELECT kind, coalesce(pg_name, ''), coalesce(seq, -1), coalesce(ranks, '[]'), message "
       "FROM findings WHERE kind IN ('desync', 'missing_collective', 'straggler', 'bad_record') "
@@ -54,19 +53,18 @@ void write_collectives_page(ReportContext& ctx) {
       std::string& fl = flag[{f.text(1), f.int64(2), r}];
       if (fl.empty() || kind == "desync") fl = kind == "missing_collective" ? "hang" : kind;
     }
-    if (problem_rows++ < ctx.options.rows_per_page) {
-      const char* cls = kind == "straggler" || kind == "bad_record" ? "warn" : "bad";
-      problems += "<tr><td><span class=\"tag " + std::string(cls) + "\">";
-      append_html_escaped(problems, kind);
-      problems += "</span></td><td>";
-      append_html_escaped(problems, f.text_view(4));
-      problems += "</td></tr>\n";
-    }
+    const char* cls = kind == "straggler" || kind == "bad_record" ? "warn" : "bad";
+    std::string row = "<tr><td><span class=\"tag " + std::string(cls) + "\">";
+    append_html_escaped(row, kind);
+    row += "</span></td><td>";
+    append_html_escaped(row, f.text_view(4));
+    problems.push_back(row + "</td></tr>\n");
   }
 
   TimelineData data;
   std::map<int64_t, int> lane_of;
-  Statement lanes = ctx.db.prepare("SELECT DISTINCT coalesce(rank, -1) FROM collectives ORDER BY 1");
+  Statement lanes =
+      ctx.db.prepare("SELECT DISTINCT coalesce(rank, -1) FROM collectives ORDER BY 1");
   while (lanes.step()) {
     lane_of[lanes.int64(0)] = static_cast<int>(data.lanes.size());
     data.lanes.push_back("rank " + std::to_string(lanes.int64(0)));
@@ -104,8 +102,9 @@ void write_collectives_page(ReportContext& ctx) {
     data.bars.push_back(std::move(b));
   }
   if (static_cast<int64_t>(data.bars.size()) < total)
-    ctx.warnings.push_back("collective timeline shows the first " + std::to_string(data.bars.size()) +
-                           " of " + std::to_string(total) + " collectives");
+    ctx.warnings.push_back("collective timeline shows the first " +
+                           std::to_string(data.bars.size()) + " of " + std::to_string(total) +
+                           " collectives");
   ctx.site.write("data/collectives.js", timeline_js(data));
 
   int64_t groups = ctx.db.scalar("SELECT count(*) FROM collective_matches");
@@ -117,13 +116,14 @@ void write_collectives_page(ReportContext& ctx) {
        std::to_string(kind_count["straggler"]) + "\" data-timed-out=\"" +
        std::to_string(timed_out) + "\">";
   auto card = [&](int64_t v, std::string_view label, std::string_view cls) {
-    h += "<div class=\"card\"><b class=\"" + std::string(cls) + "\">" + std::to_string(v) +
-         "</b>" + std::string(label) + "</div>";
+    h += "<div class=\"card\"><b class=\"" + std::string(cls) + "\">" + std::to_string(v) + "</b>" +
+         std::string(label) + "</div>";
   };
   card(total, "collective records", "");
   card(groups, "matched collectives", "");
   card(kind_count["desync"], "desyncs", kind_count["desync"] ? "bad" : "good");
-  card(kind_count["missing_collective"], "missing", kind_count["missing_collective"] ? "bad" : "good");
+  card(kind_count["missing_collective"], "missing",
+       kind_count["missing_collective"] ? "bad" : "good");
   card(timed_out, "timed out", timed_out ? "bad" : "good");
   card(kind_count["straggler"], "stragglers", kind_count["straggler"] ? "warn" : "good");
   h += "</div>\n";
@@ -135,13 +135,16 @@ void write_collectives_page(ReportContext& ctx) {
       "<span><i style=\"background:#6b8fd6\"></i>ok</span><span><i style=\"background:#d63b3b\">"
       "</i>desync</span><span><i style=\"background:#8e24aa\"></i>hang / missing</span><span><i "
       "style=\"background:#e59a1c\"></i>straggler</span>");
-  h += "<h2>Problems (" + std::to_string(problem_rows) +
-       ")</h2>\n<table id=\"collective-problems\" data-count=\"" + std::to_string(problem_rows) +
-       "\"><thead><tr><th>kind</th><th>finding</th></tr></thead><tbody>\n" + problems +
-       "</tbody></table>\n";
-  if (problem_rows > ctx.options.rows_per_page)
-    h += "<p class=\"warn\">" + std::to_string(problem_rows - ctx.options.rows_per_page) +
-         " more are listed by <code>tlscope summary</code>.</p>\n";
+  std::string table_open = "<table id=\"collective-problems\" data-count=\"" +
+                           std::to_string(problems.size()) +
+                           "\"><thead><tr><th>kind</th><th>finding</th></tr></thead><tbody>\n";
+  h += "<h2>Problems (" + std::to_string(problems.size()) + ")</h2>\n" + table_open;
+  for (size_t i = 0; i < problems.size() && i < ctx.options.rows_per_page; ++i) h += problems[i];
+  h += "</tbody></table>\n";
+  h += write_row_pages(ctx, "collective_problems", "Collective problems", "collectives",
+                       "<p>Every collective finding (<a href=\"collectives.html\">timeline</a>)."
+                       "</p>\n",
+                       table_open, problems);
   h += page_tail(0, {"data/collectives.js", "assets/timeline.js"});
   ctx.site.write("collectives.html", h);
 }

@@ -22,12 +22,9 @@ struct PayloadEvent {
   std::string kind, name, category, metadata;
 };
 
+// compile_directory classifies by the real kinds and artifact names (docs/schema.md).
 Section section_of(const PayloadEvent& e) {
-  // compile_directory files every artifact whose name holds "graph" as a graph; graph-break
-  // reasons and graph cache records are text, not graphs.
-  bool not_a_graph = e.name.find("break") != std::string::npos ||
-                     e.name.find("cache") != std::string::npos;
-  if (e.category == "graph" && !not_a_graph) return Section::kGraphs;
+  if (e.category == "graph") return Section::kGraphs;
   if (e.category == "code") return Section::kCode;
   if (e.category == "guards") return Section::kGuards;
   return Section::kArtifacts;
@@ -43,8 +40,9 @@ CodeLanguage language_of(const PayloadEvent& e) {
 
 class CompilePageWriter {
  public:
-  explicit CompilePageWriter(ReportContext& ctx)
+  CompilePageWriter(ReportContext& ctx, const TensorSnapshots& snapshots)
       : ctx_(ctx),
+        snapshots_(snapshots),
         events_(ctx.db.prepare(
             "SELECT d.event_id, d.line, d.attempt, d.payload_id, coalesce(d.payload_size, 0), "
             "d.kind, coalesce(d.name, ''), d.category, coalesce(e.metadata, '') "
@@ -66,6 +64,7 @@ class CompilePageWriter {
     metrics(c, h);
     payload_sections(c, h);
     tensors(c, h);
+    logged_values(c, h);
     h += page_tail(1);
     ctx_.site.write(compile_page(c.file_id, c.compile_id), h);
   }
@@ -166,8 +165,10 @@ class CompilePageWriter {
       // Plain text (JSON artifacts, guard lists) needs no highlighting: the raw .txt is framed.
       std::string rel = "payloads/" + std::to_string(e.payload_id) + ".txt";
       if (written_.insert(e.payload_id).second) ctx_.site.write(rel, text());
-      h += "<iframe class=\"payload\" loading=\"lazy\" src=\"../" + rel + "\"></iframe>"
-           "<p class=\"muted\"><a href=\"../" + rel + "\">open as text</a></p>";
+      h += "<iframe class=\"payload\" loading=\"lazy\" src=\"../" + rel +
+           "\"></iframe>"
+           "<p class=\"muted\"><a href=\"../" +
+           rel + "\">open as text</a></p>";
     } else {
       std::string rel = "payloads/" + std::to_string(e.payload_id) + ".html";
       if (written_.insert(e.payload_id).second) {
@@ -187,8 +188,9 @@ class CompilePageWriter {
     Statement t = ctx_.db.prepare(
         "SELECT file_id, compile_id, coalesce(tensor_id, -1), coalesce(source, ''), "
         "coalesce(size, ''), coalesce(stride, ''), coalesce(dtype, ''), coalesce(device, ''), "
-        "coalesce(attempt, 0) FROM tensors ORDER BY id");
+        "coalesce(attempt, 0), coalesce(input, source, '') FROM tensors ORDER BY id");
     while (t.step()) {
+      input_names_[{t.int64(0), t.text(1)}].insert(input_base_name(t.text(9)));
       auto& [count, rows] = tensor_rows_[{t.int64(0), t.text(1)}];
       ++count;
       rows += "<tr><td class=\"num\">" + std::to_string(t.int64(8)) + "</td><td class=\"num\">" +
@@ -220,7 +222,27 @@ class CompilePageWriter {
     tensor_rows_.erase(it);
   }
 
+  // Logged values (tensor_values) recorded in this compile or named like one of its inputs.
+  void logged_values(const CompileInfo& c, std::string& h) {
+    constexpr size_t kMaxLinks = 50;
+    auto names = input_names_.find({c.file_id, c.compile_id});
+    std::vector<size_t> hits = snapshots_.for_compile(
+        c.file_id, c.compile_id,
+        names == input_names_.end() ? std::set<std::string>{} : names->second);
+    if (hits.empty()) return;
+    h += "<h2>Logged tensor values (" + std::to_string(hits.size()) + ")</h2>\n" +
+         snapshot_table_head("compile-values", hits.size());
+    for (size_t i = 0; i < hits.size() && i < kMaxLinks; ++i)
+      h += snapshot_rows_html(snapshots_, hits[i], hits[i] + 1, 1);
+    h += "</tbody></table>\n";
+    if (hits.size() > kMaxLinks)
+      h += "<p class=\"muted\">The first " + std::to_string(kMaxLinks) +
+           " are listed; all are on <a href=\"../tensor_values.html\">the values index</a>.</p>\n";
+  }
+
   ReportContext& ctx_;
+  const TensorSnapshots& snapshots_;
+  std::map<std::pair<int64_t, std::string>, std::set<std::string>> input_names_;
   Statement events_, payload_, metrics_;
   std::set<int64_t> written_;
   std::map<std::pair<int64_t, std::string>, std::pair<int64_t, std::string>> tensor_rows_;
@@ -228,8 +250,9 @@ class CompilePageWriter {
 
 }  // namespace
 
-void write_compile_pages(ReportContext& ctx, const std::vector<CompileInfo>& compiles) {
-  CompilePageWriter writer(ctx);
+void write_compile_pages(ReportContext& ctx, const std::vector<CompileInfo>& compiles,
+                         const TensorSnapshots& snapshots) {
+  CompilePageWriter writer(ctx, snapshots);
   size_t limit = std::min(compiles.size(), ctx.options.max_compile_pages);
   for (size_t i = 0; i < limit; ++i) writer.write(compiles[i]);
   if (limit < compiles.size())

@@ -14,14 +14,16 @@ namespace {
 constexpr size_t kMaxTreeNodes = 50000;
 
 std::string status_tag(const CompileInfo& c) {
-  const char* cls = c.status == "failed" ? "bad" : c.status == "restarted" ? "warn"
-                    : c.status == "ok"   ? "good" : "";
+  const char* cls = c.status == "failed"      ? "bad"
+                    : c.status == "restarted" ? "warn"
+                    : c.status == "ok"        ? "good"
+                                              : "";
   return "<span class=\"tag " + std::string(cls) + "\">" + html_escape(c.status) + "</span>";
 }
 
 std::string compile_item(const CompileInfo& c) {
-  std::string h = "<li class=\"compile\">" + compile_link(c.file_id, c.rank, c.compile_id, 0) +
-                  status_tag(c);
+  std::string h =
+      "<li class=\"compile\">" + compile_link(c.file_id, c.rank, c.compile_id, 0) + status_tag(c);
   if (!c.co_name.empty()) h += " " + html_escape(c.co_name);
   if (c.duration_us > 0) h += " <span class=\"muted\">" + format_us(c.duration_us) + "</span>";
   if (!c.fail_type.empty()) h += " <span class=\"bad\">" + html_escape(c.fail_type) + "</span>";
@@ -29,6 +31,62 @@ std::string compile_item(const CompileInfo& c) {
     h += " <span class=\"muted\">recompiled: " + html_escape(c.recompile_reason) + "</span>";
   return h + "</li>\n";
 }
+
+// Splits the tree into pages of at most rows_per_page rows (frames and compiles). A page that
+// starts inside a frame repeats that frame's ancestors, marked "continued", so every page reads
+// as a tree of its own.
+class TreePages {
+ public:
+  explicit TreePages(size_t per_page) : per_page_(std::max<size_t>(per_page, 1)) { start_page(); }
+
+  void open(const std::string& header_html) {
+    row();
+    cur_ += "<li>" + header_html + "<ul class=\"tree\">\n";
+    open_.push_back(header_html);
+  }
+  void close() {
+    cur_ += "</ul></li>\n";
+    open_.pop_back();
+  }
+  size_t depth() const { return open_.size(); }
+  void item(const std::string& html, bool is_compile) {
+    row();
+    cur_ += html;
+    compiles_on_page_ += is_compile;
+  }
+  std::vector<std::pair<std::string, size_t>> finish() {
+    end_page();
+    return std::move(pages_);
+  }
+
+ private:
+  void row() {
+    if (rows_ == per_page_) {
+      end_page();
+      start_page();
+    }
+    ++rows_;
+  }
+  void start_page() {
+    cur_ = "<ul class=\"tree\" id=\"compile-tree-root\">\n";
+    for (const std::string& h : open_)
+      cur_ += "<li class=\"continued\">" + h +
+              " <span class=\"muted\">(continued)</span>"
+              "<ul class=\"tree\">\n";
+    rows_ = 0;
+    compiles_on_page_ = 0;
+  }
+  void end_page() {
+    for (size_t i = 0; i < open_.size(); ++i) cur_ += "</ul></li>\n";
+    cur_ += "</ul>\n";
+    pages_.push_back({std::move(cur_), compiles_on_page_});
+  }
+
+  size_t per_page_, rows_ = 0, compiles_on_page_ = 0;
+  std::string cur_;
+  std::vector<std::string> open_;
+  std::vector<std::pair<std::string, size_t>> pages_;  // (tree html, compiles on the page)
+};
 
 }  // namespace
 
@@ -42,55 +100,56 @@ void write_compile_tree(ReportContext& ctx, const std::vector<CompileInfo>& comp
                            std::to_string(nodes.size()) + " frames");
     nodes.resize(kMaxTreeNodes);
   }
+  TreePages tree(ctx.options.rows_per_page);
   int64_t listed = 0;
-  std::string tree = "<ul class=\"tree\" id=\"compile-tree-root\">\n";
-  std::vector<int64_t> open;  // depths of the <li> elements still open
+  std::vector<int64_t> open;  // depths of the frames still open
   std::optional<int64_t> file_shown;
   for (const auto& node : nodes) {
     while (!open.empty() && open.back() >= node.depth) {
-      tree += "</ul></li>\n";
+      tree.close();
       open.pop_back();
     }
     if (node.depth == 0 && (!file_shown || *file_shown != node.file_id)) {
-      tree += "<li class=\"muted\">" + rank_label(node.rank) + "</li>\n";
+      tree.item("<li class=\"muted\">" + rank_label(node.rank) + "</li>\n", false);
       file_shown = node.file_id;
     }
-    tree += "<li><span class=\"frame\">";
-    append_html_escaped(tree, node.filename);
-    tree += ":" + std::to_string(node.line) + " in <b>";
-    append_html_escaped(tree, node.name);
-    tree += "</b></span><ul class=\"tree\">\n";
+    std::string header = "<span class=\"frame\">";
+    append_html_escaped(header, node.filename);
+    header += ":" + std::to_string(node.line) + " in <b>";
+    append_html_escaped(header, node.name);
+    header += "</b></span>";
+    tree.open(header);
+    open.push_back(node.depth);
     for (const auto& row : node.compiles) {
       auto it = by_row.find(row.id);
       if (it == by_row.end()) continue;
-      tree += compile_item(*it->second);
+      tree.item(compile_item(*it->second), true);
       ++listed;
     }
-    open.push_back(node.depth);
   }
-  while (!open.empty()) {
-    tree += "</ul></li>\n";
-    open.pop_back();
-  }
-  tree += "</ul>\n";
-  std::string rest;
+  while (tree.depth() > 0) tree.close();
   int64_t without_stack = 0;
-  for (const CompileInfo& c : compiles) {
-    if (c.tree_node_id) continue;
-    rest += compile_item(c);
-    ++without_stack;
+  for (const CompileInfo& c : compiles) without_stack += !c.tree_node_id;
+  if (without_stack > 0) {
+    tree.open("<span class=\"frame\">Compiles without a dynamo_start stack (" +
+              std::to_string(without_stack) + ")</span>");
+    for (const CompileInfo& c : compiles)
+      if (!c.tree_node_id) tree.item(compile_item(c), true);
+    tree.close();
   }
-  std::string h = page_head("Compiles", "compiles", 0);
-  h += "<p>" + plural(static_cast<int64_t>(compiles.size()), "compile") +
-       ", under the user frames that started them (the stack trie of dynamo_start). Each "
-       "compile links to its graphs, guards, generated code, metrics and tensors.</p>\n";
-  h += "<div id=\"compile-tree\" data-count=\"" + std::to_string(compiles.size()) +
-       "\" data-listed=\"" + std::to_string(listed + without_stack) + "\">\n" + tree;
-  if (without_stack > 0)
-    h += "<h2>Compiles without a dynamo_start stack (" + std::to_string(without_stack) +
-         ")</h2>\n<ul class=\"tree\">\n" + rest + "</ul>\n";
-  h += "</div>\n" + page_tail(0);
-  ctx.site.write("compiles.html", h);
+  std::vector<std::pair<std::string, size_t>> pages = tree.finish();
+  for (size_t page = 0; page < pages.size(); ++page) {
+    std::string h = page_head("Compiles", "compiles", 0);
+    h += "<p>" + plural(static_cast<int64_t>(compiles.size()), "compile") +
+         ", under the user frames that started them (the stack trie of dynamo_start). Each "
+         "compile links to its graphs, guards, generated code, metrics and tensors.</p>\n";
+    h += pager("compiles", page, pages.size());
+    h += "<div id=\"compile-tree\" data-count=\"" + std::to_string(compiles.size()) +
+         "\" data-listed=\"" + std::to_string(listed + without_stack) + "\" data-page-compiles=\"" +
+         std::to_string(pages[page].second) + "\">\n" + pages[page].first + "</div>\n";
+    h += pager("compiles", page, pages.size()) + page_tail(0);
+    ctx.site.write(page_file("compiles", page), h);
+  }
 }
 
 }  // namespace tlscope::exporters

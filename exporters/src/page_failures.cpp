@@ -1,4 +1,5 @@
-// failures.html: compile failures (analysis table failures) and analysis restarts (restarts).
+// failures.html: compile failures (analysis table failures); restarts.html: analysis restarts
+// (restarts). Both grouped by reason and paginated.
 #include "occurrence_groups.hpp"
 #include "pages.hpp"
 #include "tlscope/exporters/html.hpp"
@@ -27,20 +28,18 @@ void write_failures_page(ReportContext& ctx, const std::vector<CompileInfo>&) {
                  {r.int64(0), r.opt_int64(1), r.text(2), r.int64(3),
                   "restart " + std::to_string(r.int64(5) + 1)});
   }
-  size_t shown = ctx.options.rows_per_page;
-  std::string h = page_head("Failures and restarts", "failures", 0);
-  h += "<h2>Compile failures (" + std::to_string(failures.total()) + ")</h2>\n";
-  h += group_table_html(failures, failures.sorted(), 0, shown, "failures",
-                        {"fail type", "reason", "user frame"});
-  h += "<h2>Restarts (" + std::to_string(restarts.total()) + ")</h2>\n"
-       "<p>Dynamo restarted analysis for these reasons (graph breaks and other "
-       "RestartAnalysis exceptions).</p>\n";
-  h += group_table_html(restarts, restarts.sorted(), 0, shown, "restarts", {"restart reason"});
-  if (failures.size() > shown || restarts.size() > shown)
-    h += "<p class=\"warn\">Only the " + std::to_string(shown) +
-         " most frequent groups are shown.</p>\n";
-  h += page_tail(0);
-  ctx.site.write("failures.html", h);
+  std::string intro = "<p>" + plural(failures.total(), "compile failure") + " in " +
+                      plural(static_cast<int64_t>(failures.size()), "distinct failure") +
+                      ". Dynamo also restarted analysis " + plural(restarts.total(), "time") +
+                      " (graph breaks and other RestartAnalysis exceptions): see <a "
+                      "href=\"restarts.html\">restarts</a>.</p>\n";
+  write_group_pages(ctx, failures, "failures", "Compile failures", "failures", "failures",
+                    {"fail type", "reason", "user frame"}, intro);
+  write_group_pages(ctx, restarts, "restarts", "Restarts", "failures", "restarts",
+                    {"restart reason"},
+                    "<p>" + plural(restarts.total(), "restart") +
+                        " of Dynamo's analysis, by reason. "
+                        "<a href=\"failures.html\">Compile failures</a>.</p>\n");
 }
 
 }  // namespace tlscope::exporters

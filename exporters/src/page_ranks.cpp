@@ -47,7 +47,8 @@ PerRank per_rank(const Database& db, std::string_view sql) {
 void write_ranks_page(ReportContext& ctx, const std::vector<CompileInfo>& compiles) {
   std::vector<int64_t> ranks;
   {
-    Statement s = ctx.db.prepare("SELECT DISTINCT rank FROM files WHERE rank IS NOT NULL ORDER BY rank");
+    Statement s =
+        ctx.db.prepare("SELECT DISTINCT rank FROM files WHERE rank IS NOT NULL ORDER BY rank");
     while (s.step()) ranks.push_back(s.int64(0));
   }
   std::string h = page_head("Ranks", "ranks", 0);
@@ -70,7 +71,8 @@ void write_ranks_page(ReportContext& ctx, const std::vector<CompileInfo>& compil
     }
     auto count = [&](std::string_view table, std::string_view where = "") {
       return per_rank(ctx.db, "SELECT rank, count(*) FROM " + std::string(table) +
-                                  " WHERE rank IS NOT NULL " + std::string(where) + " GROUP BY rank");
+                                  " WHERE rank IS NOT NULL " + std::string(where) +
+                                  " GROUP BY rank");
     };
     h += count_row("compiles", ranks, count("compiles"), true);
     h += count_row("failed compiles", ranks, count("failures"), true);
@@ -84,29 +86,33 @@ void write_ranks_page(ReportContext& ctx, const std::vector<CompileInfo>& compil
     h += "</tbody></table>\n";
   }
   int64_t n = ctx.db.scalar("SELECT count(*) FROM rank_divergence");
-  h += "<h2>Divergences (" + std::to_string(n) + ")</h2>\n<table id=\"rank-divergence\" "
-       "data-count=\"" + std::to_string(n) + "\"><thead><tr><th>aspect</th><th>compile</th>"
-       "<th>ranks</th><th>value</th><th>other ranks</th><th>their value</th></tr></thead><tbody>\n";
+  std::string table_open =
+      "<table id=\"rank-divergence\" data-count=\"" + std::to_string(n) +
+      "\"><thead><tr><th>aspect</th><th>compile</th><th>ranks</th><th>value</th>"
+      "<th>other ranks</th><th>their value</th></tr></thead><tbody>\n";
   Statement d = ctx.db.prepare(
       "SELECT coalesce(aspect, ''), coalesce(compile_id, ''), coalesce(ranks, ''), "
       "coalesce(value, ''), coalesce(other_ranks, ''), coalesce(other_value, '') "
-      "FROM rank_divergence ORDER BY id LIMIT ?");
-  d.bind(1, static_cast<int64_t>(ctx.options.rows_per_page));
+      "FROM rank_divergence ORDER BY id");
+  std::vector<std::string> rows;
   while (d.step()) {
-    h += "<tr>";
+    std::string r = "<tr>";
     for (int col = 0; col < 6; ++col) {
       std::string_view v = d.text_view(col);
-      h += col == 3 ? "<td class=\"bad\">" : "<td>";
-      append_html_escaped(h, v.size() > 400 ? v.substr(0, 400) : v);
-      if (v.size() > 400) h += "&hellip;";
-      h += "</td>";
+      r += col == 3 ? "<td class=\"bad\">" : "<td>";
+      append_html_escaped(r, v.size() > 400 ? v.substr(0, 400) : v);
+      if (v.size() > 400) r += "&hellip;";
+      r += "</td>";
     }
-    h += "</tr>\n";
+    rows.push_back(r + "</tr>\n");
   }
+  h += "<h2>Divergences (" + std::to_string(n) + ")</h2>\n" + table_open;
+  for (size_t i = 0; i < rows.size() && i < ctx.options.rows_per_page; ++i) h += rows[i];
   h += "</tbody></table>\n";
-  if (n > static_cast<int64_t>(ctx.options.rows_per_page))
-    h += "<p class=\"warn\">Only the first " + std::to_string(ctx.options.rows_per_page) +
-         " are shown.</p>\n";
+  h +=
+      write_row_pages(ctx, "rank_divergence", "Rank divergences", "ranks",
+                      "<p>Every divergence between ranks (<a href=\"ranks.html\">Ranks</a>).</p>\n",
+                      table_open, rows);
   h += page_tail(0);
   ctx.site.write("ranks.html", h);
 }

@@ -63,10 +63,11 @@ void write_tensor_page(ReportContext& ctx, const TensorLayout& t) {
   h += "<table class=\"kv\"><tr><th>dtype</th><td>" + html_escape(t.dtype) +
        "</td></tr><tr><th>size</th><td>" + html_escape(dims_text(t.size)) +
        "</td></tr><tr><th>stride</th><td>" + html_escape(dims_text(t.stride)) +
-       "</td></tr><tr><th>device</th><td>" + html_escape(t.device) + "</td></tr><tr><th>seen</th><td>" +
-       plural(t.count, "time") + " in " + plural(t.compiles, "compile") + ", e.g. " +
-       compile_link(t.file_id, t.rank, t.compile_id, 1) + "</td></tr><tr><th>example source</th><td>" +
-       html_escape(t.source) + "</td></tr></table>\n";
+       "</td></tr><tr><th>device</th><td>" + html_escape(t.device) +
+       "</td></tr><tr><th>seen</th><td>" + plural(t.count, "time") + " in " +
+       plural(t.compiles, "compile") + ", e.g. " +
+       compile_link(t.file_id, t.rank, t.compile_id, 1) +
+       "</td></tr><tr><th>example source</th><td>" + html_escape(t.source) + "</td></tr></table>\n";
   views::TensorGridInput in = grid_input(t.size);
   views::TensorGridResult r = views::layout_tensor_grid(in);
   h += "<h2>Layout</h2>\n<p>Matrix of matrices: the last dim runs across, the one before it down; "
@@ -117,32 +118,53 @@ std::string shard_pictures(ReportContext& ctx) {
 std::string shape_changes(ReportContext& ctx) {
   int64_t n = ctx.db.scalar("SELECT count(*) FROM tensor_shape_changes");
   if (n == 0) return "";
-  std::string h = "<h2>Shape changes between compiles (" + std::to_string(n) +
-                  ")</h2>\n<table id=\"shape-changes\" data-count=\"" + std::to_string(n) +
-                  "\"><thead><tr><th>compile</th><th>previous</th><th>input</th><th>size</th>"
-                  "<th>stride</th><th>dtype</th></tr></thead><tbody>\n";
+  std::string table_open = "<table id=\"shape-changes\" data-count=\"" + std::to_string(n) +
+                           "\"><thead><tr><th>compile</th><th>previous</th><th>input</th>"
+                           "<th>size</th><th>stride</th><th>dtype</th></tr></thead><tbody>\n";
   Statement s = ctx.db.prepare(
       "SELECT file_id, rank, coalesce(compile_id, ''), coalesce(prev_compile_id, ''), "
       "coalesce(input, source, ''), coalesce(prev_size, ''), coalesce(size, ''), "
       "coalesce(prev_stride, ''), coalesce(stride, ''), coalesce(prev_dtype, ''), "
-      "coalesce(dtype, '') FROM tensor_shape_changes ORDER BY id LIMIT ?");
-  s.bind(1, static_cast<int64_t>(ctx.options.rows_per_page));
+      "coalesce(dtype, '') FROM tensor_shape_changes ORDER BY id");
   auto change = [&](int a, int b) {
     std::string x = s.text(a), y = s.text(b);
-    return x == y ? html_escape(y) : "<span class=\"bad\">" + html_escape(x) + " \xE2\x86\x92 " +
-                                         html_escape(y) + "</span>";
+    return x == y ? html_escape(y)
+                  : "<span class=\"bad\">" + html_escape(x) + " \xE2\x86\x92 " + html_escape(y) +
+                        "</span>";
   };
+  std::vector<std::string> rows;
   while (s.step()) {
-    h += "<tr><td>" + compile_link(s.int64(0), s.opt_int64(1), s.text(2), 0) + "</td><td>" +
-         html_escape(s.text_view(3)) + "</td><td>" + html_escape(s.text_view(4)) + "</td><td>" +
-         change(5, 6) + "</td><td>" + change(7, 8) + "</td><td>" + change(9, 10) + "</td></tr>\n";
+    rows.push_back("<tr><td>" + compile_link(s.int64(0), s.opt_int64(1), s.text(2), 0) +
+                   "</td><td>" + html_escape(s.text_view(3)) + "</td><td>" +
+                   html_escape(s.text_view(4)) + "</td><td>" + change(5, 6) + "</td><td>" +
+                   change(7, 8) + "</td><td>" + change(9, 10) + "</td></tr>\n");
   }
-  return h + "</tbody></table>\n";
+  std::string h =
+      "<h2>Shape changes between compiles (" + std::to_string(n) + ")</h2>\n" + table_open;
+  for (size_t i = 0; i < rows.size() && i < ctx.options.rows_per_page; ++i) h += rows[i];
+  return h + "</tbody></table>\n" +
+         write_row_pages(ctx, "shape_changes", "Shape changes between compiles", "tensors",
+                         "<p>Inputs whose size, stride or dtype changed from the frame's previous "
+                         "compile (<a href=\"tensors.html\">Tensors</a>).</p>\n",
+                         table_open, rows);
+}
+
+// The first logged-value snapshots, with a link to the full (paginated) list.
+std::string logged_values(const TensorSnapshots& snaps) {
+  constexpr size_t kShown = 20;
+  size_t n = snaps.entries.size();
+  if (n == 0 && snaps.errors.empty()) return "";
+  std::string h = "<h2>Logged tensor values (" + std::to_string(n) +
+                  ")</h2>\n<p>Tensors whose values the log records (tensor_values), drawn with "
+                  "their numbers; sharded ones assembled from every rank's block. <a "
+                  "href=\"tensor_values.html\">All logged values</a>.</p>\n";
+  return h + snapshot_table_head("tensor-values-first", n) +
+         snapshot_rows_html(snaps, 0, kShown, 0) + "</tbody></table>\n";
 }
 
 }  // namespace
 
-void write_tensors_page(ReportContext& ctx) {
+void write_tensors_page(ReportContext& ctx, const TensorSnapshots& snapshots) {
   std::vector<TensorLayout> layouts;
   int64_t total = ctx.db.scalar("SELECT count(*) FROM tensors");
   Statement s = ctx.db.prepare(
@@ -154,7 +176,7 @@ void write_tensors_page(ReportContext& ctx) {
     layouts.push_back({s.text(0), s.text(1), s.text(2), s.text(3), s.text(4), s.int64(5),
                        s.int64(6), s.int64(7), s.int64(8), s.opt_int64(9), s.text(10)});
   }
-  std::string extra = shape_changes(ctx) + shard_pictures(ctx);
+  std::string extra = logged_values(snapshots) + shape_changes(ctx) + shard_pictures(ctx);
   size_t per_page = std::max<size_t>(ctx.options.rows_per_page, 1);
   size_t page_count = std::max<size_t>(1, (layouts.size() + per_page - 1) / per_page);
   for (size_t page = 0; page < page_count; ++page) {
@@ -185,7 +207,8 @@ void write_tensors_page(ReportContext& ctx) {
     h += "</tbody></table>\n" + pager("tensors", page, page_count) + page_tail(0);
     ctx.site.write(page_file("tensors", page), h);
   }
-  for (size_t i = 0; i < layouts.size() && i < kMaxTensorPages; ++i) write_tensor_page(ctx, layouts[i]);
+  for (size_t i = 0; i < layouts.size() && i < kMaxTensorPages; ++i)
+    write_tensor_page(ctx, layouts[i]);
 }
 
 }  // namespace tlscope::exporters

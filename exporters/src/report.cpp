@@ -11,6 +11,8 @@ namespace tlscope::exporters {
 
 namespace {
 
+constexpr size_t kMaxValuePages = 2000;
+
 // The pages read the analysis tables. A database ingested without analysis gets it now (the
 // tables are derived data, rebuilt the same way by `tlscope analyze`).
 bool ensure_analysis(const std::string& path, ReportResult& result) {
@@ -56,7 +58,8 @@ ReportResult write_report(const ReportOptions& options) {
   db.scalar("BEGIN");
   db.scalar("SELECT count(*) FROM sqlite_master");  // starts the read transaction now
   Site site(options.out_dir);
-  for (const Asset& asset : report_assets()) site.write("assets/" + std::string(asset.name), asset.text);
+  for (const Asset& asset : report_assets())
+    site.write("assets/" + std::string(asset.name), asset.text);
   ReportContext ctx{db, site, options, result.warnings};
 
   auto timed = [&](const char* family, auto&& write) {
@@ -68,7 +71,9 @@ ReportResult write_report(const ReportOptions& options) {
   std::vector<CompileInfo> compiles;
   timed("load compiles", [&] { compiles = load_compiles(db); });
   timed("compile tree", [&] { write_compile_tree(ctx, compiles); });
-  timed("compile pages", [&] { write_compile_pages(ctx, compiles); });
+  TensorSnapshots snapshots;
+  timed("tensor values", [&] { snapshots = load_tensor_snapshots(db, kMaxValuePages); });
+  timed("compile pages", [&] { write_compile_pages(ctx, compiles, snapshots); });
   timed("failures", [&] { write_failures_page(ctx, compiles); });
   timed("graph breaks", [&] { write_graph_breaks_page(ctx); });
   timed("recompiles", [&] { write_recompiles_page(ctx); });
@@ -76,7 +81,10 @@ ReportResult write_report(const ReportOptions& options) {
   timed("ranks", [&] { write_ranks_page(ctx, compiles); });
   timed("collectives", [&] { write_collectives_page(ctx); });
   timed("compile timeline", [&] { write_compile_timeline_page(ctx); });
-  timed("tensors", [&] { write_tensors_page(ctx); });
+  timed("tensors", [&] {
+    write_tensors_page(ctx, snapshots);
+    write_tensor_values_pages(ctx, snapshots);
+  });
   timed("errors", [&] { write_errors_page(ctx); });
   timed("summary", [&] { write_index_page(ctx, compiles); });
 

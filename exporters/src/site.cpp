@@ -122,14 +122,38 @@ std::string pager(std::string_view base, size_t page, size_t page_count) {
   return p + "</p>\n";
 }
 
+std::string write_row_pages(ReportContext& ctx, std::string_view base, std::string_view title,
+                            std::string_view page_id, const std::string& intro_html,
+                            const std::string& table_open, const std::vector<std::string>& rows) {
+  size_t per_page = std::max<size_t>(ctx.options.rows_per_page, 1);
+  if (rows.size() <= per_page) return {};
+  size_t page_count = (rows.size() + per_page - 1) / per_page;
+  for (size_t page = 0; page < page_count; ++page) {
+    std::string h = page_head(title, page_id, 0) + intro_html + pager(base, page, page_count);
+    h += table_open;
+    for (size_t i = page * per_page; i < rows.size() && i < (page + 1) * per_page; ++i)
+      h += rows[i];
+    h += "</tbody></table>\n" + pager(base, page, page_count) + page_tail(0);
+    ctx.site.write(page_file(base, page), h);
+  }
+  return "<p class=\"more\">The first " + std::to_string(per_page) + " of " +
+         std::to_string(rows.size()) + " are shown here; <a href=\"" + page_file(base, 0) +
+         "\">all " + std::to_string(rows.size()) + "</a> on " + std::to_string(page_count) +
+         " pages.</p>\n";
+}
+
 std::string compile_page(int64_t file_id, std::string_view compile_id) {
   std::string name = "compile/f" + std::to_string(file_id) + "_";
   compile_id = compile_id.substr(0, compile_id.find('_'));
   for (char c : compile_id) {
-    if (c == '/') name += '-';
-    else if (c == '!') name += "ca";
-    else if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') name += c;
-    else name += 'x';
+    if (c == '/')
+      name += '-';
+    else if (c == '!')
+      name += "ca";
+    else if (std::isalnum(static_cast<unsigned char>(c)) || c == '_')
+      name += c;
+    else
+      name += 'x';
   }
   return name + ".html";
 }
@@ -152,7 +176,8 @@ std::string rank_label(std::optional<int64_t> rank) {
 std::string compile_link(int64_t file_id, std::optional<int64_t> rank, std::string_view compile_id,
                          int depth) {
   if (compile_id.empty()) return rank_label(rank);
-  std::string a = "<a class=\"cid\" href=\"" + up(depth) + compile_page(file_id, compile_id) + "\">";
+  std::string a =
+      "<a class=\"cid\" href=\"" + up(depth) + compile_page(file_id, compile_id) + "\">";
   if (rank) a += "r" + std::to_string(*rank) + " ";
   a += "[";
   append_html_escaped(a, compile_id);
@@ -161,9 +186,12 @@ std::string compile_link(int64_t file_id, std::optional<int64_t> rank, std::stri
 
 std::string format_us(double us) {
   char buf[64];
-  if (us < 1000) std::snprintf(buf, sizeof buf, "%.0f µs", us);
-  else if (us < 1e6) std::snprintf(buf, sizeof buf, "%.2f ms", us / 1e3);
-  else std::snprintf(buf, sizeof buf, "%.2f s", us / 1e6);
+  if (us < 1000)
+    std::snprintf(buf, sizeof buf, "%.0f µs", us);
+  else if (us < 1e6)
+    std::snprintf(buf, sizeof buf, "%.2f ms", us / 1e3);
+  else
+    std::snprintf(buf, sizeof buf, "%.2f s", us / 1e6);
   return buf;
 }
 

@@ -50,6 +50,13 @@ std::string page_tail(int depth, const std::vector<std::string>& scripts = {});
 std::string page_file(std::string_view base, size_t page);
 std::string pager(std::string_view base, size_t page, size_t page_count);
 
+// The full list behind a section that shows only its first rows: writes `rows` into base.html,
+// base_2.html, ... (rows_per_page each) as `table_open` + rows + "</tbody></table>", and returns
+// the section's "all N" link ("" when every row fits the section).
+std::string write_row_pages(ReportContext& ctx, std::string_view base, std::string_view title,
+                            std::string_view page_id, const std::string& intro_html,
+                            const std::string& table_open, const std::vector<std::string>& rows);
+
 // Per-compile pages live in compile/; the name encodes the log file and the compile id (without
 // attempt), the key of the analysis tables.
 std::string compile_page(int64_t file_id, std::string_view compile_id);

@@ -2,7 +2,10 @@
 #include "tensor_grid_html.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdio>
+#include <map>
 
 #include "tlscope/exporters/html.hpp"
 
@@ -22,13 +25,19 @@ std::string box(double x, double y, double w, double h) {
   return "left:" + px(x) + ";top:" + px(y) + ";width:" + px(w) + ";height:" + px(h);
 }
 
-// Distinct, readable background per mesh rank.
-std::string rank_colour(int rank) {
-  int hue = (rank * 67) % 360;
-  return "hsl(" + std::to_string(hue) + ",65%,85%)";
+std::string owners_text(const std::vector<int>& owners) {
+  std::string s;
+  for (size_t k = 0; k < owners.size(); ++k) s += (k ? "," : "") + std::to_string(owners[k]);
+  return s;
 }
 
 }  // namespace
+
+// Distinct, readable background per mesh rank.
+std::string mesh_rank_colour(int rank) {
+  int hue = (rank * 67) % 360;
+  return "hsl(" + std::to_string(hue) + ",65%,85%)";
+}
 
 std::vector<std::string> json_dims(const std::string& json) {
   std::vector<std::string> out;
@@ -53,7 +62,8 @@ std::vector<std::string> storage_offsets(const views::TensorGrid& grid,
                                          int64_t storage_offset) {
   std::vector<int64_t> st;
   for (const std::string& s : strides) {
-    if (s.empty() || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+    if (s.empty() ||
+        !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
         s.size() > 15)
       return std::vector<std::string>(grid.cells.size());
     st.push_back(std::stoll(s));
@@ -68,8 +78,10 @@ std::vector<std::string> storage_offsets(const views::TensorGrid& grid,
     int64_t off = storage_offset;
     bool skipped = false;
     for (size_t k = 0; k < st.size(); ++k) {
-      if (c.index[k] < 0) skipped = true;
-      else off += c.index[k] * st[k];
+      if (c.index[k] < 0)
+        skipped = true;
+      else
+        off += c.index[k] * st[k];
     }
     out.push_back(skipped ? c.text : std::to_string(off));
   }
@@ -86,7 +98,8 @@ std::string tensor_grid_html(const views::TensorGrid& grid,
                   ";height:" + px(Y(grid.height) + 10) + "\">";
   for (const views::GridBlock& b : grid.blocks) {
     if (b.level == 0) continue;
-    h += "<div class=\"block\" style=\"" + box(X(b.x) - 2, Y(b.y) - 2, b.w * kCellW + 4, b.h * kCellH + 4);
+    h += "<div class=\"block\" style=\"" +
+         box(X(b.x) - 2, Y(b.y) - 2, b.w * kCellW + 4, b.h * kCellH + 4);
     if (!b.owners.empty()) h += ";border-color:#555";
     h += "\"></div>";
   }
@@ -94,7 +107,7 @@ std::string tensor_grid_html(const views::TensorGrid& grid,
     const views::GridCell& c = grid.cells[i];
     std::string text = i < cell_text.size() && !cell_text[i].empty() ? cell_text[i] : c.text;
     h += "<div class=\"cell\" style=\"" + box(X(c.x), Y(c.y), c.w * kCellW, c.h * kCellH);
-    if (!c.owners.empty()) h += ";background:" + rank_colour(c.owners.front());
+    if (!c.owners.empty()) h += ";background:" + mesh_rank_colour(c.owners.front());
     h += "\"";
     if (!c.owners.empty()) {
       h += " title=\"ranks";
@@ -105,7 +118,8 @@ std::string tensor_grid_html(const views::TensorGrid& grid,
     append_html_escaped(h, text);
     if (!c.owners.empty() && !c.ellipsis) {
       h += "<sub>r";
-      for (size_t k = 0; k < c.owners.size() && k < 3; ++k) h += (k ? "," : "") + std::to_string(c.owners[k]);
+      for (size_t k = 0; k < c.owners.size() && k < 3; ++k)
+        h += (k ? "," : "") + std::to_string(c.owners[k]);
       h += "</sub>";
     }
     h += "</div>";
@@ -116,6 +130,92 @@ std::string tensor_grid_html(const views::TensorGrid& grid,
   for (const views::GridTick& t : grid.ticks) {
     double x = t.direction == views::Direction::kHorizontal ? X(t.x) : ox + t.x * kCellW * 0.7;
     double w = t.direction == views::Direction::kHorizontal ? t.w * kCellW : t.w * kCellW * 0.7;
+    h += "<div class=\"axis\" style=\"" + box(x, Y(t.y), w, t.h * kCellH) + "\">";
+    append_html_escaped(h, t.text);
+    h += "</div>";
+  }
+  return h + "</div>";
+}
+
+}  // namespace tlscope::exporters
+
+namespace tlscope::exporters {
+
+std::string tensor_values_grid_html(const views::TensorGrid& grid,
+                                    const std::vector<double>& values,
+                                    const std::vector<int64_t>& shape) {
+  constexpr double kValueW = 62;
+  double ox = grid.vertical_levels * kValueW * 0.6, oy = grid.horizontal_levels * kCellH;
+  auto X = [&](double x) { return ox + x * kValueW; };
+  auto Y = [&](double y) { return oy + y * kCellH; };
+  std::vector<int64_t> strides(shape.size(), 1);
+  for (size_t k = shape.size(); k-- > 1;)
+    strides[k - 1] = strides[k] * std::max<int64_t>(1, shape[k]);
+  std::string h = "<div class=\"tensor-grid values\" style=\"width:" + px(X(grid.width) + 10) +
+                  ";height:" + px(Y(grid.height) + 24) + "\">";
+  for (const views::GridBlock& b : grid.blocks) {
+    if (b.level == 0) continue;
+    h += "<div class=\"block\" style=\"" +
+         box(X(b.x) - 2, Y(b.y) - 2, b.w * kValueW + 4, b.h * kCellH + 4) + "\"></div>";
+  }
+  char num[40];
+  for (const views::GridCell& c : grid.cells) {
+    h += "<div class=\"cell\" style=\"" + box(X(c.x), Y(c.y), c.w * kValueW, c.h * kCellH);
+    if (!c.owners.empty()) h += ";background:" + mesh_rank_colour(c.owners.front());
+    h += "\"";
+    if (!c.ellipsis) {
+      int64_t flat = 0;
+      std::string idx;
+      for (size_t k = 0; k < c.index.size() && k < strides.size(); ++k) {
+        flat += c.index[k] * strides[k];
+        idx += (k ? "," : "") + std::to_string(c.index[k]);
+      }
+      double v = flat < static_cast<int64_t>(values.size()) ? values[flat] : std::nan("");
+      std::snprintf(num, sizeof num, "%.17g", v);
+      h += " data-idx=\"" + idx + "\" data-v=\"" + std::string(num) + "\" title=\"[" + idx +
+           "] = " + num;
+      if (!c.owners.empty()) h += ", ranks " + owners_text(c.owners);
+      h += "\"";
+      if (!c.owners.empty()) h += " data-owners=\"" + owners_text(c.owners) + "\"";
+      h += ">";
+      append_html_escaped(h, std::isnan(v) ? std::string("?") : c.text);
+    } else {
+      h += ">";
+      append_html_escaped(h, c.text);
+    }
+    h += "</div>";
+  }
+  // Shard boxes: per innermost matrix, the bounding box of each owner set's cells.
+  for (const views::GridBlock& b : grid.blocks) {
+    if (b.level != 0 || grid.mesh_ranks == 0) continue;
+    std::map<std::vector<int>, std::array<double, 4>> boxes;  // x0, y0, x1, y1
+    for (size_t i = b.first_cell; i < b.end_cell && i < grid.cells.size(); ++i) {
+      const views::GridCell& c = grid.cells[i];
+      if (c.ellipsis || c.owners.empty()) continue;
+      auto [it, fresh] =
+          boxes.try_emplace(c.owners, std::array<double, 4>{c.x, c.y, c.x + c.w, c.y + c.h});
+      auto& r = it->second;
+      if (!fresh) {
+        r[0] = std::min(r[0], c.x);
+        r[1] = std::min(r[1], c.y);
+        r[2] = std::max(r[2], c.x + c.w);
+        r[3] = std::max(r[3], c.y + c.h);
+      }
+    }
+    for (const auto& [owners, r] : boxes) {
+      h += "<div class=\"shard\" data-owners=\"" + owners_text(owners) + "\" style=\"" +
+           box(X(r[0]), Y(r[1]), (r[2] - r[0]) * kValueW, (r[3] - r[1]) * kCellH) +
+           "\"><span class=\"shard-tag\" style=\"background:" + mesh_rank_colour(owners.front()) +
+           "\">r" + owners_text(owners) + "</span></div>";
+    }
+  }
+  for (const views::GridEllipsis& e : grid.ellipses)
+    h += "<div class=\"ellipsis\" style=\"" + box(X(e.x), Y(e.y), e.w * kValueW, e.h * kCellH) +
+         "\">&hellip;</div>";
+  for (const views::GridTick& t : grid.ticks) {
+    bool across = t.direction == views::Direction::kHorizontal;
+    double x = across ? X(t.x) : ox + t.x * kValueW * 0.6;
+    double w = across ? t.w * kValueW : t.w * kValueW * 0.6;
     h += "<div class=\"axis\" style=\"" + box(x, Y(t.y), w, t.h * kCellH) + "\">";
     append_html_escaped(h, t.text);
     h += "</div>";

@@ -15,6 +15,17 @@ namespace tlscope::exporters {
 std::string tensor_grid_html(const views::TensorGrid& grid,
                              const std::vector<std::string>& cell_text = {});
 
+// A values view of a views::TensorGrid laid out from `values` (row-major over `shape`): wider
+// cells with the numbers; each cell carries data-idx, data-v (full precision) and, when sharded,
+// data-owners; within each innermost matrix the cells of one owner set get an outlined box tagged
+// with the mesh ranks ("r0,2"). NaN values (no rank supplied them) show as "?".
+std::string tensor_values_grid_html(const views::TensorGrid& grid,
+                                    const std::vector<double>& values,
+                                    const std::vector<int64_t>& shape);
+
+// The background colour of a mesh rank's cells (and its legend swatch).
+std::string mesh_rank_colour(int rank);
+
 // Storage offset of every grid cell (ellipsis cells get ""), from strides and an offset;
 // strides that are not plain integers give "".
 std::vector<std::string> storage_offsets(const views::TensorGrid& grid,

@@ -55,7 +55,8 @@ function next(i) {
       var d = f.contentDocument;
       r.ready = d.body.getAttribute("data-ready");
       r.errors = d.querySelectorAll(".tlscope-js-error").length;
-      r.pwned = (d.title.indexOf("PWNED") >= 0 || d.body.dataset.pwned) ? 1 : 0;
+      // The hostile script sets the whole title to PWNED; a title that shows it as text is fine.
+      r.pwned = (d.title === "PWNED" || d.body.dataset.pwned) ? 1 : 0;
       r.imgs = d.querySelectorAll("img").length;
       r.inline = 0;
       d.querySelectorAll("script").forEach(function (s) { if (!s.src) r.inline++; });

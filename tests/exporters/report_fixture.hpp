@@ -86,6 +86,12 @@ inline void write_report_fixture(const std::string& path) {
       collective(db, rank, seq, seq == 3 && rank == 1 ? "all_gather" : "all_reduce", t, t + 800);
     }
   }
+  // Logged values of a 64x64 tensor (value = flat index / 2) under a hostile name: drawn
+  // summarised, its name escaped everywhere.
+  std::string values = "{\"name\": " + FixtureDb::q_json("big" + kHostileScript) +
+                       ", \"shape\": [64, 64], \"dtype\": \"float32\", \"values\": [";
+  for (int i = 0; i < 64 * 64; ++i) values += (i ? ", " : "") + std::to_string(i * 0.5);
+  db.artifact(Ctx{}, "tensor_values", values + "]}", "json", 0);
   std::filesystem::remove(path);
   db.exec("VACUUM INTO " + FixtureDb::q(path));
 }

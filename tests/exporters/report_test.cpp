@@ -193,3 +193,23 @@ TEST_CASE("report on a missing or non-database file fails with a message naming 
   CHECK_FALSE(r.ok);
   CHECK(r.error.find("junk.db") != std::string::npos);
 }
+
+TEST_CASE("logged values of a large tensor are drawn summarised with the right numbers") {
+  const FixtureReport f = fixture_report("values");
+  REQUIRE(f.result.ok);
+  std::string index = read_file(fs::path(f.dir) / "tensor_values.html");
+  CHECK(attr_of(index, "tensor-values", "data-count") == "1");
+  // The hostile tensor name is shown as text.
+  CHECK(index.find("big&lt;script&gt;") != std::string::npos);
+  std::string page = read_file(fs::path(f.dir) / "tensor" / "values_1.html");
+  // 4096 elements > the 1000-element threshold: 3 first, an ellipsis, 3 last per dim: 7 x 7.
+  CHECK(attr_of(page, "tensor-grid", "data-summarized") == "1");
+  CHECK(attr_of(page, "tensor-grid", "data-cells") == "49");
+  CHECK(count_of(page, "class=\"cell\"") == 49);
+  CHECK(count_of(page, "data-idx=") == 36);  // the 13 ellipsis cells carry no index
+  // Element [i, j] holds (64 i + j) / 2, read back from the logged flat values.
+  CHECK(page.find("data-idx=\"0,1\" data-v=\"0.5\"") != std::string::npos);
+  CHECK(page.find("data-idx=\"62,63\" data-v=\"2015.5\"") != std::string::npos);
+  CHECK(page.find("data-idx=\"63,63\" data-v=\"2047.5\"") != std::string::npos);
+  CHECK(page.find(">2047</div>") != std::string::npos);  // [63, 62]: 4094 / 2
+}

@@ -115,11 +115,19 @@ CREATE VIEW compile_directory AS
            WHEN e.kind IN ('inductor_output_code', 'graph_dump', 'dump_file') THEN 'code'
            WHEN e.kind LIKE '%compilation_metrics%' THEN 'metrics'
            WHEN e.kind LIKE 'describe_%' THEN 'tensor'
-           WHEN e.kind LIKE '%graph%' AND e.kind <> 'artifact' THEN 'graph'
+           WHEN e.kind IN ('dynamo_output_graph', 'optimize_ddp_split_graph',
+                           'optimize_ddp_split_child', 'compiled_autograd_graph',
+                           'aot_joint_graph', 'aot_forward_graph', 'aot_backward_graph',
+                           'aot_inference_graph', 'inductor_pre_grad_graph',
+                           'inductor_post_grad_graph', 'exported_program') THEN 'graph'
            WHEN e.kind = 'artifact' AND json_extract(e.metadata, '$.name') = 'fx_graph_runnable'
              THEN 'code'
-           WHEN e.kind = 'artifact' AND json_extract(e.metadata, '$.name') LIKE '%graph%'
-             AND json_extract(e.metadata, '$.name') NOT LIKE '%cache%' THEN 'graph'
+           WHEN e.kind = 'artifact' AND json_extract(e.metadata, '$.name') IN (
+               'before_pre_grad_graph', 'after_pre_grad_graph', 'before_post_grad_graph',
+               'after_post_grad_graph', 'inductor_pre_grad_graph', 'inductor_post_grad_graph',
+               'before_joint_graph', 'after_joint_graph', 'before_recompile_pre_grad',
+               'after_recompile_pre_grad', 'before_recompile_post_grad',
+               'after_recompile_post_grad') THEN 'graph'
            WHEN e.kind = 'artifact' THEN 'artifact'
            ELSE 'other' END AS category,
          e.payload_id, p.size AS payload_size

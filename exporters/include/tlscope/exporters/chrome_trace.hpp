@@ -10,11 +10,14 @@ namespace tlscope::exporters {
 struct ChromeTraceResult {
   bool ok = false;
   std::string error;
-  uint64_t events = 0;  // trace events written
+  uint64_t events = 0;   // trace events written (metadata included)
+  uint64_t skipped = 0;  // records without a usable time
 };
 
-// pid is the rank (-1 when the log has none); tid keeps the log's tid for compile phases and is
-// 1000 + process-group lane for collectives so they sit on their own tracks.
+// pid is the rank (records without one share a pid no rank uses: 0 in a single-process log);
+// tid keeps the log's tid for compile phases (+100 per extra log file of the same rank) and is
+// 1000 + 100 * process-group index + lane for collectives, so each group has its own track and
+// collectives that overlap in time get a lane of their own.
 ChromeTraceResult export_chrome_trace(const std::string& db_path, const std::string& out_path);
 
 }  // namespace tlscope::exporters

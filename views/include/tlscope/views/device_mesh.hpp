@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace tlscope::views {
@@ -45,6 +46,11 @@ class MeshOwnership {
   // Ranks whose shard contains the element at `index` (one entry per tensor dim), ascending.
   std::vector<int> owners(const std::vector<int64_t>& index) const;
   bool partial() const { return partial_; }
+  // The half-open range [lo, hi) of tensor dim `dim` that mesh rank `rank` holds.
+  std::pair<int64_t, int64_t> extent(int rank, size_t dim) const {
+    const Range& r = ranges_[static_cast<size_t>(rank)][dim];
+    return {r.lo, r.hi};
+  }
 
  private:
   struct Range {

@@ -1,0 +1,58 @@
+// compile_directory on the real PyTorch logs: a payload is a graph only for the real graph kinds
+// and artifact names, never because its name mentions "graph".
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "analysis/analysis_harness.hpp"
+
+using tlscope::test::AnalyzedDb;
+
+namespace {
+
+std::vector<std::string> real_logs() {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(TLSCOPE_SHARED_LOGS))
+    if (e.path().extension() == ".log" || e.is_directory()) out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("compile_directory files real graphs as graphs and graph-named metadata as artifacts") {
+  for (const std::string& input : real_logs()) {
+    INFO(input);
+    AnalyzedDb db("compile_directory_" + std::filesystem::path(input).stem().string(), {input});
+    REQUIRE(db.report().ok);
+    // A payload is an FX graph printout when its first line is `class X(torch.nn.Module):`
+    // (or an older `graph():`); JSON cache records that embed graph text are not.
+    const std::string printout =
+        "(substr(p.text, 1, instr(p.text || char(10), char(10))) LIKE 'class %(torch.nn.Module):%' "
+        "OR p.text LIKE 'graph():%')";
+    // Every payload filed as a graph is such a printout...
+    CHECK(db.scalar("SELECT count(*) FROM compile_directory d JOIN payloads p ON p.id = "
+                    "d.payload_id WHERE d.category = 'graph' AND NOT " +
+                    printout) == "0");
+    // ...and every printout a compile logged is filed as a graph.
+    CHECK(db.rows("SELECT DISTINCT d.name || ':' || d.category FROM compile_directory d JOIN "
+                  "payloads p ON p.id = d.payload_id WHERE " +
+                  printout + " AND d.category <> 'graph'") == std::vector<std::string>{});
+  }
+  // multi_rank_logs rank 1, read off the log: aot_forward_graph_fw_metadata is a
+  // ViewAndMutationMeta(...) text, fx_graph_cache_hit a JSON record, after_pre_grad_graph a
+  // `class GraphModule(torch.nn.Module):` printout, fx_graph_runnable a runnable script.
+  AnalyzedDb db(
+      "compile_directory_rank1",
+      {std::string(TLSCOPE_SHARED_LOGS) + "/multi_rank_logs/dedicated_log_torch_trace_rank_1.log"});
+  REQUIRE(db.report().ok);
+  CHECK(db.rows("SELECT DISTINCT name || ':' || category FROM compile_directory WHERE name IN "
+                "('aot_forward_graph_fw_metadata', 'fx_graph_cache_hit', 'after_pre_grad_graph', "
+                "'before_post_grad_graph', 'fx_graph_runnable', 'dynamo_output_graph', "
+                "'aot_inference_graph', 'inductor_post_grad_graph') ORDER BY 1") ==
+        std::vector<std::string>{"after_pre_grad_graph:graph",
+                                 "aot_forward_graph_fw_metadata:artifact",
+                                 "aot_inference_graph:graph", "before_post_grad_graph:graph",
+                                 "dynamo_output_graph:graph", "fx_graph_cache_hit:artifact",
+                                 "fx_graph_runnable:code", "inductor_post_grad_graph:graph"});
+}
