@@ -38,7 +38,7 @@ void record(FixtureDb& db, int64_t rank, const Op& o) {
 }
 
 // Four ranks, six all_reduces on dp; rank r arrives r*100 us after rank 0 (scheduling noise).
-// Faults: rank 3 is 80 ms late at seq 3, rank 2 issues all_gather at seq 5. On tp (ranks 0, 1),
+// Faults: rank 3 is 400 ms late at seq 3, rank 2 issues all_gather at seq 5. On tp (ranks 0, 1),
 // rank 1 never issues seq 2 and rank 0 times out.
 void faulty_run(FixtureDb& db, bool inject) {
   for (int64_t rank = 0; rank < 4; ++rank) {
@@ -48,8 +48,8 @@ void faulty_run(FixtureDb& db, bool inject) {
       o.seq = seq;
       double base = 1e6 * static_cast<double>(seq);
       o.created = base + 100.0 * static_cast<double>(rank);
-      o.started = base + 300.0 + (inject && seq == 3 ? 80'000.0 : 0.0);
-      if (inject && seq == 3 && rank == 3) o.created = base + 80'300.0;
+      o.started = base + 300.0 + (inject && seq == 3 ? 400'000.0 : 0.0);
+      if (inject && seq == 3 && rank == 3) o.created = base + 400'300.0;
       o.completed = o.started + 1000.0;
       if (inject && seq == 5 && rank == 2) o.op = "all_gather";
       record(db, rank, o);
@@ -90,9 +90,9 @@ TEST_CASE("collectives: desync, missing and straggler named with their ranks") {
                   "of group dp") != std::string::npos);
   CHECK(text.find("rank 0 reached sequence 2 of group tp (all_reduce) but rank 1 never did; "
                   "rank 0 timed out waiting") != std::string::npos);
-  // 80300 us after rank 0; the others' median arrival is rank 1's, 100 us after rank 0.
+  // 400300 us after rank 0; the others' median arrival is rank 1's, 100 us after rank 0.
   CHECK(text.find(
-            "rank 3 arrived 80.2 ms after the others' median arrival at sequence 3 of group dp") !=
+            "rank 3 arrived 400.2 ms after the others' median arrival at sequence 3 of group dp") !=
         std::string::npos);
 
   auto matches = load_collective_matches(db.db());
@@ -100,9 +100,9 @@ TEST_CASE("collectives: desync, missing and straggler named with their ranks") {
   const CollectiveMatch& m3 = matches[2];
   CHECK(m3.seq == 3);
   CHECK(m3.last_rank == 3);
-  CHECK(m3.arrival_skew_us == Approx(80'300));
-  // The others waited 80300 + 80200 + 80100 us for rank 3.
-  CHECK(m3.wait_us == Approx(240'600));
+  CHECK(m3.arrival_skew_us == Approx(400'300));
+  // The others waited 400300 + 400200 + 400100 us for rank 3.
+  CHECK(m3.wait_us == Approx(1'200'600));
   const CollectiveMatch& m1 = matches[0];
   CHECK(m1.duration_us == Approx(1000));
   CHECK(*m1.bandwidth_gbps == Approx(4096.0 / 1000.0 / 1e3));
