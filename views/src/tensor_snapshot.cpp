@@ -10,26 +10,13 @@
 #include <limits>
 #include <map>
 
+#include "json_number.hpp"
+
 namespace tlscope::views {
 namespace {
 
 using simdjson::dom::element;
 using simdjson::dom::element_type;
-
-std::optional<double> number_of(element e) {
-  switch (e.type()) {
-    case element_type::INT64:
-      return static_cast<double>(int64_t(e));
-    case element_type::UINT64:
-      return static_cast<double>(uint64_t(e));
-    case element_type::DOUBLE:
-      return double(e);
-    case element_type::BOOL:
-      return bool(e) ? 1.0 : 0.0;
-    default:
-      return std::nullopt;
-  }
-}
 
 // A JSON array of non-negative integers under `key`; false (with `why`) otherwise.
 bool int_list(element obj, const char* key, std::vector<int64_t>& out, std::string& why,
@@ -264,7 +251,7 @@ std::optional<LoggedValues> parse_logged_values(std::string_view json, const std
   simdjson::dom::array values;
   if (doc["values"].get(values)) return fail("no \"values\" array");
   for (element v : values) {
-    std::optional<double> x = number_of(v);
+    std::optional<double> x = json_number(v);
     if (!x) return fail("\"values\" holds a non-number");
     out.values.push_back(*x);
   }

@@ -4,23 +4,10 @@
 
 #include <simdjson.h>
 
+#include "json_number.hpp"
+
 namespace tlscope::views {
 namespace {
-
-std::optional<double> number_of(simdjson::dom::element e) {
-  switch (e.type()) {
-    case simdjson::dom::element_type::INT64:
-      return static_cast<double>(int64_t(e));
-    case simdjson::dom::element_type::UINT64:
-      return static_cast<double>(uint64_t(e));
-    case simdjson::dom::element_type::DOUBLE:
-      return double(e);
-    case simdjson::dom::element_type::BOOL:
-      return bool(e) ? 1.0 : 0.0;
-    default:
-      return std::nullopt;
-  }
-}
 
 // Walks a nested array; the first array seen at each depth fixes that dim's size.
 bool flatten(simdjson::dom::element e, size_t depth, TensorValues& out, bool& shape_fixed,
@@ -44,7 +31,7 @@ bool flatten(simdjson::dom::element e, size_t depth, TensorValues& out, bool& sh
     if (n == 0) shape_fixed = true;
     return true;
   }
-  auto v = number_of(e);
+  auto v = json_number(e);
   if (!v) {
     why = "non-numeric item at depth " + std::to_string(depth);
     return false;
