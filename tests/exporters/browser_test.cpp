@@ -1,7 +1,7 @@
 // The report in headless Chromium: every page of the hostile two-rank fixture loads without a
 // script error and without running log text; the timelines draw the bars the database holds;
 // screenshots of the index, a graph-break page, the collective timeline and a tensor view are
-// written to <build>/test-artifacts/report-fixture/screenshots.
+// written to <build>/test-artifacts/report-fixture-screenshots.
 #include <catch2/catch.hpp>
 
 #include "exporters/browser.hpp"
@@ -13,16 +13,9 @@ namespace fs = std::filesystem;
 
 TEST_CASE("every report page loads in headless Chromium without script errors") {
   REQUIRE(chromium_path() != nullptr);
-  fs::path root = fs::path(TLSCOPE_BINARY_DIR) / "test-artifacts" / "report-browser";
-  fs::remove_all(root);
-  fs::create_directories(root);
-  std::string db = (root / "fixture.db").string();
-  write_report_fixture(db);
-  tlscope::exporters::ReportOptions o;
-  o.db_path = db;
-  o.out_dir = (root / "site").string();
-  auto result = tlscope::exporters::write_report(o);
-  REQUIRE(result.ok);
+  const FixtureReport f = fixture_report("browser");
+  const fs::path& root = f.root;
+  REQUIRE(f.result.ok);
 
   std::vector<std::string> pages;
   for (const auto& p : html_files(root / "site")) pages.push_back(fs::relative(p, root).string());

@@ -34,16 +34,11 @@ long long json_query(const std::string& json, const std::string& sql) {
 }  // namespace
 
 TEST_CASE("chrome-trace export is valid trace JSON with pid = rank") {
-  fs::path root = fs::path(TLSCOPE_BINARY_DIR) / "test-artifacts" / "chrome-trace";
-  fs::remove_all(root);
-  fs::create_directories(root);
-  std::string db = (root / "fixture.db").string();
-  write_report_fixture(db);
   // The collectives come from the analysis tables; the report builds them on first use.
-  tlscope::exporters::ReportOptions o;
-  o.db_path = db;
-  o.out_dir = (root / "site").string();
-  REQUIRE(tlscope::exporters::write_report(o).ok);
+  const FixtureReport f = fixture_report("chrome-trace");
+  REQUIRE(f.result.ok);
+  const fs::path& root = f.root;
+  const std::string& db = f.db;
 
   std::string out = (root / "trace.json").string();
   auto r = tlscope::exporters::export_chrome_trace(db, out);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "analysis/fixture_db.hpp"
+#include "tlscope/exporters/report.hpp"
 
 namespace tlscope::test {
 
@@ -94,6 +95,29 @@ inline void write_report_fixture(const std::string& path) {
   db.artifact(Ctx{}, "tensor_values", values + "]}", "json", 0);
   std::filesystem::remove(path);
   db.exec("VACUUM INTO " + FixtureDb::q(path));
+}
+
+// The fixture database and its report under <build>/test-artifacts/report-fixture-<name>. Each
+// test case writes its own copy (ctest may run test cases of one file in parallel).
+struct FixtureReport {
+  std::filesystem::path root;
+  std::string db, dir;
+  tlscope::exporters::ReportResult result;
+};
+
+inline FixtureReport fixture_report(const std::string& name) {
+  FixtureReport f;
+  f.root = std::filesystem::path(TLSCOPE_BINARY_DIR) / "test-artifacts" / ("report-fixture-" + name);
+  std::filesystem::remove_all(f.root);
+  std::filesystem::create_directories(f.root);
+  f.db = (f.root / "fixture.db").string();
+  f.dir = (f.root / "site").string();
+  write_report_fixture(f.db);
+  tlscope::exporters::ReportOptions o;
+  o.db_path = f.db;
+  o.out_dir = f.dir;
+  f.result = tlscope::exporters::write_report(o);
+  return f;
 }
 
 }  // namespace tlscope::test

@@ -10,34 +10,6 @@
 using namespace tlscope::test;
 namespace fs = std::filesystem;
 
-namespace {
-
-struct FixtureReport {
-  std::string db, dir;
-  tlscope::exporters::ReportResult result;
-};
-
-// Each test case writes its own copy (ctest may run test cases of this file in parallel).
-FixtureReport fixture_report(const std::string& name) {
-  FixtureReport r = [&] {
-    FixtureReport f;
-    fs::path root = fs::path(TLSCOPE_BINARY_DIR) / "test-artifacts" / ("report-fixture-" + name);
-    fs::remove_all(root);
-    fs::create_directories(root);
-    f.db = (root / "fixture.db").string();
-    f.dir = (root / "site").string();
-    write_report_fixture(f.db);
-    tlscope::exporters::ReportOptions o;
-    o.db_path = f.db;
-    o.out_dir = f.dir;
-    f.result = tlscope::exporters::write_report(o);
-    return f;
-  }();
-  return r;
-}
-
-}  // namespace
-
 TEST_CASE("report writes every page family of a two-rank database") {
   const FixtureReport f = fixture_report("pages");
   INFO(f.result.error);
