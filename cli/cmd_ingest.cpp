@@ -109,11 +109,12 @@ int run_ingest(const IngestArgs& args) {
   std::printf("%zu file(s) ingested", stored);
   if (duplicates) std::printf(", %zu duplicate(s) skipped", duplicates);
   std::printf(
-      ", %llu events, %llu errors, %.1f MB in %.2f s (%.1f MB/s; writer thread %.2f CPU-s)"
-      " -> %s\n",
+      ", %llu events, %llu errors, %.1f MB in %.2f s (%.1f MB/s; writer thread %.2f CPU-s,"
+      " indexes %.2f s) -> %s\n",
       static_cast<unsigned long long>(result.events),
       static_cast<unsigned long long>(result.errors), mb, result.seconds,
-      result.seconds > 0 ? mb / result.seconds : 0.0, result.writer_cpu_seconds, args.db.c_str());
+      result.seconds > 0 ? mb / result.seconds : 0.0, result.writer_cpu_seconds, result.index_seconds,
+      args.db.c_str());
   if (args.analyze && !run_analysis(args.db)) return kUsageOrIo;
   if (!result.problems.empty() || incomplete > 0) return kUsageOrIo;
   if (args.strict && result.errors > 0) {

@@ -7,7 +7,9 @@
 namespace tlscope::model {
 namespace {
 
-constexpr std::array<FieldSpec, ChromiumRow::kFieldCount> kFields{{
+// The stored columns, then args (read only for their compile_id).
+constexpr size_t kArgs = ChromiumRow::kFieldCount;
+constexpr std::array<FieldSpec, kArgs + 1> kFields{{
     {"name", FieldType::kText},
     {"cat", FieldType::kText},
     {"ph", FieldType::kText},
@@ -38,9 +40,6 @@ bool is_text(const ChromiumValue& v, std::string_view s) {
 static_assert(static_cast<int>(FieldValue::Kind::kText) ==
               static_cast<int>(ChromiumValue::Kind::kText));
 
-ChromiumPairing::ChromiumPairing()
-    : memory_(":memory:"), patch_(memory_.prepare("SELECT json_patch(?1, ?2)")) {}
-
 void ChromiumPairing::begin_file() {
   open_.clear();
   next_ordinal_ = 0;
@@ -68,30 +67,32 @@ void ChromiumPairing::add(const parser::Event& event, uint64_t event_ordinal,
     out.push_back(std::move(row));
     return;
   }
-  row.chromium_ordinal = next_ordinal_++;  // ids follow the log even when a B row waits for its E
-  for (size_t f = 0; f < kFields.size(); ++f) row.fields[f] = owned(values_[f]);
+  for (size_t f = 0; f < ChromiumRow::kFieldCount; ++f) row.fields[f] = owned(values_[f]);
   // The args' compile id ("0/0", or "None" outside a compile) wins over the envelope's.
   row.compile_id = std::string(compile_id);
-  if (values_[ChromiumRow::kArgs].kind == FieldValue::Kind::kText) {
+  if (values_[kArgs].kind == FieldValue::Kind::kText) {
     std::string ignored;
-    if (args_json_.parse(values_[ChromiumRow::kArgs].text, kArgFields, arg_values_, ignored) &&
+    if (args_json_.parse(values_[kArgs].text, kArgFields, arg_values_, ignored) &&
         arg_values_[0].kind == FieldValue::Kind::kText) {
       row.compile_id = arg_values_[0].text == "None" ? "" : std::string(arg_values_[0].text);
     }
   }
 
-  // A B row is held back until its E arrives, then written once with its duration and merged
-  // args: cheaper than updating it in place, which grows the row after its page filled up.
+  // A B row is held back until its E arrives, then written once with its duration and the E's
+  // event id: cheaper than updating it in place.
   const ChromiumValue& ph = row.fields[ChromiumRow::kPh];
   bool timed = ph.kind == ChromiumValue::Kind::kText &&
                row.fields[ChromiumRow::kTs].kind == ChromiumValue::Kind::kReal;
+  // Ordinals are given as rows are kept, so ids follow the log even when a B row waits for its E.
   if (!timed || (!is_text(ph, "B") && !is_text(ph, "E"))) {
+    row.chromium_ordinal = next_ordinal_++;
     out.push_back(std::move(row));
     return;
   }
   Key key{row.fields[ChromiumRow::kPid].i, row.fields[ChromiumRow::kTid].i,
           row.fields[ChromiumRow::kName].text};
   if (is_text(ph, "B")) {
+    row.chromium_ordinal = next_ordinal_++;
     open_[std::move(key)].push_back(std::move(row));
     return;
   }
@@ -100,34 +101,12 @@ void ChromiumPairing::add(const parser::Event& event, uint64_t event_ordinal,
     ChromiumRow b = std::move(it->second.back());
     it->second.pop_back();
     b.matched_dur = row.fields[ChromiumRow::kTs].d - b.fields[ChromiumRow::kTs].d;
-    merge_args(b, row);
+    b.end_event_ordinal = event_ordinal;
     out.push_back(std::move(b));
+    return;  // the E is the B row's end_event_id: one row per slice, as trace viewers show it
   }
+  row.chromium_ordinal = next_ordinal_++;
   out.push_back(std::move(row));
-}
-
-void ChromiumPairing::merge_args(ChromiumRow& b, const ChromiumRow& e) {
-  ChromiumValue& target = b.fields[ChromiumRow::kArgs];
-  const ChromiumValue& patch = e.fields[ChromiumRow::kArgs];
-  if (patch.kind == ChromiumValue::Kind::kNull) return;
-  if (target.kind == ChromiumValue::Kind::kNull) {
-    target = patch;
-    return;
-  }
-  // Both are JSON text (args are read as kJson). json_patch fails only on text that simdjson's
-  // skipping iterator let through without validating; the B row then keeps its own args and
-  // says so.
-  patch_.bind_text(1, target.text);
-  patch_.bind_text(2, patch.text);
-  try {
-    if (patch_.step() && !patch_.column_is_null(0)) target.text = patch_.column_text(0);
-    patch_.reset();
-  } catch (const SqliteError& err) {
-    patch_.reset();
-    b.problem = std::string("its args lack those of its E event (line ") + std::to_string(e.line) +
-                "), which could not be merged: " + err.what();
-    b.excerpt = patch.text.substr(0, 200);
-  }
 }
 
 void ChromiumPairing::end_file(std::vector<ChromiumRow>& out) {

@@ -1,7 +1,8 @@
-// Builds chromium_events rows from chromium_event payloads, one file at a time: reads each
-// payload's fields, matches a B event with its E (same pid, tid and name, innermost first) and
-// merges the E's args into the B's. It touches no database file, so it runs on the parse side
-// of an ingest and leaves the writer thread only the inserts.
+// Builds chromium_event_rows rows from chromium_event payloads, one file at a time: reads each
+// payload's fields and matches a B event with its E (same pid, tid and name, innermost first), so
+// the B row gets a duration and the E's event id (the chromium_events view merges their args).
+// It touches no database, so it runs on the parse side of an ingest and leaves the writer thread
+// only the inserts.
 #pragma once
 
 #include <cstdint>
@@ -13,15 +14,12 @@
 
 #include "json_fields.hpp"
 #include "tlscope/model/chromium_row.hpp"
-#include "tlscope/model/sqlite.hpp"
 #include "tlscope/parser/event.hpp"
 
 namespace tlscope::model {
 
 class ChromiumPairing {
  public:
-  ChromiumPairing();
-
   // A new file: nothing carries over (open B events of the last file were flushed by end_file).
   void begin_file();
   // A chromium_event record, `event_ordinal` its position among the file's events, `rank` and
@@ -35,17 +33,11 @@ class ChromiumPairing {
  private:
   using Key = std::tuple<int64_t, int64_t, std::string>;
 
-  void merge_args(ChromiumRow& b, const ChromiumRow& e);
-
   JsonFields json_;
   JsonFields args_json_;
   std::vector<FieldValue> values_, arg_values_;
   std::map<Key, std::vector<ChromiumRow>> open_;
   uint64_t next_ordinal_ = 0;
-  // SQLite's json_patch, on a private in-memory connection: the merged text is exactly what the
-  // documented schema promises (SQLite's merge, minified), computed off the writer thread.
-  Connection memory_;
-  Statement patch_;
 };
 
 }  // namespace tlscope::model

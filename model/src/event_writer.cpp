@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "chromium_pairing.hpp"
-#include "payload_ids.hpp"
+#include "md5_ids.hpp"
 #include "stack_frame_table.hpp"
 #include "tlscope/model/schema.hpp"
 #include "tlscope/parser/compile_id.hpp"
@@ -94,7 +94,8 @@ bool is_metrics_kind(std::string_view kind) {
 
 // Rowid high-water marks taken when a file starts: a duplicate file's rows all lie above them.
 struct Watermarks {
-  int64_t events = 0, payloads = 0, strings = 0, stack_frames = 0, errors = 0, chromium = 0;
+  int64_t events = 0, payloads = 0, strings = 0, event_stacks = 0, stacks = 0, errors = 0,
+          chromium = 0;
 };
 
 }  // namespace
@@ -117,8 +118,8 @@ struct EventWriter::Impl {
             "SELECT path FROM files WHERE content_hash = ? AND rank IS ? AND completed = 1 "
             "AND id <> ? ORDER BY id LIMIT 1")),
         insert_chromium(c.prepare(
-            "INSERT INTO chromium_events(id, event_id, file_id, rank, name, cat, ph, ts, dur, "
-            "pid, tid, compile_id, args) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)")),
+            "INSERT INTO chromium_event_rows(id, event_id, file_id, rank, name, cat, ph, ts, dur, "
+            "pid, tid, compile_id, end_event_id) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)")),
         frames(c) {
     if (chromium == ChromiumRows::kBuiltByWriter) pairing = std::make_unique<ChromiumPairing>();
     tables.emplace("describe_tensor", make_describe_tensor_table(c));
@@ -129,6 +130,8 @@ struct EventWriter::Impl {
     metrics = make_compilation_metrics_table(c);
     next_event_id = c.scalar_int("SELECT coalesce(max(id), 0) + 1 FROM events").value_or(1);
     next_payload_id = c.scalar_int("SELECT coalesce(max(id), 0) + 1 FROM payloads").value_or(1);
+    frames.set_next_stack_id(
+        c.scalar_int("SELECT coalesce(max(stack_id), 0) + 1 FROM stacks").value_or(1));
     Statement existing = c.prepare("SELECT md5, id FROM payloads");
     while (existing.step()) {
       if (auto key = md5_key(existing.column_text(0))) {
@@ -212,7 +215,9 @@ struct EventWriter::Impl {
       bind_value(s, 10, row.fields[ChromiumRow::kPid]);
       bind_value(s, 11, row.fields[ChromiumRow::kTid]);
       s.bind_opt_text(12, nonempty(row.compile_id));
-      bind_value(s, 13, row.fields[ChromiumRow::kArgs]);
+      if (row.end_event_ordinal) {
+        s.bind_int(13, marks.events + 1 + static_cast<int64_t>(*row.end_event_ordinal));
+      }
       s.run();
     }
     if (!row.problem.empty()) {
@@ -232,7 +237,7 @@ struct EventWriter::Impl {
   JsonFields json;
   std::unique_ptr<ChromiumPairing> pairing;  // null when the caller builds the chromium rows
   std::vector<ChromiumRow> chromium_rows;    // reused output of `pairing`
-  PayloadIds payload_ids;
+  Md5Ids payload_ids;
   int64_t next_event_id = 1;
   int64_t next_payload_id = 1;
   bool in_transaction = false;
@@ -271,10 +276,11 @@ void EventWriter::begin_file(const parser::SourceInfo& source) {
   w.marks.events = w.next_event_id - 1;
   w.marks.payloads = w.next_payload_id - 1;
   w.marks.strings = db.scalar_int("SELECT coalesce(max(rowid), 0) FROM strings").value_or(0);
-  w.marks.stack_frames =
-      db.scalar_int("SELECT coalesce(max(rowid), 0) FROM stack_frames").value_or(0);
+  w.marks.event_stacks =
+      db.scalar_int("SELECT coalesce(max(rowid), 0) FROM event_stacks").value_or(0);
+  w.marks.stacks = w.frames.next_stack_id() - 1;
   w.marks.errors = db.scalar_int("SELECT coalesce(max(id), 0) FROM ingest_errors").value_or(0);
-  w.marks.chromium = db.scalar_int("SELECT coalesce(max(id), 0) FROM chromium_events").value_or(0);
+  w.marks.chromium = db.scalar_int("SELECT coalesce(max(id), 0) FROM chromium_event_rows").value_or(0);
   w.insert_file.bind_text(1, source.path);
   w.insert_file.bind_opt_int(2, source.rank);
   w.insert_file.bind_int(3, source.gzip ? 1 : 0);
@@ -392,13 +398,15 @@ FileOutcome EventWriter::end_file(const parser::SourceSummary& summary) {
       del(std::string("DELETE FROM ") + table + " WHERE event_id > ?", m.events);
     }
     del("DELETE FROM events WHERE id > ?", m.events);
-    del("DELETE FROM chromium_events WHERE id > ?", m.chromium);
-    del("DELETE FROM stack_frames WHERE rowid > ?", m.stack_frames);
+    del("DELETE FROM chromium_event_rows WHERE id > ?", m.chromium);
+    del("DELETE FROM event_stacks WHERE rowid > ?", m.event_stacks);
+    del("DELETE FROM stacks WHERE stack_id > ?", m.stacks);
     del("DELETE FROM strings WHERE rowid > ?", m.strings);
     del("DELETE FROM ingest_errors WHERE id > ?", m.errors);
     del("DELETE FROM payloads WHERE id > ?", m.payloads);
     del("DELETE FROM files WHERE id >= ?", w.file_id);
     w.payload_ids.erase_above(m.payloads);
+    w.frames.erase_stacks_above(m.stacks);
     w.next_event_id = m.events + 1;
     w.next_payload_id = m.payloads + 1;
     out.file_id = 0;

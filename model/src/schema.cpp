@@ -24,9 +24,15 @@ CREATE TABLE IF NOT EXISTS events(
 CREATE TABLE IF NOT EXISTS payloads(
   id INTEGER PRIMARY KEY, md5 TEXT NOT NULL, size INTEGER NOT NULL, text TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS strings(file_id INTEGER NOT NULL, idx INTEGER, filename TEXT);
-CREATE TABLE IF NOT EXISTS stack_frames(
-  event_id INTEGER NOT NULL, depth INTEGER NOT NULL, filename_idx INTEGER, filename TEXT,
-  line INTEGER, name TEXT, loc TEXT);
+-- Each distinct stack once (the same few hundred frames recur in hundreds of thousands of
+-- records); the stack_frames view gives every event its frames.
+CREATE TABLE IF NOT EXISTS stacks(
+  stack_id INTEGER NOT NULL, depth INTEGER NOT NULL, filename_idx INTEGER, filename TEXT,
+  line INTEGER, name TEXT, loc TEXT, PRIMARY KEY(stack_id, depth)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS event_stacks(event_id INTEGER NOT NULL, stack_id INTEGER NOT NULL);
+CREATE VIEW IF NOT EXISTS stack_frames AS
+SELECT es.event_id, s.depth, s.filename_idx, s.filename, s.line, s.name, s.loc
+FROM event_stacks es JOIN stacks s ON s.stack_id = es.stack_id;
 CREATE TABLE IF NOT EXISTS ingest_errors(
   id INTEGER PRIMARY KEY, file_id INTEGER, line INTEGER, byte_offset INTEGER,
   line_count INTEGER NOT NULL, kind TEXT NOT NULL, reason TEXT NOT NULL, excerpt TEXT);
@@ -59,21 +65,36 @@ CREATE TABLE IF NOT EXISTS artifacts(
   name TEXT, encoding TEXT, payload_id INTEGER);
 CREATE TABLE IF NOT EXISTS links(
   event_id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, name TEXT, url TEXT);
-CREATE TABLE IF NOT EXISTS chromium_events(
+CREATE TABLE IF NOT EXISTS chromium_event_rows(
   id INTEGER PRIMARY KEY, event_id INTEGER NOT NULL, file_id INTEGER NOT NULL, rank INTEGER,
   name TEXT, cat TEXT, ph TEXT, ts REAL, dur REAL, pid INTEGER, tid INTEGER, compile_id TEXT,
-  args TEXT);
+  end_event_id INTEGER);
+-- args are read from the payloads when asked for, not stored a second and third time (they were
+-- 40% of a database: a backend_compile E event carries ~39 KB of args). A subquery, not a join,
+-- so queries that do not select args never touch events or payloads. json_valid guards against
+-- payload text that is not JSON: one bad row must not fail a whole query.
+CREATE VIEW IF NOT EXISTS chromium_events AS
+SELECT c.id, c.event_id, c.file_id, c.rank, c.name, c.cat, c.ph, c.ts, c.dur, c.pid, c.tid,
+  c.compile_id,
+  (SELECT CASE WHEN NOT json_valid(p.text) THEN NULL
+               WHEN pe.text IS NULL OR NOT json_valid(pe.text) OR pe.text -> '$.args' IS NULL
+                 THEN p.text -> '$.args'
+               WHEN p.text -> '$.args' IS NULL THEN pe.text -> '$.args'
+               ELSE json_patch(p.text -> '$.args', pe.text -> '$.args') END
+     FROM events e JOIN payloads p ON p.id = e.payload_id
+       LEFT JOIN events ee ON ee.id = c.end_event_id LEFT JOIN payloads pe ON pe.id = ee.payload_id
+     WHERE e.id = c.event_id) AS args,
+  c.end_event_id
+FROM chromium_event_rows c;
 )sql";
 
 constexpr const char* kIndexes = R"sql(
-CREATE UNIQUE INDEX IF NOT EXISTS payloads_md5 ON payloads(md5);
 CREATE INDEX IF NOT EXISTS events_kind ON events(kind);
 CREATE INDEX IF NOT EXISTS events_file_line ON events(file_id, line);
 CREATE INDEX IF NOT EXISTS events_frame ON events(frame_id, frame_compile_id);
-CREATE INDEX IF NOT EXISTS events_compile_id ON events(compile_id);
-CREATE INDEX IF NOT EXISTS stack_frames_event ON stack_frames(event_id);
+CREATE INDEX IF NOT EXISTS event_stacks_event ON event_stacks(event_id);
 CREATE INDEX IF NOT EXISTS artifacts_name ON artifacts(name);
-CREATE INDEX IF NOT EXISTS chromium_events_file_ts ON chromium_events(file_id, ts);
+CREATE INDEX IF NOT EXISTS chromium_event_rows_file_ts ON chromium_event_rows(file_id, ts);
 CREATE INDEX IF NOT EXISTS compilation_metrics_compile_id ON compilation_metrics(compile_id);
 CREATE INDEX IF NOT EXISTS describe_tensor_compile_id ON describe_tensor(compile_id);
 )sql";
@@ -81,6 +102,16 @@ CREATE INDEX IF NOT EXISTS describe_tensor_compile_id ON describe_tensor(compile
 }  // namespace
 
 void create_schema(Connection& db) {
+  // Tables are created IF NOT EXISTS, so a database of another layout would be half-reused: refuse
+  // it with a clear message instead.
+  if (db.scalar_int("SELECT count(*) FROM sqlite_master WHERE name = 'meta'").value_or(0) > 0) {
+    Statement s = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'");
+    if (s.step() && s.column_text(0) != kSchemaVersion) {
+      throw SqliteError("the database has schema version " + std::string(s.column_text(0)) +
+                        " and this tlscope writes version " + std::string(kSchemaVersion) +
+                        ": ingest into a new database file");
+    }
+  }
   db.exec(kTables);
   db.exec("INSERT OR REPLACE INTO meta VALUES('schema_version', '" + std::string(kSchemaVersion) +
           "'), ('tlscope_version', '0.1.0')");

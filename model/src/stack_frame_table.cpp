@@ -1,5 +1,9 @@
-// strings and stack_frames rows (see stack_frame_table.hpp).
+// strings, stacks and event_stacks rows (see stack_frame_table.hpp).
 #include "stack_frame_table.hpp"
+
+#include <cstring>
+
+#include "tlscope/parser/md5.hpp"
 
 namespace tlscope::model {
 
@@ -7,9 +11,11 @@ namespace od = simdjson::ondemand;
 
 StackFrameTable::StackFrameTable(Connection& db)
     : insert_string_(db.prepare("INSERT INTO strings(file_id, idx, filename) VALUES(?,?,?)")),
-      insert_frame_(db.prepare(
-          "INSERT INTO stack_frames(event_id, depth, filename_idx, filename, line, name, loc) "
-          "VALUES(?,?,?,?,?,?,?)")) {}
+      insert_stack_frame_(db.prepare(
+          "INSERT INTO stacks(stack_id, depth, filename_idx, filename, line, name, loc) "
+          "VALUES(?,?,?,?,?,?,?)")),
+      insert_event_stack_(db.prepare("INSERT INTO event_stacks(event_id, stack_id) VALUES(?,?)")) {
+}
 
 bool StackFrameTable::pad_and_iterate(std::string_view json, od::document& doc,
                                       std::string& error) {
@@ -66,44 +72,90 @@ bool StackFrameTable::add_frames(const EventRow& row, std::string_view json,
     if (found) return fail(found);
     if (auto err = stack.get_array().get(frames)) return fail(err);
   }
-  int64_t depth = 0;
+  frames_.clear();
   for (auto frame_result : frames) {
     od::object frame;
     if (auto err = frame_result.get_object().get(frame)) return fail(err);
-    std::optional<int64_t> filename_idx, line;
-    std::string_view name, loc;
-    bool has_name = false, has_loc = false;
+    Frame f;
     for (auto field : frame) {
       std::string_view key;
       if (auto err = field.unescaped_key().get(key)) return fail(err);
       od::value v;
       if (auto err = field.value().get(v)) return fail(err);
       int64_t n = 0;
+      std::string_view text;
       if (key == "filename") {
-        if (!v.get_int64().get(n)) filename_idx = n;
+        if (!v.get_int64().get(n)) f.filename_idx = n;
       } else if (key == "line") {
-        if (!v.get_int64().get(n)) line = n;
+        if (!v.get_int64().get(n)) f.line = n;
       } else if (key == "name") {
-        has_name = !v.get_string().get(name);
+        if (!v.get_string().get(text)) f.name = text;
       } else if (key == "loc") {
-        has_loc = !v.get_string().get(loc);
+        if (!v.get_string().get(text)) f.loc = text;
       }
     }
-    const std::string* filename = nullptr;
-    if (filename_idx) {
-      auto it = filenames_.find(*filename_idx);
-      if (it != filenames_.end()) filename = &it->second;
+    if (f.filename_idx) {
+      auto it = filenames_.find(*f.filename_idx);
+      if (it != filenames_.end()) f.filename = &it->second;
     }
-    insert_frame_.bind_int(1, row.event_id);
-    insert_frame_.bind_int(2, depth++);
-    insert_frame_.bind_opt_int(3, filename_idx);
-    filename ? insert_frame_.bind_text(4, *filename) : insert_frame_.bind_null(4);
-    insert_frame_.bind_opt_int(5, line);
-    has_name ? insert_frame_.bind_text(6, name) : insert_frame_.bind_null(6);
-    has_loc ? insert_frame_.bind_text(7, loc) : insert_frame_.bind_null(7);
-    insert_frame_.run();
+    frames_.push_back(f);
   }
+  if (frames_.empty()) return true;
+  insert_event_stack_.bind_int(1, row.event_id);
+  insert_event_stack_.bind_int(2, stack_id_of(frames_));
+  insert_event_stack_.run();
   return true;
+}
+
+namespace {
+
+// Appends a length-prefixed field (or a NULL marker) so that no two different stacks serialise
+// to the same bytes.
+void put_field(std::string& out, bool present, std::string_view text) {
+  uint64_t n = present ? text.size() : UINT64_MAX;
+  out.append(reinterpret_cast<const char*>(&n), sizeof n);
+  out.append(text);
+}
+
+void put_int(std::string& out, const std::optional<int64_t>& v) {
+  int64_t n = v.value_or(0);
+  out.push_back(v ? 1 : 0);
+  out.append(reinterpret_cast<const char*>(&n), sizeof n);
+}
+
+}  // namespace
+
+int64_t StackFrameTable::stack_id_of(const std::vector<Frame>& frames) {
+  key_bytes_.clear();
+  for (const Frame& f : frames) {
+    put_int(key_bytes_, f.filename_idx);
+    put_field(key_bytes_, f.filename != nullptr, f.filename ? *f.filename : std::string_view());
+    put_int(key_bytes_, f.line);
+    put_field(key_bytes_, f.name.has_value(), f.name.value_or(""));
+    put_field(key_bytes_, f.loc.has_value(), f.loc.value_or(""));
+  }
+  parser::Md5 md5;
+  md5.update(key_bytes_);
+  std::array<uint8_t, 16> digest = md5.finish();
+  Md5Key key;
+  std::memcpy(&key.hi, digest.data(), 8);
+  std::memcpy(&key.lo, digest.data() + 8, 8);
+  auto [id, inserted] = stack_ids_.find_or_insert(key, next_stack_id_);
+  if (!inserted) return id;
+  ++next_stack_id_;
+  int64_t depth = 0;
+  for (const Frame& f : frames) {
+    Statement& s = insert_stack_frame_;
+    s.bind_int(1, id);
+    s.bind_int(2, depth++);
+    s.bind_opt_int(3, f.filename_idx);
+    f.filename ? s.bind_text(4, *f.filename) : s.bind_null(4);
+    s.bind_opt_int(5, f.line);
+    s.bind_opt_text(6, f.name);
+    s.bind_opt_text(7, f.loc);
+    s.run();
+  }
+  return id;
 }
 
 }  // namespace tlscope::model

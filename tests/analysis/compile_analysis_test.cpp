@@ -201,7 +201,8 @@ TEST_CASE("cache events and compile phases per compile id") {
              "duration_us",
              ", 2, 1500, 2000");
   int64_t e = db.event("chromium_event", ctx(0, 0), "{}");
-  db.exec("INSERT INTO chromium_events(event_id, file_id, name, ph, ts, dur, compile_id) VALUES (" +
+  db.exec("INSERT INTO chromium_event_rows(event_id, file_id, name, ph, ts, dur, compile_id) "
+          "VALUES (" +
           std::to_string(e) + ", 1, 'inductor_compile', 'B', 100.0, 700.0, '0/0')");
   run(db);
   CHECK(db.rows("SELECT compile_id, cache, result FROM cache_events ORDER BY id") ==

@@ -77,11 +77,12 @@ class FixtureDb {
       payload_id = std::to_string(sqlite3_last_insert_rowid(db_));
     }
     std::string cid = c.compile_id();
+    ++line_;
     exec(
         "INSERT INTO events(file_id, line, byte_offset, payload_lines, kind, rank, "
         "compiled_autograd_id, frame_id, frame_compile_id, attempt, compile_id, metadata, "
         "payload_id) VALUES (" +
-        std::to_string(file_) + ", " + std::to_string(++line_) + ", " + std::to_string(line_ * 100) +
+        std::to_string(file_) + ", " + std::to_string(line_) + ", " + std::to_string(line_ * 100) +
         ", " + (payload ? "1" : "0") + ", " + q(kind) + ", " + num(rank) +
         ", " + num(c.compiled_autograd_id) + ", " + num(c.frame_id) + ", " +
         num(c.frame_compile_id) + ", " + num(c.attempt) + ", " + (cid.empty() ? "NULL" : q(cid)) +
@@ -106,11 +107,16 @@ class FixtureDb {
   int64_t dynamo_start(const Ctx& c,
                        const std::vector<std::tuple<std::string, int64_t, std::string>>& frames) {
     int64_t id = event("dynamo_start", c, "{\"stack\": []}");
+    // Its own stack, numbered like the event (the stack_frames view joins the two tables).
     for (size_t d = 0; d < frames.size(); ++d) {
       const auto& [file, line, name] = frames[d];
-      exec("INSERT INTO stack_frames(event_id, depth, filename, line, name) VALUES (" +
+      exec("INSERT INTO stacks(stack_id, depth, filename, line, name) VALUES (" +
            std::to_string(id) + ", " + std::to_string(d) + ", " + q(file) + ", " +
            std::to_string(line) + ", " + q(name) + ")");
+    }
+    if (!frames.empty()) {
+      exec("INSERT INTO event_stacks(event_id, stack_id) VALUES (" + std::to_string(id) + ", " +
+           std::to_string(id) + ")");
     }
     return id;
   }

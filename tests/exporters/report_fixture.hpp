@@ -76,11 +76,11 @@ inline void write_report_fixture(const std::string& path) {
                  ", 2, 700, '[]'");
     }
     // Chromium phases: dynamo enclosing backend_compile.
-    db.exec("INSERT INTO chromium_events(event_id, file_id, rank, name, cat, ph, ts, dur, pid, "
-            "tid, compile_id, args) VALUES (1, " + std::to_string(rank + 1) + ", " +
-            std::to_string(rank) + ", 'dynamo', 'dynamo_timed', 'B', 1000, 5000, 0, 0, '0/0', "
-            "'{}'), (1, " + std::to_string(rank + 1) + ", " + std::to_string(rank) +
-            ", 'backend_compile', 'dynamo_timed', 'B', 2000, 2500, 0, 0, '0/0', '{}')");
+    db.exec("INSERT INTO chromium_event_rows(event_id, file_id, rank, name, cat, ph, ts, dur, "
+            "pid, tid, compile_id) VALUES (1, " + std::to_string(rank + 1) + ", " +
+            std::to_string(rank) + ", 'dynamo', 'dynamo_timed', 'B', 1000, 5000, 0, 0, '0/0'), "
+            "(1, " + std::to_string(rank + 1) + ", " + std::to_string(rank) +
+            ", 'backend_compile', 'dynamo_timed', 'B', 2000, 2500, 0, 0, '0/0')");
     // Collectives: seq 1, 2 agree; at seq 3 rank 1 issues all_gather instead of all_reduce.
     for (int64_t seq = 1; seq <= 3; ++seq) {
       double t = 1e6 * static_cast<double>(seq) + 100.0 * static_cast<double>(rank);

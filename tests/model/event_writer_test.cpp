@@ -181,6 +181,66 @@ TEST_CASE("dynamo_start frames resolve filenames through the file's string table
         "/x/convert_frame.py:3");
 }
 
+TEST_CASE("a stack is stored once however many events and ranks carry it") {
+  Store st;
+  EventMaker m;
+  model::EventWriter w(st.db);
+  const char* outer = R"({"stack": [{"line": 1, "name": "<module>", "filename": 0},)"
+                      R"( {"line": 5, "name": "f", "filename": 1}]})";
+  const char* inner = R"({"stack": [{"line": 1, "name": "<module>", "filename": 0},)"
+                      R"( {"line": 6, "name": "f", "filename": 1}]})";
+  for (int64_t rank : {0, 1}) {
+    w.begin_file(source("rank" + std::to_string(rank) + ".log", rank));
+    w.add_event(m.make("str", R"(["/x/train.py", 0])"));
+    w.add_event(m.make("str", R"(["/x/model.py", 1])"));
+    w.add_event(m.make("dynamo_start", outer));
+    w.add_event(m.make("dynamo_start", inner));
+    w.add_event(m.make("dynamo_start", outer));
+    w.end_file(summary(100 + rank, 5));
+  }
+  w.finish();
+  // Six events with frames, two distinct stacks of two frames each.
+  CHECK(count(st.db, "SELECT count(*) FROM event_stacks") == 6);
+  CHECK(count(st.db, "SELECT count(DISTINCT stack_id) FROM stacks") == 2);
+  CHECK(count(st.db, "SELECT count(*) FROM stacks") == 4);
+  CHECK(count(st.db, "SELECT count(*) FROM stack_frames") == 12);
+  // Every event still reads its own frames through the view (lines count on across the files).
+  CHECK(text(st.db,
+             "SELECT group_concat(line, ',') FROM (SELECT e.line AS line FROM stack_frames sf "
+             "JOIN events e ON e.id = sf.event_id WHERE sf.depth = 1 AND sf.line = 6 "
+             "ORDER BY e.id)") == "4,9");
+  CHECK(text(st.db,
+             "SELECT group_concat(filename || ':' || line, ' > ') FROM (SELECT filename, line "
+             "FROM stack_frames WHERE event_id = 8 ORDER BY depth)") ==
+        "/x/train.py:1 > /x/model.py:5");
+}
+
+TEST_CASE("a chromium row whose payload is not JSON to SQLite reads NULL args, not an error") {
+  Store st;
+  st.db.exec(
+      "INSERT INTO payloads VALUES (1, 'x', 9, '{\"args\": '), (2, 'y', 20, "
+      "'{\"args\": {\"a\": 1}}');"
+      "INSERT INTO events(id, file_id, line, byte_offset, kind, payload_id, payload_lines) VALUES "
+      "(1, 1, 1, 0, 'chromium_event', 1, 1), (2, 1, 3, 90, 'chromium_event', 2, 1);"
+      "INSERT INTO chromium_event_rows(id, event_id, file_id, ph, ts) VALUES "
+      "(1, 1, 1, 'i', 1.0), (2, 2, 1, 'i', 2.0);");
+  CHECK(text(st.db, "SELECT group_concat(coalesce(args, 'NULL'), ' ') FROM chromium_events") ==
+        R"(NULL {"a":1})");
+}
+
+TEST_CASE("a database of another schema version is refused with a clear message") {
+  Connection db(":memory:");
+  model::open_for_ingest(db);
+  db.exec("UPDATE meta SET value = '1' WHERE key = 'schema_version'");
+  try {
+    model::open_for_ingest(db);
+    FAIL("a version-1 database was accepted");
+  } catch (const model::SqliteError& e) {
+    CHECK(std::string(e.what()).find("schema version 1") != std::string::npos);
+    CHECK(std::string(e.what()).find("new database") != std::string::npos);
+  }
+}
+
 TEST_CASE("chromium B/E pairs get a duration and merged args") {
   Store st;
   EventMaker m;
@@ -204,8 +264,19 @@ TEST_CASE("chromium B/E pairs get a duration and merged args") {
   CHECK(text(st.db,
              "SELECT json_extract(args, '$.cache') FROM chromium_events "
              "WHERE event_id = 2") == "hit");
-  CHECK(text(st.db, "SELECT dur FROM chromium_events WHERE event_id = 3") == "NULL");
-  CHECK(text(st.db, "SELECT dur FROM chromium_events WHERE event_id = 5") == "NULL");
+  // One row per slice: a matched E is its B row's end_event_id, not a row of its own.
+  CHECK(count(st.db, "SELECT count(*) FROM chromium_events") == 3);
+  CHECK(count(st.db, "SELECT count(*) FROM chromium_events WHERE ph = 'E'") == 0);
+  CHECK(count(st.db, "SELECT end_event_id FROM chromium_events WHERE event_id = 2") == 3);
+  CHECK(count(st.db, "SELECT end_event_id FROM chromium_events WHERE event_id = 1") == 4);
+  // args come from the payloads: the B's own, patched with its E's.
+  CHECK(text(st.db, "SELECT args FROM chromium_events WHERE event_id = 1") ==
+        R"({"compile_id":"0/0"})");
+  CHECK(text(st.db, "SELECT args FROM chromium_events WHERE event_id = 2") ==
+        R"({"compile_id":"1/0","cache":"hit"})");
+  CHECK(text(st.db,
+             "SELECT coalesce(dur, 'none') || '|' || coalesce(end_event_id, 'none') "
+             "FROM chromium_events WHERE event_id = 5") == "none|none");
   CHECK(text(st.db, "SELECT compile_id FROM chromium_events WHERE event_id = 2") == "1/0");
   CHECK(text(st.db, "SELECT compile_id FROM chromium_events WHERE event_id = 5") == "NULL");
 }
@@ -271,7 +342,8 @@ TEST_CASE("a second file with the same content adds nothing") {
     w.add_event(m.make("artifact", R"({"name": "x", "encoding": "string"})", "hello",
                        parser::Md5Status::kMismatch));
     w.add_error(parser::ParseError{0, 7, 70, 1, parser::ErrorKind::kBadHeader, "junk", "zz"});
-    auto out = w.end_file(summary(0xabc, 2));
+    w.add_event(m.make("dynamo_start", R"({"stack": [{"line": 1, "name": "f", "filename": 0}]})"));
+    auto out = w.end_file(summary(0xabc, 3));
     if (std::string(path) == "a.log") {
       CHECK(out.duplicate_of.empty());
     } else {
@@ -281,11 +353,13 @@ TEST_CASE("a second file with the same content adds nothing") {
   }
   w.finish();
   CHECK(count(st.db, "SELECT count(*) FROM files") == 1);
-  CHECK(count(st.db, "SELECT count(*) FROM events") == 2);
+  CHECK(count(st.db, "SELECT count(*) FROM events") == 3);
   CHECK(count(st.db, "SELECT count(*) FROM strings") == 1);
   CHECK(count(st.db, "SELECT count(*) FROM artifacts") == 1);
   CHECK(count(st.db, "SELECT count(*) FROM ingest_errors") == 1);
   CHECK(count(st.db, "SELECT count(*) FROM payloads") == 1);
+  CHECK(count(st.db, "SELECT count(*) FROM event_stacks") == 1);
+  CHECK(count(st.db, "SELECT count(*) FROM stacks") == 1);
 }
 
 TEST_CASE("the same bytes under another file-name rank are another rank's log") {

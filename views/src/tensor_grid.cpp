@@ -45,7 +45,11 @@ std::vector<int64_t> make_slots(int64_t size, bool summarize, int edge) {
 
 std::string dim_label(const TensorGridInput& input, int k) {
   if (k < static_cast<int>(input.names.size()) && !input.names[k].empty()) return input.names[k];
-  return "d" + std::to_string(k);
+  // Appended rather than `"d" + std::to_string(k)`, which trips GCC 12's -Wrestrict false
+  // positive at -O2.
+  std::string label = "d";
+  label += std::to_string(k);
+  return label;
 }
 
 }  // namespace

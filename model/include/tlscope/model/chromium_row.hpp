@@ -1,6 +1,7 @@
-// One chromium_events row, ready to insert. It is built from a chromium_event payload (a B row
+// One chromium_event_rows row, ready to insert. It is built from a chromium_event payload (a B row
 // together with its matching E) on the thread that parses the file, so the single SQLite writer
-// only binds values: reading the payload JSON and merging args cost more than the insert itself.
+// only binds values: reading the payload JSON costs more than the insert itself. The args stay in
+// the payload; the chromium_events view reads (and for a matched B, merges) them when asked.
 #pragma once
 
 #include <array>
@@ -26,10 +27,12 @@ struct ChromiumRow {
   uint64_t chromium_ordinal = 0;
   bool has_row = true;  // false: the payload is unreadable, only `problem` is written
   std::optional<int64_t> rank;
-  // name, cat, ph, ts, dur (the payload's), pid, tid, args (merged with the E's for a matched B).
-  enum Field { kName, kCat, kPh, kTs, kDur, kPid, kTid, kArgs, kFieldCount };
+  // name, cat, ph, ts, dur (the payload's), pid, tid: the stored columns read off the payload.
+  enum Field { kName, kCat, kPh, kTs, kDur, kPid, kTid, kFieldCount };
   std::array<ChromiumValue, kFieldCount> fields;
   std::optional<double> matched_dur;  // E.ts - B.ts for a matched B row
+  // For a matched B row: the E's ordinal among the file's events (end_event_id, like event_ordinal).
+  std::optional<uint64_t> end_event_ordinal;
   std::string compile_id;             // empty for NULL
 
   // A bad_payload ingest error about this event ("" when none), with where the event is and the

@@ -30,6 +30,7 @@ struct IngestResult {
   // CPU time (user + system) of the thread that ran the SQLite writer, index builds included:
   // the part of an ingest that no second core can take over.
   double writer_cpu_seconds = 0;
+  double index_seconds = 0;  // wall time of the index builds after the load (part of `seconds`)
 };
 
 // Opens (creating if needed) the database at `db_path` with the schema and bulk-load pragmas.

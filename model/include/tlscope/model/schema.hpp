@@ -8,7 +8,7 @@
 
 namespace tlscope::model {
 
-inline constexpr std::string_view kSchemaVersion = "1";
+inline constexpr std::string_view kSchemaVersion = "2";  // 2: chromium args read from payloads, stacks stored once
 
 // Creates every ingest table (IF NOT EXISTS) and fills `meta`.
 void create_schema(Connection& db);

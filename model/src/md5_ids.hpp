@@ -1,4 +1,5 @@
-// The writer's in-memory map from payload MD5 to payloads.id, probed once per payload. MD5s are
+// The writer's in-memory maps from an MD5 to a row id: payloads.id by payload MD5, stacks'
+// stack_id by the MD5 of a stack's resolved frames; probed once per payload or stack. MD5s are
 // uniformly distributed, so their low bits index an open-addressing table directly: one flat
 // array, no node per entry, no modulo by a prime (std::unordered_map's costs in the profile).
 #pragma once
@@ -14,7 +15,7 @@ struct Md5Key {
   bool operator==(const Md5Key&) const = default;
 };
 
-class PayloadIds {
+class Md5Ids {
  public:
   // The id stored for `key`, or `id` after storing it; .second tells whether it was new.
   // Ids must be > 0 (0 marks a free slot).
