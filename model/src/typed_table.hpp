@@ -1,5 +1,5 @@
 // The interface of the per-kind tables (compilation_metrics, describe_*, artifacts, links;
-// chromium_events rows come from ChromiumPairing, stack frames from StackFrameTable): each reads
+// chromium_event_rows come from ChromiumPairing, stacks from StackFrameTable): each reads
 // its event's metadata or payload and writes rows.
 #pragma once
 
@@ -33,7 +33,7 @@ class TypedTable {
   virtual bool add(const EventRow& row, JsonFields& json, std::string& error) = 0;
 };
 
-// Factories, one per file.
+// Factories: compilation_metrics_table.cpp, the others field_tables.cpp.
 std::unique_ptr<TypedTable> make_compilation_metrics_table(Connection& db);
 std::unique_ptr<TypedTable> make_describe_tensor_table(Connection& db);
 std::unique_ptr<TypedTable> make_describe_storage_table(Connection& db);
