@@ -32,12 +32,7 @@ struct Staging {
 };
 
 std::string utc_now() {
-  time_t t = std::time(nullptr);
-  struct tm tm {};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
+  return format_utc(static_cast<double>(std::time(nullptr)), "%Y-%m-%dT%H:%M:%SZ");
 }
 
 // "bug.tar.gz" -> "bug": the folder the archive unpacks into.

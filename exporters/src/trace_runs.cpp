@@ -141,13 +141,17 @@ std::optional<double> header_wall_time(std::string_view line, int64_t mtime) {
   return std::nullopt;
 }
 
-std::string format_wall_time(double seconds) {
+std::string format_utc(double seconds, const char* format) {
   time_t t = static_cast<time_t>(seconds);
   struct tm tm {};
   gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
+  char buf[64];
+  if (std::strftime(buf, sizeof buf, format, &tm) == 0) return {};
   return buf;
+}
+
+std::string format_wall_time(double seconds) {
+  return format_utc(seconds, "%Y-%m-%d %H:%M:%S");
 }
 
 TraceFile probe_trace_file(const std::string& path) {

@@ -11,26 +11,11 @@ using tlscope::model::OpenMode;
 
 namespace {
 
-const std::string kSchedule = kLogs + "/multi_rank_schedule/";
-const std::string kRank0 = kSchedule + "dedicated_log_torch_trace_rank_0_6u3fubwl.log";
-const std::string kRank1 = kSchedule + "dedicated_log_torch_trace_rank_1_n8zycf07.log";
-
 // Planted secrets: one in a payload, one in an envelope, two in the environment.
 const std::string kLogToken = "ghp_Pl4ntedT0kenABCDEFGHIJKLMNOPQRSTUV12";
 const std::string kLogPassword = "pl4nted-pa55word";
 const std::string kEnvToken = "hf_EnvPl4ntedABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const std::string kEnvPassword = "env-pa55word-99";
-
-time_t wall(int h, int m, int s) {
-  struct tm tm {};
-  tm.tm_year = 2026 - 1900;
-  tm.tm_mon = 10;
-  tm.tm_mday = 28;
-  tm.tm_hour = h;
-  tm.tm_min = m;
-  tm.tm_sec = s;
-  return timegm(&tm);
-}
 
 // A TORCH_TRACE directory with two runs of ranks 0 and 1: the older at 09:00, the newer at 10:00
 // with secrets planted in its rank 0 log.

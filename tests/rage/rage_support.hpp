@@ -23,6 +23,22 @@ namespace fs = std::filesystem;
 
 inline const std::string kLogs = TLSCOPE_SHARED_LOGS;
 inline const std::string kTlscope = std::string(TLSCOPE_BINARY_DIR) + "/cli/tlscope";
+// A real two-rank run whose rank logs the tests copy and re-time.
+inline const std::string kSchedule = kLogs + "/multi_rank_schedule/";
+inline const std::string kRank0 = kSchedule + "dedicated_log_torch_trace_rank_0_6u3fubwl.log";
+inline const std::string kRank1 = kSchedule + "dedicated_log_torch_trace_rank_1_n8zycf07.log";
+
+// Wall-clock seconds (timegm-style) of 2026-11-28 hh:mm:ss.
+inline time_t wall(int h, int m, int s) {
+  struct tm tm {};
+  tm.tm_year = 2026 - 1900;
+  tm.tm_mon = 10;
+  tm.tm_mday = 28;
+  tm.tm_hour = h;
+  tm.tm_min = m;
+  tm.tm_sec = s;
+  return timegm(&tm);
+}
 
 inline fs::path scratch(const std::string& name) {
   return tlscope::test::fresh_scratch("rage_scratch", name);

@@ -9,22 +9,6 @@ using namespace tlscope::exporters::rage;
 
 namespace {
 
-const std::string kSchedule = kLogs + "/multi_rank_schedule/";
-const std::string kRank0 = kSchedule + "dedicated_log_torch_trace_rank_0_6u3fubwl.log";
-const std::string kRank1 = kSchedule + "dedicated_log_torch_trace_rank_1_n8zycf07.log";
-
-// Wall-clock seconds (timegm-style) of 2026-11-28 hh:mm:ss.
-time_t wall(int h, int m, int s) {
-  struct tm tm {};
-  tm.tm_year = 2026 - 1900;
-  tm.tm_mon = 10;
-  tm.tm_mday = 28;
-  tm.tm_hour = h;
-  tm.tm_min = m;
-  tm.tm_sec = s;
-  return timegm(&tm);
-}
-
 // A copy of a real rank log moved to start at hh:mm:ss on 2026-11-28, modified when it ends.
 void place(const fs::path& dir, const std::string& name, const std::string& source, int h, int m,
            int s) {

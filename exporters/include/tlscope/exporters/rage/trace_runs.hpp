@@ -57,6 +57,8 @@ void total_scans(TraceRun& run);
 
 // "2024-12-06 15:20:13" for a wall-clock time.
 std::string format_wall_time(double seconds);
+// `seconds` (UTC, since the epoch) in strftime's `format`, e.g. "%Y-%m-%dT%H:%M:%SZ".
+std::string format_utc(double seconds, const char* format);
 
 // Wall-clock seconds of a glog header "V1206 15:20:13.926000 ..." for a file last modified at
 // `mtime`: the year is the modification's, or the one before when the date would lie after it.
