@@ -6,7 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
-#include <regex>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -26,15 +26,45 @@ inline size_t count_of(const std::string& text, const std::string& needle) {
   return n;
 }
 
+// The quoted value that follows the first `prefix` (which ends with the opening quote) in `text`;
+// nullopt if there is none.
+inline std::optional<std::string> value_after(const std::string& text, const std::string& prefix) {
+  size_t value = text.find(prefix);
+  if (value == std::string::npos) return std::nullopt;
+  value += prefix.size();
+  size_t close = text.find('"', value);
+  if (close == std::string::npos) return std::nullopt;
+  return text.substr(value, close - value);
+}
+
 // The value of attribute `attr` on the element with id `id` ("" if absent).
 inline std::string attr_of(const std::string& html, const std::string& id, const std::string& attr) {
   size_t at = html.find("id=\"" + id + "\"");
   if (at == std::string::npos) return "";
   size_t start = html.rfind('<', at), end = html.find('>', at);
-  std::string tag = html.substr(start, end - start);
-  std::smatch m;
-  if (std::regex_search(tag, m, std::regex(attr + "=\"([^\"]*)\""))) return m[1].str();
-  return "";
+  return value_after(html.substr(start, end - start), attr + "=\"").value_or("");
+}
+
+// Every quoted href="..." and src="..." value of a page, in page order. A plain scan rather than
+// std::regex: it runs over every page of every report, and std::regex is slow (the more so
+// unoptimised under the sanitizers).
+inline std::vector<std::string> link_targets(const std::string& html) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < html.size(); ++i) {
+    size_t start;
+    if (html.compare(i, 6, "href=\"") == 0) {
+      start = i + 6;
+    } else if (html.compare(i, 5, "src=\"") == 0) {
+      start = i + 5;
+    } else {
+      continue;
+    }
+    size_t close = html.find('"', start);
+    if (close == std::string::npos) break;
+    out.push_back(html.substr(start, close - start));
+    i = close;
+  }
+  return out;
 }
 
 inline long long db_count(const std::string& db_path, const std::string& sql) {
@@ -59,11 +89,9 @@ inline std::vector<std::filesystem::path> html_files(const std::filesystem::path
 // Relative href/src targets that do not exist on disk, as "page -> target".
 inline std::vector<std::string> broken_links(const std::filesystem::path& dir) {
   std::vector<std::string> broken;
-  static const std::regex kLink(R"((?:href|src)="([^"#]*)(?:#[^"]*)?")");
   for (const auto& page : html_files(dir)) {
-    std::string html = read_file(page);
-    for (std::sregex_iterator it(html.begin(), html.end(), kLink), end; it != end; ++it) {
-      std::string target = (*it)[1].str();
+    for (std::string target : link_targets(read_file(page))) {
+      target = target.substr(0, target.find('#'));  // the page, not the anchor in it
       if (target.empty()) continue;
       if (target.find("://") != std::string::npos) {
         broken.push_back(page.string() + " -> external " + target);

@@ -3,6 +3,9 @@
 // escaped. (The browser checks are in browser_test.cpp.)
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <fstream>
+
 #include "exporters/report_fixture.hpp"
 #include "exporters/report_support.hpp"
 #include "tlscope/exporters/report.hpp"
@@ -124,6 +127,25 @@ TEST_CASE("the report needs no network and every link resolves") {
     CHECK(html.find("http://") == std::string::npos);
     CHECK(html.find("https://") == std::string::npos);
   }
+}
+
+TEST_CASE("the link checker finds missing pages and external links, and passes anchors") {
+  fs::path dir = fs::path(TLSCOPE_BINARY_DIR) / "test-artifacts" / "link-checker";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "sub");
+  std::ofstream(dir / "sub" / "here.html") << "<p>here</p>";
+  std::ofstream(dir / "index.html")
+      << "<a href=\"sub/here.html#top\">ok</a> <a href=\"#local\">ok</a> "
+         "<img src=\"gone.png\"> <a href=\"https://example.com/x\">out</a> "
+         "<a data-href=\"sub/here.html\" href=\"missing.html\">bad</a>";
+  CHECK(link_targets(read_file(dir / "index.html")) ==
+        std::vector<std::string>{"sub/here.html#top", "#local", "gone.png",
+                                 "https://example.com/x", "sub/here.html", "missing.html"});
+  std::vector<std::string> broken = broken_links(dir);
+  std::sort(broken.begin(), broken.end());
+  const std::string page = (dir / "index.html").string();
+  CHECK(broken == std::vector<std::string>{page + " -> external https://example.com/x",
+                                           page + " -> gone.png", page + " -> missing.html"});
 }
 
 TEST_CASE("log text is escaped on every page") {
