@@ -84,10 +84,10 @@ next(0);
                     (root / (name + ".html")).string() + " > " + out.string() + " 2> " + err.string();
   std::system(cmd.c_str());
   PageCheck result;
-  std::string dom = read_file(out);
+  std::string dom = slurp(out);
   size_t a = dom.find("<pre id=\"out\">"), b = dom.find("</pre>");
   if (a != std::string::npos && b != std::string::npos) result.json = dom.substr(a + 14, b - a - 14);
-  result.stderr_text = read_file(err);
+  result.stderr_text = slurp(err);
   std::filesystem::remove_all(root / (name + "-profile"));
   return result;
 }

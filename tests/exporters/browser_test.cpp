@@ -45,7 +45,7 @@ TEST_CASE("every report page loads in headless Chromium without script errors") 
   fs::create_directories(shots);
   std::string tensor_page;  // the rank-4 tensor: blocks of blocks
   for (const std::string& p : pages)
-    if (read_file(root / p).find("<title>Tensor torch.float32 [2, 3, 4, 5]") != std::string::npos)
+    if (slurp(root / p).find("<title>Tensor torch.float32 [2, 3, 4, 5]") != std::string::npos)
       tensor_page = p;
   REQUIRE(!tensor_page.empty());
   std::vector<std::pair<fs::path, fs::path>> wanted = {

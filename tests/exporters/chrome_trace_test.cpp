@@ -44,7 +44,7 @@ TEST_CASE("chrome-trace export is valid trace JSON with pid = rank") {
   auto r = tlscope::exporters::export_chrome_trace(db, out);
   INFO(r.error);
   REQUIRE(r.ok);
-  std::string json = read_file(out);
+  std::string json = slurp(out);
   REQUIRE(json_query(json, "SELECT json_valid(?1)") == 1);
   CHECK(json_query(json, "SELECT json_array_length(?1, '$.traceEvents')") ==
         static_cast<long long>(r.events));
@@ -89,7 +89,7 @@ std::string trace_of(const std::vector<std::string>& inputs, const fs::path& dir
   REQUIRE(tlscope::model::analysis::analyze(handle).ok);
   sqlite3_close(handle);
   r = tlscope::exporters::export_chrome_trace(db, (dir / "trace.json").string());
-  return read_file(dir / "trace.json");
+  return slurp(dir / "trace.json");
 }
 
 // Loads trace.json (beside a harness page) through Chromium's XMLHttpRequest and JSON.parse
@@ -117,7 +117,7 @@ document.getElementById("out").textContent = JSON.stringify(r);
       (dir / "parse.html").string() + " > " + (dir / "parse.dom").string() + " 2>/dev/null";
   std::system(cmd.c_str());
   fs::remove_all(dir / "profile");
-  std::string dom = read_file(dir / "parse.dom");
+  std::string dom = slurp(dir / "parse.dom");
   size_t a = dom.find("<pre id=\"out\">"), b = dom.find("</pre>");
   return a == std::string::npos || b == std::string::npos ? "" : dom.substr(a + 14, b - a - 14);
 }
@@ -174,7 +174,7 @@ TEST_CASE("chrome-trace of a sample scenario and of a real multi-rank log follow
   }
   // Collectives sit on pid = the rank that logged them.
   std::string mesh_db = (root / "mesh-2d" / "tlscope.db").string();
-  std::string json = read_file(root / "mesh-2d" / "trace.json");
+  std::string json = slurp(root / "mesh-2d" / "trace.json");
   for (int rank = 0; rank < 4; ++rank) {
     CHECK(
         json_query(json,

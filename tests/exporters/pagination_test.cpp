@@ -67,7 +67,7 @@ size_t check_group_pages(const fs::path& site, const std::string& base, long lon
   REQUIRE(!pages.empty());
   for (const fs::path& page : pages) {
     INFO(page);
-    std::string html = read_file(page);
+    std::string html = slurp(page);
     size_t rows = count_of(html, "<tr class=\"group\"");
     CHECK(rows <= kPerPage);
     CHECK(rows > 0);
@@ -91,7 +91,7 @@ size_t check_group_pages(const fs::path& site, const std::string& base, long lon
         std::vector<fs::path> occ_pages = pages_of(site, all->substr(0, all->size() - 5));
         CHECK(occ_pages.size() == (count + kPerPage - 1) / kPerPage);
         for (const fs::path& op : occ_pages) {
-          size_t n = count_of(read_file(op), "<li class=\"occ\">");
+          size_t n = count_of(slurp(op), "<li class=\"occ\">");
           CHECK(n <= kPerPage);
           listed += n;
         }
@@ -129,7 +129,7 @@ TEST_CASE("every growing list is paginated and the pages hold every row") {
   std::vector<fs::path> tree_pages = pages_of(site, "compiles");
   CHECK(static_cast<long long>(tree_pages.size()) >= compiles / static_cast<long long>(kPerPage));
   for (const fs::path& p : tree_pages) {
-    std::string html = read_file(p);
+    std::string html = slurp(p);
     size_t n = count_of(html, "<li class=\"compile\">");
     CHECK(n <= kPerPage);
     CHECK(attr_of(html, "compile-tree", "data-page-compiles") == std::to_string(n));
@@ -137,7 +137,7 @@ TEST_CASE("every growing list is paginated and the pages hold every row") {
   }
   CHECK(listed == compiles);
   // A page that starts inside forward's frame repeats it, marked as continued.
-  CHECK(read_file(tree_pages[2]).find("<li class=\"continued\">") != std::string::npos);
+  CHECK(slurp(tree_pages[2]).find("<li class=\"continued\">") != std::string::npos);
 
   CHECK(check_group_pages(site, "graph_breaks",
                           db_count(db, "SELECT count(*) FROM graph_breaks")) == 6);

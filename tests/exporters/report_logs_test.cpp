@@ -56,20 +56,20 @@ void check_site_matches_db(const fs::path& dir) {
   if (fs::exists(site / "compile"))
     for (auto it = fs::directory_iterator(site / "compile"); it != fs::directory_iterator(); ++it) ++pages;
   CHECK(pages == compiles);
-  std::string gb = read_file(site / "graph_breaks.html");
+  std::string gb = slurp(site / "graph_breaks.html");
   CHECK(attr_of(gb, "graph-breaks", "data-occurrences") ==
         std::to_string(db_count(db, "SELECT count(*) FROM graph_breaks")));
-  std::string rc = read_file(site / "recompiles.html");
+  std::string rc = slurp(site / "recompiles.html");
   CHECK(attr_of(rc, "recompiles", "data-occurrences") ==
         std::to_string(db_count(db, "SELECT count(*) FROM recompiles")));
-  std::string index = read_file(site / "index.html");
+  std::string index = slurp(site / "index.html");
   CHECK(attr_of(index, "findings", "data-count") ==
         std::to_string(db_count(db, "SELECT count(*) FROM findings")));
   CHECK(attr_of(index, "card-events", "data-value") ==
         std::to_string(db_count(db, "SELECT count(*) FROM events")));
   CHECK(attr_of(index, "card-errors", "data-value") ==
         std::to_string(db_count(db, "SELECT count(*) FROM ingest_errors")));
-  std::string coll = read_file(site / "collectives.html");
+  std::string coll = slurp(site / "collectives.html");
   CHECK(attr_of(coll, "collectives-summary", "data-records") ==
         std::to_string(db_count(db, "SELECT count(*) FROM collectives")));
   std::vector<std::string> broken = broken_links(site);
@@ -100,7 +100,7 @@ std::pair<tlscope::exporters::ReportResult, std::string> sample_report(const fs:
   std::string cmd = sample_binary().string() + " " + scenario + " --out " + logs.string() +
                     " > /dev/null 2>&1";
   if (std::system(cmd.c_str()) != 0) return {{}, ""};
-  std::string truth = read_file(logs / "truth.json");
+  std::string truth = slurp(logs / "truth.json");
   return {report_of({logs.string()}, root / ("sample-" + scenario)), truth};
 }
 
@@ -123,12 +123,12 @@ TEST_CASE("reports of every real PyTorch log match their databases") {
   }
   // Values read off the logs: comp_failure.log holds one BackendCompilerFailed compile;
   // simple_corrupted_json.log one broken envelope; multi_rank_logs four ranks.
-  std::string fail = read_file(artifacts("real") / "comp_failure" / "site" / "failures.html");
+  std::string fail = slurp(artifacts("real") / "comp_failure" / "site" / "failures.html");
   CHECK(attr_of(fail, "failures", "data-occurrences") == "1");
   CHECK(fail.find("BackendCompilerFailed") != std::string::npos);
-  std::string corrupt = read_file(artifacts("real") / "simple_corrupted_json" / "site" / "index.html");
+  std::string corrupt = slurp(artifacts("real") / "simple_corrupted_json" / "site" / "index.html");
   CHECK(attr_of(corrupt, "card-errors", "data-value") != "0");
-  std::string ranks = read_file(artifacts("real") / "multi_rank_logs" / "site" / "ranks.html");
+  std::string ranks = slurp(artifacts("real") / "multi_rank_logs" / "site" / "ranks.html");
   CHECK(attr_of(ranks, "rank-count", "data-count") == "4");
 }
 
@@ -144,13 +144,13 @@ TEST_CASE("reports of every sample-runtime scenario agree with truth.json") {
     check_site_matches_db(dir);
     fs::path site = dir / "site";
     // What the pages show equals what the runtime really did.
-    CHECK(attr_of(read_file(site / "graph_breaks.html"), "graph-breaks", "data-occurrences") ==
+    CHECK(attr_of(slurp(site / "graph_breaks.html"), "graph-breaks", "data-occurrences") ==
           std::to_string(json_array_len(truth, "$.graph_breaks")));
-    CHECK(attr_of(read_file(site / "recompiles.html"), "recompiles", "data-occurrences") ==
+    CHECK(attr_of(slurp(site / "recompiles.html"), "recompiles", "data-occurrences") ==
           std::to_string(json_array_len(truth, "$.recompiles")));
-    CHECK(attr_of(read_file(site / "failures.html"), "failures", "data-occurrences") ==
+    CHECK(attr_of(slurp(site / "failures.html"), "failures", "data-occurrences") ==
           std::to_string(json_array_len(truth, "$.failures")));
-    std::string coll = read_file(site / "collectives.html");
+    std::string coll = slurp(site / "collectives.html");
     CHECK(attr_of(coll, "collectives-summary", "data-records") ==
           std::to_string(json_array_len(truth, "$.collectives")));
     if (scenario == "desync") CHECK(attr_of(coll, "collectives-summary", "data-desyncs") == "1");

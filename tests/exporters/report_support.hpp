@@ -1,24 +1,17 @@
-// Helpers for the report tests: reading written files, counting matches, querying the database,
-// checking that every link of a written site resolves.
+// Helpers for the report tests: counting matches, querying the database, checking that every link
+// of a written site resolves (files are read with common/scratch_files.hpp's slurp).
 #pragma once
 
 #include <sqlite3.h>
 
 #include <filesystem>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
-namespace tlscope::test {
+#include "common/scratch_files.hpp"
 
-inline std::string read_file(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+namespace tlscope::test {
 
 inline size_t count_of(const std::string& text, const std::string& needle) {
   size_t n = 0;
@@ -90,7 +83,7 @@ inline std::vector<std::filesystem::path> html_files(const std::filesystem::path
 inline std::vector<std::string> broken_links(const std::filesystem::path& dir) {
   std::vector<std::string> broken;
   for (const auto& page : html_files(dir)) {
-    for (std::string target : link_targets(read_file(page))) {
+    for (std::string target : link_targets(slurp(page))) {
       target = target.substr(0, target.find('#'));  // the page, not the anchor in it
       if (target.empty()) continue;
       if (target.find("://") != std::string::npos) {

@@ -4,9 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <fstream>
 
 #include "exporters/report_fixture.hpp"
+#include "common/scratch_files.hpp"
 #include "exporters/report_support.hpp"
 #include "tlscope/exporters/report.hpp"
 
@@ -39,61 +39,61 @@ TEST_CASE("report writes every page family of a two-rank database") {
 TEST_CASE("report pages show the counts the database holds") {
   const FixtureReport f = fixture_report("counts");
   REQUIRE(f.result.ok);
-  std::string gb = read_file(fs::path(f.dir) / "graph_breaks.html");
+  std::string gb = slurp(fs::path(f.dir) / "graph_breaks.html");
   CHECK(attr_of(gb, "graph-breaks", "data-occurrences") ==
         std::to_string(db_count(f.db, "SELECT count(*) FROM graph_breaks")));
   // The same break on both ranks is one row with count 2.
   CHECK(attr_of(gb, "graph-breaks", "data-groups") == "1");
   CHECK(count_of(gb, "<tr class=\"group\" data-count=\"2\">") == 1);
 
-  std::string rc = read_file(fs::path(f.dir) / "recompiles.html");
+  std::string rc = slurp(fs::path(f.dir) / "recompiles.html");
   CHECK(attr_of(rc, "recompiles", "data-occurrences") ==
         std::to_string(db_count(f.db, "SELECT count(*) FROM recompiles")));
   CHECK(db_count(f.db, "SELECT count(*) FROM recompiles") == 2);
   CHECK(rc.find("4 \xE2\x86\x92 8") != std::string::npos);  // the size that changed
 
-  std::string fl = read_file(fs::path(f.dir) / "failures.html");
+  std::string fl = slurp(fs::path(f.dir) / "failures.html");
   CHECK(attr_of(fl, "failures", "data-occurrences") == "1");
   CHECK(fl.find("BackendCompilerFailed") != std::string::npos);
 
-  std::string cache = read_file(fs::path(f.dir) / "cache.html");
+  std::string cache = slurp(fs::path(f.dir) / "cache.html");
   CHECK(attr_of(cache, "cache-totals", "data-hits") == "2");
   CHECK(attr_of(cache, "cache-totals", "data-misses") == "2");
 
-  std::string coll = read_file(fs::path(f.dir) / "collectives.html");
+  std::string coll = slurp(fs::path(f.dir) / "collectives.html");
   CHECK(attr_of(coll, "collectives-summary", "data-records") == "6");
   CHECK(attr_of(coll, "collectives-summary", "data-groups") == "3");
   CHECK(attr_of(coll, "collectives-summary", "data-desyncs") ==
         std::to_string(db_count(f.db, "SELECT count(*) FROM findings WHERE kind = 'desync'")));
   CHECK(db_count(f.db, "SELECT count(*) FROM findings WHERE kind = 'desync'") == 1);
-  std::string data = read_file(fs::path(f.dir) / "data" / "collectives.js");
+  std::string data = slurp(fs::path(f.dir) / "data" / "collectives.js");
   CHECK(count_of(data, "\"desync\"") >= 1);  // the bar of the rank at fault is coloured
 
-  std::string index = read_file(fs::path(f.dir) / "index.html");
+  std::string index = slurp(fs::path(f.dir) / "index.html");
   CHECK(attr_of(index, "findings", "data-count") ==
         std::to_string(db_count(f.db, "SELECT count(*) FROM findings")));
   CHECK(attr_of(index, "card-compiles", "data-value") == "6");
   CHECK(index.find("data-kind=\"compile_failure\"") != std::string::npos);
 
-  std::string tensors = read_file(fs::path(f.dir) / "tensors.html");
+  std::string tensors = slurp(fs::path(f.dir) / "tensors.html");
   CHECK(attr_of(tensors, "tensor-layouts", "data-tensors") ==
         std::to_string(db_count(f.db, "SELECT count(*) FROM tensors")));
   // [4,8]/[8,1], [8,3]/[1,8], [8,8]/[8,1], [2,3,4,5]/[60,1,15,3]
   CHECK(attr_of(tensors, "tensor-layouts", "data-count") == "4");
 
-  std::string ranks = read_file(fs::path(f.dir) / "ranks.html");
+  std::string ranks = slurp(fs::path(f.dir) / "ranks.html");
   CHECK(attr_of(ranks, "rank-count", "data-count") == "2");
   CHECK(attr_of(ranks, "rank-divergence", "data-count") ==
         std::to_string(db_count(f.db, "SELECT count(*) FROM rank_divergence")));
 
-  std::string phases = read_file(fs::path(f.dir) / "compile_timeline.html");
+  std::string phases = slurp(fs::path(f.dir) / "compile_timeline.html");
   CHECK(attr_of(phases, "phase-count", "data-count") == "4");
 }
 
 TEST_CASE("a compile page holds its graph, guards, generated code and tensors") {
   const FixtureReport f = fixture_report("compile");
   REQUIRE(f.result.ok);
-  std::string page = read_file(fs::path(f.dir) / "compile" / "f1_0-0.html");
+  std::string page = slurp(fs::path(f.dir) / "compile" / "f1_0-0.html");
   CHECK(page.find("<h2>Graphs (1)</h2>") != std::string::npos);
   CHECK(page.find("<h2>Guards (1)</h2>") != std::string::npos);
   CHECK(page.find("<h2>Generated code (1)</h2>") != std::string::npos);
@@ -104,14 +104,14 @@ TEST_CASE("a compile page holds its graph, guards, generated code and tensors") 
   // The rank-4 tensor's layout page draws all 120 cells, each with its storage offset: element
   // [1, 2, 3, 4] sits at 1*60 + 2*1 + 3*15 + 4*3 = 119, element [0, 1, 0, 0] at 1.
   for (const auto& p : html_files(fs::path(f.dir) / "tensor")) {
-    std::string html = read_file(p);
+    std::string html = slurp(p);
     if (html.find("<title>Tensor torch.float32 [2, 3, 4, 5]") == std::string::npos) continue;
     CHECK(attr_of(html, "tensor-grid", "data-cells") == "120");
     CHECK(count_of(html, "class=\"cell\"") == 120);
     CHECK(html.find(">119</div>") != std::string::npos);
     CHECK(html.find("dim 0") != std::string::npos);
   }
-  std::string failed = read_file(fs::path(f.dir) / "compile" / "f2_1-0.html");
+  std::string failed = slurp(fs::path(f.dir) / "compile" / "f2_1-0.html");
   CHECK(attr_of(failed, "compile-overview", "data-status") == "failed");
 }
 
@@ -122,7 +122,7 @@ TEST_CASE("the report needs no network and every link resolves") {
   for (const std::string& b : broken) INFO(b);
   CHECK(broken.empty());
   for (const auto& page : html_files(f.dir)) {
-    std::string html = read_file(page);
+    std::string html = slurp(page);
     INFO(page);
     CHECK(html.find("http://") == std::string::npos);
     CHECK(html.find("https://") == std::string::npos);
@@ -130,15 +130,14 @@ TEST_CASE("the report needs no network and every link resolves") {
 }
 
 TEST_CASE("the link checker finds missing pages and external links, and passes anchors") {
-  fs::path dir = fs::path(TLSCOPE_BINARY_DIR) / "test-artifacts" / "link-checker";
-  fs::remove_all(dir);
+  fs::path dir = fresh_scratch("test-artifacts", "link-checker");
   fs::create_directories(dir / "sub");
-  std::ofstream(dir / "sub" / "here.html") << "<p>here</p>";
-  std::ofstream(dir / "index.html")
-      << "<a href=\"sub/here.html#top\">ok</a> <a href=\"#local\">ok</a> "
-         "<img src=\"gone.png\"> <a href=\"https://example.com/x\">out</a> "
-         "<a data-href=\"sub/here.html\" href=\"missing.html\">bad</a>";
-  CHECK(link_targets(read_file(dir / "index.html")) ==
+  spit(dir / "sub" / "here.html", "<p>here</p>");
+  spit(dir / "index.html",
+       "<a href=\"sub/here.html#top\">ok</a> <a href=\"#local\">ok</a> "
+       "<img src=\"gone.png\"> <a href=\"https://example.com/x\">out</a> "
+       "<a data-href=\"sub/here.html\" href=\"missing.html\">bad</a>");
+  CHECK(link_targets(slurp(dir / "index.html")) ==
         std::vector<std::string>{"sub/here.html#top", "#local", "gone.png",
                                  "https://example.com/x", "sub/here.html", "missing.html"});
   std::vector<std::string> broken = broken_links(dir);
@@ -153,7 +152,7 @@ TEST_CASE("log text is escaped on every page") {
   REQUIRE(f.result.ok);
   size_t escaped_seen = 0;
   for (const auto& page : html_files(f.dir)) {
-    std::string html = read_file(page);
+    std::string html = slurp(page);
     INFO(page);
     CHECK(html.find("<script>document.title") == std::string::npos);
     CHECK(html.find("<img src=x") == std::string::npos);
@@ -164,7 +163,7 @@ TEST_CASE("log text is escaped on every page") {
   // The hostile text is shown (as text) on the graph-break, compile and failure pages.
   CHECK(escaped_seen >= 4);
   for (const char* data : {"data/collectives.js", "data/compile_timeline.js"}) {
-    std::string js = read_file(fs::path(f.dir) / data);
+    std::string js = slurp(fs::path(f.dir) / data);
     CHECK(js.find("</script") == std::string::npos);
   }
 }
@@ -191,11 +190,11 @@ TEST_CASE("report on a missing or non-database file fails with a message naming 
 TEST_CASE("logged values of a large tensor are drawn summarised with the right numbers") {
   const FixtureReport f = fixture_report("values");
   REQUIRE(f.result.ok);
-  std::string index = read_file(fs::path(f.dir) / "tensor_values.html");
+  std::string index = slurp(fs::path(f.dir) / "tensor_values.html");
   CHECK(attr_of(index, "tensor-values", "data-count") == "1");
   // The hostile tensor name is shown as text.
   CHECK(index.find("big&lt;script&gt;") != std::string::npos);
-  std::string page = read_file(fs::path(f.dir) / "tensor" / "values_1.html");
+  std::string page = slurp(fs::path(f.dir) / "tensor" / "values_1.html");
   // 4096 elements > the 1000-element threshold: 3 first, an ellipsis, 3 last per dim: 7 x 7.
   CHECK(attr_of(page, "tensor-grid", "data-summarized") == "1");
   CHECK(attr_of(page, "tensor-grid", "data-cells") == "49");

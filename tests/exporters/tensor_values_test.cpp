@@ -145,7 +145,7 @@ next(0);
       " 2>/dev/null";
   std::system(cmd.c_str());
   fs::remove_all(root / "values-profile");
-  std::string dom = read_file(root / "values.dom");
+  std::string dom = slurp(root / "values.dom");
   size_t a = dom.find("<pre id=\"out\">"), b = dom.find("</pre>");
   if (a == std::string::npos || b == std::string::npos) return "";
   std::string json = dom.substr(a + 14, b - a - 14);
@@ -196,7 +196,7 @@ TEST_CASE("mesh-2d tensor values are drawn with their numbers and shard owners")
   CHECK(expected["o_partial"].shape == std::vector<int64_t>{16, 4});
 
   // The index lists one snapshot per tensor, linked to its page.
-  std::string index = read_file(root / "site" / "tensor_values.html");
+  std::string index = slurp(root / "site" / "tensor_values.html");
   CHECK(attr_of(index, "tensor-values", "data-count") == "4");
   std::map<std::string, std::string> page_of;
   for (const auto& [name, e] : expected) {
@@ -207,11 +207,11 @@ TEST_CASE("mesh-2d tensor values are drawn with their numbers and shard owners")
     page_of[name] = "site/" + index.substr(href, index.find('"', href) - href);
   }
   // tensors.html links the values index, and a compile whose inputs include w1 links its page.
-  CHECK(read_file(root / "site" / "tensors.html").find("href=\"tensor_values.html\"") !=
+  CHECK(slurp(root / "site" / "tensors.html").find("href=\"tensor_values.html\"") !=
         std::string::npos);
   size_t compile_links = 0;
   for (const auto& p : fs::directory_iterator(root / "site" / "compile"))
-    compile_links += count_of(read_file(p.path()), "href=\"../" + page_of["w1"].substr(5) + "\"");
+    compile_links += count_of(slurp(p.path()), "href=\"../" + page_of["w1"].substr(5) + "\"");
   CHECK(compile_links >= 4);  // the compiled step on each of the 4 ranks takes w1
 
   std::vector<std::string> pages;

@@ -8,9 +8,12 @@
 #include "tlscope/model/event_writer.hpp"
 #include "tlscope/model/ingest.hpp"
 #include "tlscope/model/schema.hpp"
+#include "model/store_queries.hpp"
 
 using namespace tlscope;
 using model::Connection;
+using test::count;
+using test::text;
 
 namespace {
 
@@ -64,16 +67,6 @@ parser::SourceSummary summary(uint64_t hash, uint64_t events, bool completed = t
   s.lines.total_lines = events;
   s.lines.envelope_lines = events;
   return s;
-}
-
-int64_t count(Connection& db, const std::string& sql) {
-  return db.scalar_int(sql).value_or(-1);
-}
-
-std::string text(Connection& db, const std::string& sql) {
-  model::Statement s = db.prepare(sql);
-  REQUIRE(s.step());
-  return s.column_is_null(0) ? "NULL" : s.column_text(0);
 }
 
 struct Store {

@@ -1,50 +1,29 @@
 // Ingest through its parse-thread batches: what crosses a batch boundary (a run of bad lines,
 // chromium rows built on the parse side) must come out as if the file were written in one piece.
-#include <unistd.h>
-
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "tlscope/model/event_writer.hpp"
 #include "tlscope/model/ingest.hpp"
 #include "tlscope/model/schema.hpp"
 #include "tlscope/parser/reader.hpp"
+#include "common/scratch_files.hpp"
+#include "model/store_queries.hpp"
 
 using namespace tlscope;
 using model::Connection;
+using test::count;
+using test::text;
 
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 fs::path scratch(const std::string& name) {
-  fs::path dir =
-      fs::temp_directory_path() / ("tlscope_model_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-int64_t count(Connection& db, const std::string& sql) {
-  return db.scalar_int(sql).value_or(-1);
-}
-
-std::string text(Connection& db, const std::string& sql) {
-  model::Statement s = db.prepare(sql);
-  REQUIRE(s.step());
-  return s.column_is_null(0) ? "NULL" : s.column_text(0);
+  return test::fresh_scratch("model_scratch", name);
 }
 
 // Feeds the parser's events straight to an EventWriter that builds its own chromium rows: the
@@ -66,7 +45,7 @@ class DirectSink final : public parser::EventSink {
 TEST_CASE("a run of bad lines longer than a parse batch is one ingest_errors row") {
   // ~6 MB of pasted text between two halves of a real log: longer than the 4 MiB batches the
   // parser cuts, so the run is split across chunks and must be joined again.
-  std::string good = read_all(std::string(TLSCOPE_FIXTURES) + "/comp_failure.log");
+  std::string good = test::slurp(std::string(TLSCOPE_FIXTURES) + "/comp_failure.log");
   size_t cut = good.find("\nV", good.size() / 2) + 1;
   REQUIRE(cut > 1);
   std::string junk;
@@ -77,7 +56,7 @@ TEST_CASE("a run of bad lines longer than a parse batch is one ingest_errors row
   REQUIRE(junk.size() > (size_t{5} << 20));
   fs::path dir = scratch("bad_run");
   std::string log = (dir / "run.log").string();
-  std::ofstream(log, std::ios::binary) << good.substr(0, cut) << junk << good.substr(cut);
+  test::spit(log, good.substr(0, cut) + junk + good.substr(cut));
   std::string db_path = (dir / "run.db").string();
 
   model::IngestResult result = model::ingest(db_path, {log});

@@ -38,15 +38,25 @@ void require_same(const KeepingSink& a, const KeepingSink& b) {
   CHECK(a.summary.bytes == b.summary.bytes);
 }
 
+ReaderOptions with_threads(unsigned threads) {
+  ReaderOptions o;
+  o.threads = threads;
+  return o;
+}
+
+// Chunks and batches far smaller than any real log's records, so every boundary case occurs.
+ReaderOptions tiny_chunks(unsigned threads) {
+  ReaderOptions o = with_threads(threads);
+  o.chunk_bytes = 1000;
+  o.batch_bytes = 4096;
+  return o;
+}
+
 }  // namespace
 
 TEST_CASE("tiny chunks and two threads give the same results as one thread") {
-  ReaderOptions single;
-  single.threads = 1;
-  ReaderOptions tiny;
-  tiny.threads = 2;
-  tiny.chunk_bytes = 1000;
-  tiny.batch_bytes = 4096;
+  const ReaderOptions single = with_threads(1);
+  const ReaderOptions tiny = tiny_chunks(2);
   ReaderOptions odd;
   odd.threads = 2;
   odd.chunk_bytes = 7;  // reads that split lines, CRLF pairs and UTF-8 anywhere
@@ -95,16 +105,8 @@ TEST_CASE("a run of bad lines across chunk boundaries is one error row") {
   uint64_t blank = 0;
   for (size_t i = 0; i + 1 < junk.size(); ++i) blank += junk[i] == '\n' && junk[i + 1] == '\n';
 
-  ReaderOptions single;
-  single.threads = 1;
-  ReaderOptions tiny;
-  tiny.threads = 2;
-  tiny.chunk_bytes = 1000;
-  tiny.batch_bytes = 4096;
-  ReaderOptions tiny_single = tiny;
-  tiny_single.threads = 1;
-  KeepingSink whole = parse_file(path, single);
-  for (const ReaderOptions& options : {tiny, tiny_single}) {
+  KeepingSink whole = parse_file(path, with_threads(1));
+  for (const ReaderOptions& options : {tiny_chunks(2), tiny_chunks(1)}) {
     KeepingSink got = parse_file(path, options);
     REQUIRE(got.errors.size() == 1);
     CHECK(got.errors[0].kind == ErrorKind::kBadHeader);
