@@ -37,8 +37,16 @@ bool is_text(const ChromiumValue& v, std::string_view s) {
 
 }  // namespace
 
-static_assert(static_cast<int>(FieldValue::Kind::kText) ==
-              static_cast<int>(ChromiumValue::Kind::kText));
+// ChromiumValue and FieldValue kinds convert by value, both ways (owned() here, bind_value in
+// event_writer.cpp).
+static_assert(static_cast<int>(FieldValue::Kind::kNull) ==
+                  static_cast<int>(ChromiumValue::Kind::kNull) &&
+              static_cast<int>(FieldValue::Kind::kInt) ==
+                  static_cast<int>(ChromiumValue::Kind::kInt) &&
+              static_cast<int>(FieldValue::Kind::kReal) ==
+                  static_cast<int>(ChromiumValue::Kind::kReal) &&
+              static_cast<int>(FieldValue::Kind::kText) ==
+                  static_cast<int>(ChromiumValue::Kind::kText));
 
 void ChromiumPairing::begin_file() {
   open_.clear();

@@ -70,21 +70,10 @@ std::array<char, 20> glog_time(const parser::GlogHeader& h) {
   return out;
 }
 
+// A ChromiumValue is the owning copy of the FieldValue it was read as (see chromium_pairing.cpp),
+// so it binds through the same bind_field.
 void bind_value(Statement& s, int index, const ChromiumValue& v) {
-  switch (v.kind) {
-    case ChromiumValue::Kind::kNull:
-      s.bind_null(index);
-      break;
-    case ChromiumValue::Kind::kInt:
-      s.bind_int(index, v.i);
-      break;
-    case ChromiumValue::Kind::kReal:
-      s.bind_double(index, v.d);
-      break;
-    case ChromiumValue::Kind::kText:
-      s.bind_text(index, v.text);
-      break;
-  }
+  bind_field(s, index, FieldValue{static_cast<FieldValue::Kind>(v.kind), v.i, v.d, v.text});
 }
 
 bool is_metrics_kind(std::string_view kind) {
