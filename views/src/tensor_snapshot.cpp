@@ -10,7 +10,7 @@
 #include <limits>
 #include <map>
 
-#include "json_number.hpp"
+#include "json_read.hpp"
 
 namespace tlscope::views {
 namespace {
@@ -239,9 +239,8 @@ std::optional<LoggedValues> parse_logged_values(std::string_view json, const std
     return std::nullopt;
   };
   simdjson::dom::parser parser;
-  simdjson::padded_string padded(json);
   element doc;
-  if (auto err = parser.parse(padded).get(doc)) return fail(simdjson::error_message(err));
+  if (const char* why = parse_json(json, parser, doc)) return fail(why);
   if (doc.type() != element_type::OBJECT) return fail("not a JSON object");
   LoggedValues out;
   out.name = text_field(doc, "name");
@@ -271,9 +270,8 @@ std::optional<LoggedPlacement> parse_logged_placement(std::string_view json,
     return std::nullopt;
   };
   simdjson::dom::parser parser;
-  simdjson::padded_string padded(json);
   element doc;
-  if (auto err = parser.parse(padded).get(doc)) return fail(simdjson::error_message(err));
+  if (const char* why = parse_json(json, parser, doc)) return fail(why);
   if (doc.type() != element_type::OBJECT) return fail("not a JSON object");
   LoggedPlacement out;
   out.tensor = text_field(doc, "tensor");

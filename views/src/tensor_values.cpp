@@ -4,7 +4,7 @@
 
 #include <simdjson.h>
 
-#include "json_number.hpp"
+#include "json_read.hpp"
 
 namespace tlscope::views {
 namespace {
@@ -56,9 +56,8 @@ std::optional<TensorValues> parse_tensor_values_json(std::string_view json,
     return std::nullopt;
   };
   simdjson::dom::parser parser;
-  simdjson::padded_string padded(json);
   simdjson::dom::element doc;
-  if (auto err = parser.parse(padded).get(doc)) return fail(simdjson::error_message(err));
+  if (const char* why = parse_json(json, parser, doc)) return fail(why);
   TensorValues out;
   bool fixed = false;
   std::string why;
