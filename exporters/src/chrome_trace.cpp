@@ -277,14 +277,8 @@ class TraceBuilder {
 ChromeTraceResult export_chrome_trace(const std::string& db_path, const std::string& out_path) {
   ChromeTraceResult result;
   Database db(db_path);
-  if (!db.ok()) {
-    result.error = db.error();
-    return result;
-  }
-  if (!db.has_table("events")) {
-    result.error = db_path + ": not a tlscope database (no events table)";
-    return result;
-  }
+  result.error = db.not_tlscope_reason();
+  if (!result.error.empty()) return result;
   TraceBuilder trace(db);
   trace.build();
   std::ofstream out(out_path, std::ios::binary | std::ios::trunc);

@@ -18,14 +18,8 @@ constexpr size_t kMaxValuePages = 2000;
 bool ensure_analysis(const std::string& path, ReportResult& result) {
   {
     Database probe(path);
-    if (!probe.ok()) {
-      result.error = probe.error();
-      return false;
-    }
-    if (!probe.has_table("events")) {
-      result.error = path + ": not a tlscope database (no events table)";
-      return false;
-    }
+    result.error = probe.not_tlscope_reason();
+    if (!result.error.empty()) return false;
     if (probe.has_table("findings") && probe.has_table("compiles")) return true;
   }
   Database db(path, /*writable=*/true);

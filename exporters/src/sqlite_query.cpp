@@ -91,6 +91,12 @@ Database::Database(const std::string& path, bool writable) : path_(path) {
 
 Database::~Database() { sqlite3_close(db_); }
 
+std::string Database::not_tlscope_reason() const {
+  if (!ok()) return error_;
+  if (!has_table("events")) return path_ + ": not a tlscope database (no events table)";
+  return {};
+}
+
 bool Database::has_table(std::string_view name) const {
   Statement s(db_, "SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name = ?");
   s.bind(1, name);

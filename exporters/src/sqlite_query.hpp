@@ -64,6 +64,8 @@ class Database {
   sqlite3* handle() const { return db_; }
   bool has_table(std::string_view name) const;
   bool has_column(std::string_view table, std::string_view column) const;
+  // Why this is not an ingested tlscope database (error(), or no events table); "" when it is.
+  std::string not_tlscope_reason() const;
   // First column of the first row as an integer (0 when the query fails or has no row).
   int64_t scalar(std::string_view sql) const;
 
