@@ -12,6 +12,7 @@ namespace tlscope::exporters {
 namespace {
 
 constexpr size_t kMaxValuePages = 2000;
+constexpr size_t kMaxTreeFrames = 50000;
 
 // The pages read the analysis tables. A database ingested without analysis gets it now (the
 // tables are derived data, rebuilt the same way by `tlscope analyze`).
@@ -62,13 +63,14 @@ ReportResult write_report(const ReportOptions& options) {
     result.seconds.emplace_back(
         family, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   };
-  std::vector<CompileInfo> compiles;
-  timed("load compiles", [&] { compiles = load_compiles(db); });
-  timed("compile tree", [&] { write_compile_tree(ctx, compiles); });
+  views::Result<views::CompileTree> tree;
+  timed("load compiles", [&] { tree = views::load_compile_tree(db, kMaxTreeFrames); });
+  const std::vector<CompileRow>& compiles = noted(ctx, "compiles", tree).compiles;
+  timed("compile tree", [&] { write_compile_tree(ctx, tree.value); });
   TensorSnapshots snapshots;
   timed("tensor values", [&] { snapshots = load_tensor_snapshots(db, kMaxValuePages); });
   timed("compile pages", [&] { write_compile_pages(ctx, compiles, snapshots); });
-  timed("failures", [&] { write_failures_page(ctx, compiles); });
+  timed("failures", [&] { write_failures_page(ctx); });
   timed("graph breaks", [&] { write_graph_breaks_page(ctx); });
   timed("recompiles", [&] { write_recompiles_page(ctx); });
   timed("cache", [&] { write_cache_page(ctx); });
@@ -80,7 +82,7 @@ ReportResult write_report(const ReportOptions& options) {
     write_tensor_values_pages(ctx, snapshots);
   });
   timed("errors", [&] { write_errors_page(ctx); });
-  timed("summary", [&] { write_index_page(ctx, compiles); });
+  timed("summary", [&] { write_index_page(ctx); });
 
   db.scalar("COMMIT");
   result.ok = site.error().empty();
