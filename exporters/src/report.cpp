@@ -2,10 +2,12 @@
 #include "tlscope/exporters/report.hpp"
 
 #include <chrono>
+#include <optional>
 
 #include "assets.hpp"
 #include "pages.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
+#include "tlscope/views/read_snapshot.hpp"
 
 namespace tlscope::exporters {
 
@@ -47,11 +49,8 @@ ReportResult write_report(const ReportOptions& options) {
     result.error = db.error();
     return result;
   }
-  // One read transaction for the whole report: otherwise every statement takes and drops the
-  // file lock and probes for a journal (over 300 000 syscalls on the 1 GB benchmark log).
-  db.scalar("PRAGMA mmap_size = 1073741824");
-  db.scalar("BEGIN");
-  db.scalar("SELECT count(*) FROM sqlite_master");  // starts the read transaction now
+  // One read transaction for the whole report (see read_snapshot.hpp).
+  std::optional<views::ReadSnapshot> snapshot(std::in_place, db);
   Site site(options.out_dir);
   for (const Asset& asset : report_assets())
     site.write("assets/" + std::string(asset.name), asset.text);
@@ -84,7 +83,7 @@ ReportResult write_report(const ReportOptions& options) {
   timed("errors", [&] { write_errors_page(ctx); });
   timed("summary", [&] { write_index_page(ctx); });
 
-  db.scalar("COMMIT");
+  snapshot.reset();
   result.ok = site.error().empty();
   result.error = site.error();
   result.pages = site.pages();
