@@ -1,10 +1,14 @@
-// One left-to-right pass per line: each candidate secret starts with a distinctive character
-// sequence, so a switch on the current byte finds them all without regular expressions (std::regex
-// is slow and recurses per character, which overflows the stack on multi-megabyte payload lines).
+// One left-to-right pass per line: each rule (redaction_rules.hpp) starts at a distinctive byte,
+// so a byte table says which matchers to try where, without regular expressions. A line with
+// JSON escapes (ghp\u005f..., https:\/\/...) is scanned decoded and the matches are mapped back,
+// so an escaped token is found where it is written.
 #include "tlscope/exporters/rage/redaction.hpp"
 
 #include <algorithm>
 #include <cctype>
+#include <vector>
+
+#include "redaction_rules.hpp"
 
 namespace tlscope::exporters::rage {
 namespace {
@@ -14,9 +18,6 @@ bool is_alnum(char c) {
 }
 bool is_word(char c) {
   return is_alnum(c) || c == '_';
-}
-bool is_upper_alnum(char c) {
-  return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 bool is_path_char(char c) {
   return is_alnum(c) || c == '.' || c == '_' || c == '-';
@@ -29,44 +30,91 @@ bool starts_with(std::string_view s, size_t at, std::string_view prefix) {
   return s.size() >= at + prefix.size() && s.compare(at, prefix.size(), prefix) == 0;
 }
 
-bool starts_with_nocase(std::string_view s, size_t at, std::string_view lower_prefix) {
-  if (s.size() < at + lower_prefix.size()) return false;
-  for (size_t i = 0; i < lower_prefix.size(); ++i) {
-    char c = s[at + i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if (c != lower_prefix[i]) return false;
-  }
-  return true;
-}
-
 template <typename Pred>
 size_t run_end(std::string_view s, size_t from, Pred pred) {
   while (from < s.size() && pred(s[from])) ++from;
   return from;
 }
 
-bool contains_secret_word(std::string_view upper_name, bool include_key_words) {
-  static constexpr std::string_view kWords[] = {"TOKEN",      "SECRET",      "PASSWORD",
-                                                "PASSWD",     "API_KEY",     "APIKEY",
-                                                "ACCESS_KEY", "PRIVATE_KEY", "CREDENTIAL"};
-  static constexpr std::string_view kEnvOnly[] = {"KEY",     "AUTH",    "COOKIE",
-                                                  "SESSION", "PRIVATE", "PASS"};
-  for (auto w : kWords)
-    if (upper_name.find(w) != std::string_view::npos) return true;
-  if (include_key_words)
-    for (auto w : kEnvOnly)
-      if (upper_name.find(w) != std::string_view::npos) return true;
-  return false;
+std::string marker(SecretKind kind, MarkerStyle style) {
+  if (style == MarkerStyle::kName) return "redacted-" + std::string(to_string(kind));
+  return "<redacted:" + std::string(to_string(kind)) + ">";
 }
 
-// A match: [begin, end) of the line is replaced by `replacement`.
-struct Match {
-  size_t begin = 0, end = 0;
-  SecretKind kind{};
+constexpr SecretKindInfo kKindInfo[] = {
+#define TLSCOPE_SECRET_KIND_INFO(id, name, replaced, what) {name, replaced, what},
+    TLSCOPE_SECRET_KINDS(TLSCOPE_SECRET_KIND_INFO)
+#undef TLSCOPE_SECRET_KIND_INFO
 };
+static_assert(std::size(kKindInfo) == static_cast<size_t>(SecretKind::kCount));
 
-std::string marker(SecretKind kind) {
-  return "<redacted:" + std::string(to_string(kind)) + ">";
+// For each byte, the rules (bit i = redaction_rules()[i]) to try there.
+const std::array<uint32_t, 256>& rule_table() {
+  static const std::array<uint32_t, 256> table = [] {
+    std::array<uint32_t, 256> t{};
+    auto rules = redaction_rules();
+    for (size_t i = 0; i < rules.size(); ++i)
+      for (unsigned char c : rules[i].triggers) t[c] |= 1u << i;
+    return t;
+  }();
+  return table;
+}
+
+// `line` with JSON's \uXXXX (ASCII) and \/ escapes decoded; from[k] is where decoded byte k
+// starts in `line` (from[size] == line.size()). False when the line has no such escape.
+bool decode_json_escapes(std::string_view line, std::string& text, std::vector<size_t>& from) {
+  auto hex = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  size_t first = line.find('\\');
+  bool any = false;
+  for (size_t i = first; i != std::string_view::npos && i + 1 < line.size();
+       i = line.find('\\', i + 2)) {
+    if (line[i + 1] == '/' || line[i + 1] == 'u') {
+      any = true;
+      break;
+    }
+  }
+  if (!any) return false;
+  text.clear();
+  from.clear();
+  for (size_t i = 0; i < line.size();) {
+    from.push_back(i);
+    if (line[i] == '\\' && i + 1 < line.size()) {
+      if (line[i + 1] == '/') {
+        text += '/';
+        i += 2;
+        continue;
+      }
+      if (line[i + 1] == 'u' && i + 5 < line.size()) {
+        int v = 0;
+        bool ok = true;
+        for (size_t k = i + 2; k < i + 6; ++k) {
+          int h = hex(line[k]);
+          ok &= h >= 0;
+          v = v * 16 + std::max(h, 0);
+        }
+        if (ok && v >= 0x20 && v < 0x7f) {
+          text += static_cast<char>(v);
+          i += 6;
+          continue;
+        }
+      }
+      // Any other escape stays as written (two bytes), so \\u005f is not a \u escape.
+      text += line[i];
+      from.push_back(i + 1);
+      text += line[i + 1];
+      i += 2;
+      continue;
+    }
+    text += line[i];
+    ++i;
+  }
+  from.push_back(line.size());
+  return true;
 }
 
 constexpr std::string_view kBegin = "-----BEGIN ";
@@ -96,145 +144,16 @@ size_t private_key_end(std::string_view s, size_t from) {
   return std::string_view::npos;
 }
 
-// Token shapes that start at `i` (the caller checked the boundary before `i`).
-bool match_token(std::string_view s, size_t i, Match& m) {
-  auto alnum_run = [&](size_t from) { return run_end(s, from, is_alnum); };
-  switch (s[i]) {
-    case 'g': {
-      if (starts_with(s, i, "github_pat_")) {
-        size_t end = run_end(s, i + 11, is_word);
-        if (end - i - 11 >= 20) return m = {i, end, SecretKind::kGithubToken}, true;
-        return false;
-      }
-      if (starts_with(s, i, "gh") && s.size() > i + 3 && s[i + 3] == '_' &&
-          std::string_view("pousr").find(s[i + 2]) != std::string_view::npos) {
-        size_t end = alnum_run(i + 4);
-        if (end - i - 4 >= 20) return m = {i, end, SecretKind::kGithubToken}, true;
-      }
-      return false;
-    }
-    case 'h': {
-      if (!starts_with(s, i, "hf_")) return false;
-      size_t end = alnum_run(i + 3);
-      if (end - i - 3 >= 30 && (end == s.size() || !is_word(s[end])))
-        return m = {i, end, SecretKind::kHuggingFaceToken}, true;
-      return false;
-    }
-    case 'A': {
-      if (!starts_with(s, i, "AKIA") && !starts_with(s, i, "ASIA")) return false;
-      size_t end = run_end(s, i + 4, is_upper_alnum);
-      if (end - i - 4 == 16 && (end == s.size() || !is_alnum(s[end])))
-        return m = {i, end, SecretKind::kAwsAccessKey}, true;
-      return false;
-    }
-    case 'x': {
-      if (!starts_with(s, i, "xox") || s.size() < i + 5 || s[i + 4] != '-' ||
-          std::string_view("abposr").find(s[i + 3]) == std::string_view::npos)
-        return false;
-      size_t end = run_end(s, i + 5, [](char c) { return is_alnum(c) || c == '-'; });
-      if (end - i - 5 >= 10) return m = {i, end, SecretKind::kSlackToken}, true;
-      return false;
-    }
-    case 's': {
-      if (!starts_with(s, i, "sk-")) return false;
-      size_t end = run_end(s, i + 3, [](char c) { return is_word(c) || c == '-'; });
-      size_t digits = std::count_if(s.begin() + i + 3, s.begin() + end,
-                                    [](char c) { return c >= '0' && c <= '9'; });
-      // Real keys mix digits in; "sk-learn-style-words" does not.
-      if (end - i - 3 >= 20 && digits >= 2) return m = {i, end, SecretKind::kOpenAiKey}, true;
-      return false;
-    }
-    case 'B':
-    case 'b': {
-      if (!starts_with_nocase(s, i, "bearer")) return false;
-      size_t tok = run_end(s, i + 6, [](char c) { return c == ' '; });
-      if (tok == i + 6) return false;
-      size_t end = run_end(s, tok, [](char c) {
-        return is_alnum(c) || std::string_view("._~+/=-").find(c) != std::string_view::npos;
-      });
-      if (end - tok >= 8) return m = {tok, end, SecretKind::kBearerToken}, true;
-      return false;
-    }
-    default:
-      return false;
-  }
-}
-
-// "scheme://user:password@host": the user info (with the ':') is the secret.
-bool match_url_credentials(std::string_view s, size_t colon, Match& m) {
-  if (!starts_with(s, colon, "://") || colon == 0) return false;
-  size_t scheme = colon;
-  while (scheme > 0 && (is_alnum(s[scheme - 1]) || s[scheme - 1] == '+' || s[scheme - 1] == '.' ||
-                        s[scheme - 1] == '-'))
-    --scheme;
-  if (scheme == colon || !std::isalpha(static_cast<unsigned char>(s[scheme]))) return false;
-  size_t start = colon + 3;
-  size_t end = run_end(s, start, [](char c) {
-    return c != '@' && c != '/' && c != '?' && c != '#' && c != '"' && c != '\'' && c != '\\' &&
-           c != '<' && c != '>' && c != ' ' && c != '\t';
-  });
-  if (end >= s.size() || s[end] != '@' || end == start) return false;
-  std::string_view info = s.substr(start, end - start);
-  if (info.find(':') == std::string_view::npos || info.find(':') + 1 == info.size()) return false;
-  if (info.rfind("<redacted", 0) == 0) return false;
-  m = {start, end, SecretKind::kUrlCredentials};
-  return true;
-}
-
-// NAME=value where NAME is an upper-case variable or a --flag whose name says "secret".
-bool match_assignment(std::string_view s, size_t eq, Match& m) {
-  size_t name = eq;
-  while (name > 0 && (is_word(s[name - 1]) || s[name - 1] == '-')) --name;
-  if (name == eq) return false;
-  std::string_view raw = s.substr(name, eq - name);
-  bool flag = raw[0] == '-';
-  bool lower = std::any_of(raw.begin(), raw.end(), [](char c) { return c >= 'a' && c <= 'z'; });
-  if (!flag && lower) return false;  // keyword arguments in code (num_tokens=...) are not secrets
-  std::string upper_name;
-  for (char c : raw) upper_name += c == '-' ? '_' : upper(c);
-  if (!contains_secret_word(upper_name, false)) return false;
-  size_t start = eq + 1;
-  size_t end = run_end(s, start, [](char c) {
-    return c != ' ' && c != '\t' && c != '"' && c != '\'' && c != ',' && c != ';' && c != '&' &&
-           c != ')' && c != ']' && c != '}' && c != '\\' && c != '`';
-  });
-  if (end == start || s[start] == '=' || s[start] == '$' || s[start] == '<') return false;
-  m = {start, end, SecretKind::kSecretAssignment};
-  return true;
-}
-
 }  // namespace
 
+const SecretKindInfo& info(SecretKind kind) {
+  static const SecretKindInfo kUnknown{"unknown", "", ""};
+  size_t k = static_cast<size_t>(kind);
+  return k < std::size(kKindInfo) ? kKindInfo[k] : kUnknown;
+}
+
 std::string_view to_string(SecretKind kind) {
-  switch (kind) {
-    case SecretKind::kGithubToken:
-      return "github_token";
-    case SecretKind::kHuggingFaceToken:
-      return "huggingface_token";
-    case SecretKind::kAwsAccessKey:
-      return "aws_access_key";
-    case SecretKind::kSlackToken:
-      return "slack_token";
-    case SecretKind::kOpenAiKey:
-      return "openai_key";
-    case SecretKind::kBearerToken:
-      return "bearer_token";
-    case SecretKind::kPrivateKey:
-      return "private_key";
-    case SecretKind::kUrlCredentials:
-      return "url_credentials";
-    case SecretKind::kSecretAssignment:
-      return "secret_assignment";
-    case SecretKind::kSecretEnvVar:
-      return "secret_env_var";
-    case SecretKind::kHomeDirectory:
-      return "home_directory";
-    case SecretKind::kUserName:
-      return "user_name";
-    case SecretKind::kCount:
-      break;
-  }
-  return "unknown";
+  return info(kind).name;
 }
 
 void RedactionCounts::merge(const RedactionCounts& other) {
@@ -281,7 +200,7 @@ bool Redactor::redact_private_key(std::string& line, RedactionCounts& counts) {
     }
     counts.add(SecretKind::kPrivateKey);
     changed = true;
-    std::string repl = marker(SecretKind::kPrivateKey);
+    std::string repl = marker(SecretKind::kPrivateKey, MarkerStyle::kText);
     size_t end = private_key_end(line, begin_end);
     if (end == std::string::npos) {
       // Inside a JSON string the block ends at the closing quote; in plain text it runs on.
@@ -299,43 +218,57 @@ bool Redactor::redact_private_key(std::string& line, RedactionCounts& counts) {
   return changed;
 }
 
-// First letters of the token shapes match_token knows, as a table: the scan tests every byte.
-constexpr std::array<bool, 256> kTokenStart = [] {
-  std::array<bool, 256> t{};
-  for (unsigned char c : std::string_view("ghAxsBb")) t[c] = true;
-  return t;
-}();
+bool Redactor::redact_tokens(std::string& line, RedactionCounts& counts, MarkerStyle style) {
+  // Scan the decoded text when the line has JSON escapes; matches map back through `from`.
+  std::string decoded;
+  std::vector<size_t> from;
+  bool mapped = decode_json_escapes(line, decoded, from);
+  std::string_view s = mapped ? std::string_view(decoded) : std::string_view(line);
+  auto original = [&](size_t k) { return mapped ? from[k] : k; };
 
-bool Redactor::redact_tokens(std::string& line, RedactionCounts& counts) {
-  std::string_view s = line;
-  std::string out;
-  size_t copied = 0;
-  bool changed = false;
-  for (size_t i = 0; i < s.size();) {
-    char c = s[i];
-    Match m;
-    bool found = false;
-    if (c == ':') {
-      found = match_url_credentials(s, i, m);
-    } else if (c == '=') {
-      found = match_assignment(s, i, m);
-    } else if (kTokenStart[static_cast<unsigned char>(c)] && (i == 0 || !is_word(s[i - 1]))) {
-      found = match_token(s, i, m);
+  std::vector<SecretMatch> found;
+  size_t i = 0;
+  if (pending_) {
+    SecretMatch m;
+    if (match_continued_value(s, *pending_, m)) {
+      found.push_back(m);
+      i = m.end;
     }
-    if (!found) {
-      ++i;
-      continue;
-    }
-    if (!changed) out.reserve(s.size());
-    changed = true;
-    counts.add(m.kind);
-    out.append(s.substr(copied, m.begin - copied));
-    out += marker(m.kind);
-    copied = m.end;
-    i = m.end;
+    pending_.reset();
   }
-  if (!changed) return false;
-  out.append(s.substr(copied));
+  const auto& table = rule_table();
+  auto rules = redaction_rules();
+  for (; i < s.size();) {
+    uint32_t candidates = table[static_cast<unsigned char>(s[i])];
+    bool matched = false;
+    for (size_t r = 0; candidates && r < rules.size(); ++r, candidates >>= 1) {
+      if (!(candidates & 1)) continue;
+      if (rules[r].word_start && i > 0 && is_word(s[i - 1])) continue;
+      SecretMatch m;
+      if (!rules[r].match(s, i, m)) continue;
+      if (m.continues) {
+        pending_ = m.kind;
+        break;
+      }
+      found.push_back(m);
+      i = m.end;
+      matched = true;
+      break;
+    }
+    if (!matched) ++i;
+  }
+  if (found.empty()) return false;
+  std::string out;
+  out.reserve(line.size());
+  size_t copied = 0;
+  for (const SecretMatch& m : found) {
+    size_t begin = original(m.begin), end = original(m.end);
+    counts.add(m.kind);
+    out.append(line, copied, begin - copied);
+    out += marker(m.kind, style);
+    copied = end;
+  }
+  out.append(line, copied, std::string::npos);
   line.swap(out);
   return true;
 }
@@ -377,8 +310,25 @@ bool Redactor::redact_line(std::string& line, RedactionCounts& counts) {
   bool changed = false;
   if (in_private_key_ || line.find(kBegin) != std::string::npos)
     changed |= redact_private_key(line, counts);
-  changed |= redact_tokens(line, counts);
+  changed |= redact_tokens(line, counts, MarkerStyle::kText);
   if (options_.redact_paths) changed |= redact_paths(line, counts);
+  return changed;
+}
+
+bool Redactor::redact_header(std::string& header, RedactionCounts& counts) {
+  std::optional<SecretKind> pending = pending_;  // a header neither ends nor continues a value
+  pending_.reset();
+  bool changed = redact_tokens(header, counts, MarkerStyle::kName);
+  if (options_.redact_paths) changed |= redact_paths(header, counts);
+  pending_ = pending;
+  return changed;
+}
+
+bool Redactor::redact_file_name(std::string& name, RedactionCounts& counts) {
+  std::optional<SecretKind> pending = pending_;
+  pending_.reset();
+  bool changed = redact_tokens(name, counts, MarkerStyle::kName);
+  pending_ = pending;
   return changed;
 }
 
