@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "command.hpp"
+#include "output_paths.hpp"
 #include "tlscope/exporters/rage/rage.hpp"
 #include "tlscope/exporters/rage/regular_file.hpp"
 
@@ -220,6 +221,9 @@ int run_rage(RageArgs args) {
   }
 
   options.out_path = args.out.empty() ? default_rage_bundle_name() : args.out;
+  std::vector<std::string> read = args.inputs;  // and the files a directory's run named
+  for (const rage::TraceFile& f : options.run.files) read.push_back(f.path);
+  if (refuse_output_over_input("rage", options.out_path, read)) return kUsageOrIo;
   options.redaction.redact_paths = args.redact_paths;
   if (const char* home = std::getenv("HOME")) options.redaction.home = home;
   if (struct passwd* pw = getpwuid(getuid())) options.redaction.user = pw->pw_name;

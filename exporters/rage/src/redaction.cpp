@@ -230,11 +230,13 @@ bool Redactor::redact_tokens(std::string& line, RedactionCounts& counts, MarkerS
   size_t i = 0;
   if (pending_) {
     SecretMatch m;
-    if (match_continued_value(s, *pending_, m)) {
+    SecretKind kind = *pending_;
+    pending_.reset();
+    if (match_continued_value(s, kind, m)) {
       found.push_back(m);
+      if (m.open) pending_ = m.kind;
       i = m.end;
     }
-    pending_.reset();
   }
   const auto& table = rule_table();
   auto rules = redaction_rules();
@@ -251,6 +253,7 @@ bool Redactor::redact_tokens(std::string& line, RedactionCounts& counts, MarkerS
         break;
       }
       found.push_back(m);
+      if (m.open) pending_ = m.kind;
       i = m.end;
       matched = true;
       break;

@@ -116,17 +116,19 @@ bool value_at(std::string_view s, size_t at, SecretMatch& m, SecretKind kind, bo
   bool escaped = s[at] == '\\' && at + 1 < s.size() && (s[at + 1] == '"' || s[at + 1] == '\'');
   char q = escaped ? s[at + 1] : s[at];
   size_t start, end;
+  bool open = false;
   if (q == '"' || q == '\'') {
     start = at + (escaped ? 2 : 1);
     end = quoted_end(s, start, q, escaped);
-    if (end == std::string_view::npos) end = s.size();  // a string that runs on: take the rest
+    open = end == std::string_view::npos;  // a string that runs on: the rest, and the next line
+    if (open) end = s.size();
   } else {
     start = at;
     end = bare_end(s, start);
   }
   if (end == start || is_reference(s.substr(start, end - start))) return false;
   if (!literals_ok && is_plain_literal(s.substr(start, end - start))) return false;
-  m = {start, end, kind, false};
+  m = {start, end, kind, false, open};
   return true;
 }
 
@@ -352,9 +354,8 @@ bool match_continued_value(std::string_view s, SecretKind kind, SecretMatch& m) 
 }
 
 bool is_secret_word_name(std::string_view name) {
-  static constexpr std::string_view kSecretWords[] = {"password",    "passwd", "passphrase",
-                                                      "secret",      "token",  "credential",
-                                                      "credentials", "apikey", "authorization"};
+  static constexpr std::string_view kSecretWords[] = {
+      "password", "passwd", "passphrase", "secret", "token", "credential", "credentials", "apikey"};
   static constexpr std::string_view kKeyOwners[] = {"api", "access", "private", "secret"};
   bool secret = false;
   std::string previous;

@@ -12,11 +12,14 @@
 namespace tlscope::exporters::rage {
 
 // [begin, end) of the line is the secret. With `continues`, nothing is replaced: the secret's
-// name ended the line and its value is expected at the start of the next one.
+// name ended the line and its value is expected at the start of the next one. With `open`, the
+// range is replaced and the value (a quoted string not closed on this line) goes on at the
+// start of the next one.
 struct SecretMatch {
   size_t begin = 0, end = 0;
   SecretKind kind{};
   bool continues = false;
+  bool open = false;
 };
 
 using SecretMatcher = bool (*)(std::string_view line, size_t at, SecretMatch& m);
@@ -35,8 +38,9 @@ std::span<const RedactionRule> redaction_rules();
 bool match_continued_value(std::string_view line, SecretKind kind, SecretMatch& m);
 
 // Whether a lower- or mixed-case name (a JSON key, `name = value`) names a secret, by its words:
-// password, passwd, passphrase, secret, token, credential(s), apikey, api/access/private key,
-// authorization. `num_tokens`, `tokenizer` and `max_len` are not.
+// password, passwd, passphrase, secret, token, credential(s), apikey, api/access/private/secret
+// key. (An Authorization value is left to the Bearer and Basic rules.) `num_tokens`, `tokenizer`
+// and `max_len` are not.
 bool is_secret_word_name(std::string_view name);
 // Upper-case NAME or --flag: contains TOKEN, SECRET, PASSWORD, PASSWD, API_KEY, APIKEY,
 // ACCESS_KEY, PRIVATE_KEY or CREDENTIAL; with `env_words` also KEY, AUTH, COOKIE, SESSION,
