@@ -187,16 +187,10 @@ class LogCopy {
   }
 
   // The glog prefix keeps its grammar (`path:line]`, so no ':' in a replacement there); the
-  // envelope after it is JSON text.
+  // envelope after it is JSON text. One pass over the line either way.
   bool redact_record_line(std::string& line) {
     std::optional<parser::GlogLine> glog = parser::parse_glog_header(line);
-    if (!glog) return redactor_.redact_line(line, result_.counts);
-    header_.assign(line, 0, glog->envelope_offset);
-    text_.assign(line, glog->envelope_offset);
-    bool changed = redactor_.redact_header(header_, result_.counts);
-    changed |= redactor_.redact_line(text_, result_.counts);
-    if (changed) line = header_ + text_;
-    return changed;
+    return redactor_.redact_record(line, glog ? glog->envelope_offset : 0, result_.counts);
   }
 
   bool finish_payload() {
@@ -226,7 +220,6 @@ class LogCopy {
   std::FILE* out_ = nullptr;
   OpenPayload payload_;
   std::string text_;  // the current payload line without its TAB (reused: no allocation per line)
-  std::string header_;
 };
 
 }  // namespace

@@ -218,7 +218,7 @@ bool Redactor::redact_private_key(std::string& line, RedactionCounts& counts) {
   return changed;
 }
 
-bool Redactor::redact_tokens(std::string& line, RedactionCounts& counts, MarkerStyle style) {
+bool Redactor::redact_tokens(std::string& line, RedactionCounts& counts, size_t name_until) {
   // Scan the decoded text when the line has JSON escapes; matches map back through `from`.
   std::string decoded;
   std::vector<size_t> from;
@@ -238,16 +238,22 @@ bool Redactor::redact_tokens(std::string& line, RedactionCounts& counts, MarkerS
       i = m.end;
     }
   }
-  const auto& table = rule_table();
-  auto rules = redaction_rules();
-  for (; i < s.size();) {
-    uint32_t candidates = table[static_cast<unsigned char>(s[i])];
+  const uint32_t* table = rule_table().data();
+  const RedactionRule* rules = redaction_rules().data();
+  const char* p = s.data();
+  const size_t n = s.size();
+  while (i < n) {
+    // Most bytes trigger nothing: skip them in a tight loop.
+    while (i < n && table[static_cast<unsigned char>(p[i])] == 0) ++i;
+    if (i == n) break;
+    uint32_t candidates = table[static_cast<unsigned char>(p[i])];
+    bool after_word = i > 0 && is_word(p[i - 1]);
     bool matched = false;
-    for (size_t r = 0; candidates && r < rules.size(); ++r, candidates >>= 1) {
-      if (!(candidates & 1)) continue;
-      if (rules[r].word_start && i > 0 && is_word(s[i - 1])) continue;
+    for (; candidates; candidates &= candidates - 1) {
+      const RedactionRule& rule = rules[__builtin_ctz(candidates)];
+      if (rule.word_start && after_word) continue;
       SecretMatch m;
-      if (!rules[r].match(s, i, m)) continue;
+      if (!rule.match(s, i, m)) continue;
       if (m.continues) {
         pending_ = m.kind;
         break;
@@ -268,7 +274,7 @@ bool Redactor::redact_tokens(std::string& line, RedactionCounts& counts, MarkerS
     size_t begin = original(m.begin), end = original(m.end);
     counts.add(m.kind);
     out.append(line, copied, begin - copied);
-    out += marker(m.kind, style);
+    out += marker(m.kind, begin < name_until ? MarkerStyle::kName : MarkerStyle::kText);
     copied = end;
   }
   out.append(line, copied, std::string::npos);
@@ -313,7 +319,16 @@ bool Redactor::redact_line(std::string& line, RedactionCounts& counts) {
   bool changed = false;
   if (in_private_key_ || line.find(kBegin) != std::string::npos)
     changed |= redact_private_key(line, counts);
-  changed |= redact_tokens(line, counts, MarkerStyle::kText);
+  changed |= redact_tokens(line, counts, 0);
+  if (options_.redact_paths) changed |= redact_paths(line, counts);
+  return changed;
+}
+
+bool Redactor::redact_record(std::string& line, size_t header_end, RedactionCounts& counts) {
+  // A record line starts a record: nothing from the previous one continues into it, and what
+  // its envelope leaves open ends with it (the caller calls end_block() after).
+  end_block();
+  bool changed = redact_tokens(line, counts, header_end);
   if (options_.redact_paths) changed |= redact_paths(line, counts);
   return changed;
 }
@@ -321,7 +336,7 @@ bool Redactor::redact_line(std::string& line, RedactionCounts& counts) {
 bool Redactor::redact_header(std::string& header, RedactionCounts& counts) {
   std::optional<SecretKind> pending = pending_;  // a header neither ends nor continues a value
   pending_.reset();
-  bool changed = redact_tokens(header, counts, MarkerStyle::kName);
+  bool changed = redact_tokens(header, counts, header.size());
   if (options_.redact_paths) changed |= redact_paths(header, counts);
   pending_ = pending;
   return changed;
@@ -330,7 +345,7 @@ bool Redactor::redact_header(std::string& header, RedactionCounts& counts) {
 bool Redactor::redact_file_name(std::string& name, RedactionCounts& counts) {
   std::optional<SecretKind> pending = pending_;
   pending_.reset();
-  bool changed = redact_tokens(name, counts, MarkerStyle::kName);
+  bool changed = redact_tokens(name, counts, name.size());
   pending_ = pending;
   return changed;
 }

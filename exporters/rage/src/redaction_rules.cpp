@@ -297,19 +297,22 @@ bool match_assignment(std::string_view s, size_t eq, SecretMatch& m) {
   return value_at(s, eq + 1, m, SecretKind::kSecretAssignment, !has_lower || flag);
 }
 
-// Words of a name: split at '_', '-', '.', ' ' and lower-to-upper case changes (apiKey).
+// Words of a name, as views of it: split at anything but a letter or digit, and at lower-to-upper
+// case changes (apiKey). No allocation: this runs for every quoted key before a ':'.
 template <typename F>
 void for_each_word(std::string_view name, F&& f) {
-  std::string word;
+  size_t start = 0;
   for (size_t i = 0; i <= name.size(); ++i) {
-    bool split = i == name.size() || name[i] == '_' || name[i] == '-' || name[i] == '.' ||
-                 name[i] == ' ' || (i > 0 && is_lower(name[i - 1]) && is_upper(name[i]));
-    if (split && !word.empty()) {
-      f(word);
-      word.clear();
-    }
-    if (i < name.size() && is_alnum(name[i])) word += lower(name[i]);
+    bool end = i == name.size() || !is_alnum(name[i]) ||
+               (i > start && is_lower(name[i - 1]) && is_upper(name[i]));
+    if (!end) continue;
+    if (i > start) f(name.substr(start, i - start));
+    start = i < name.size() && !is_alnum(name[i]) ? i + 1 : i;
   }
+}
+
+bool equals_nocase(std::string_view word, std::string_view lower_literal) {
+  return word.size() == lower_literal.size() && starts_with_nocase(word, 0, lower_literal);
 }
 
 // Private key blocks (which span lines), env.txt names and paths (which rewrite whole lines) are
@@ -354,15 +357,28 @@ bool match_continued_value(std::string_view s, SecretKind kind, SecretMatch& m) 
 }
 
 bool is_secret_word_name(std::string_view name) {
+  // Every word below contains one of these: most keys (frame_id, ts, name) are out in a few
+  // compares, before splitting into words.
+  static constexpr std::string_view kRoots[] = {"tok", "key", "pass", "secret", "cred"};
+  char folded[64];
+  if (name.size() <= sizeof folded) {
+    for (size_t i = 0; i < name.size(); ++i) folded[i] = lower(name[i]);
+    std::string_view f(folded, name.size());
+    bool any = false;
+    for (auto r : kRoots) any |= f.find(r) != std::string_view::npos;
+    if (!any) return false;
+  }
   static constexpr std::string_view kSecretWords[] = {
       "password", "passwd", "passphrase", "secret", "token", "credential", "credentials", "apikey"};
   static constexpr std::string_view kKeyOwners[] = {"api", "access", "private", "secret"};
   bool secret = false;
-  std::string previous;
-  for_each_word(name, [&](const std::string& w) {
-    for (auto s : kSecretWords) secret |= w == s;
-    if (w == "key")
-      for (auto o : kKeyOwners) secret |= previous == o;
+  std::string_view previous;
+  for_each_word(name, [&](std::string_view w) {
+    if (!secret && w.size() >= 3 && w.size() <= 11) {  // the lengths of the words above
+      for (auto s : kSecretWords) secret |= equals_nocase(w, s);
+      if (equals_nocase(w, "key"))
+        for (auto o : kKeyOwners) secret |= equals_nocase(previous, o);
+    }
     previous = w;
   });
   return secret;

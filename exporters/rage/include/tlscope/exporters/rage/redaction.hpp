@@ -93,8 +93,12 @@ class Redactor {
   // `Bearer`, `Basic`, `"token":` or `PASSWORD=` that ends the line takes the start of the next
   // line as its value, until end_block() is called (the caller knows where a record ends).
   bool redact_line(std::string& line, RedactionCounts& counts);
-  // A glog header prefix ("V1206 15:18:16.845000 1500 /path/x.py:12] "): as redact_line, with
-  // MarkerStyle::kName, and no state carried to or from other lines.
+  // A record line whose first `header_end` bytes are its glog prefix ("V1206 15:18:16.845000
+  // 1500 /path/x.py:12] "): a replacement there uses MarkerStyle::kName, one in the envelope
+  // after it MarkerStyle::kText. Nothing open from earlier lines continues into it.
+  bool redact_record(std::string& line, size_t header_end, RedactionCounts& counts);
+  // A glog header prefix alone: as redact_record with the whole text as header, and no state
+  // carried to or from other lines.
   bool redact_header(std::string& header, RedactionCounts& counts);
   // A file name (no '/'), for the bundle: MarkerStyle::kName, paths left alone.
   bool redact_file_name(std::string& name, RedactionCounts& counts);
@@ -108,7 +112,8 @@ class Redactor {
   bool in_private_key_block() const { return in_private_key_; }
 
  private:
-  bool redact_tokens(std::string& line, RedactionCounts& counts, MarkerStyle style);
+  // Replacements that start before `name_until` use MarkerStyle::kName.
+  bool redact_tokens(std::string& line, RedactionCounts& counts, size_t name_until);
   bool redact_private_key(std::string& line, RedactionCounts& counts);
   bool redact_paths(std::string& line, RedactionCounts& counts);
 
