@@ -135,6 +135,20 @@ TEST_CASE(
   CHECK(names.out.find("rank_0_aaaa.log") != std::string::npos);
   CHECK(names.out.find("fifo") == std::string::npos);
 
+  // A database whose files table names a log that is now a FIFO: bundled without it, and said.
+  fs::path swapped = root / "dedicated_log_torch_trace_rank_0_swap.log";
+  spit(swapped, retime(slurp(kRank0), wall(10, 0, 0)));
+  std::string db = (root / "s.db").string();
+  REQUIRE(sh(root, q(kTlscope) + " ingest " + q(swapped.string()) + " --db " + q(db)).exit_code ==
+          0);
+  fs::remove(swapped);
+  REQUIRE(mkfifo(swapped.c_str(), 0600) == 0);
+  Run from_db = sh(root, "timeout 60 " + q(kTlscope) + " rage " + q(db) +
+                             " --no-probe --no-report -o " + q((root / "d.tar.gz").string()));
+  CHECK(from_db.exit_code == 0);
+  CHECK(from_db.err.find(swapped.string() + ": a FIFO, not read (named in the database") !=
+        std::string::npos);
+
   // Named on the command line, it is refused outright.
   Run named = sh(root, "timeout 60 " + q(kTlscope) + " rage " + q(fifo) + " -o " +
                            q((root / "c.tar.gz").string()));

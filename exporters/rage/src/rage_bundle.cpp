@@ -167,7 +167,9 @@ RageResult write_rage_bundle(const RageOptions& options) {
           std::string shown = p;
           RedactionCounts ignored;
           redactor.redact_line(shown, ignored);
-          summary.missing_logs.push_back(shown);
+          std::optional<std::string> kind = p == "-" ? std::nullopt : special_file_kind(p);
+          summary.missing_logs.push_back(shown + ": " +
+                                         (kind ? *kind + ", not read" : std::string("not found")));
         }
       }
     }
@@ -299,7 +301,7 @@ RageResult write_rage_bundle(const RageOptions& options) {
   result.ingest_errors = static_cast<uint64_t>(summary.ingest_errors);
   result.counts = summary.counts;
   for (const std::string& m : summary.missing_logs)
-    result.notes.push_back(m + ": named in the database but not found; not bundled");
+    result.notes.push_back(m + " (named in the database; not bundled)");
   result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return result;

@@ -25,7 +25,7 @@ struct BundleSummary {
   bool from_database = false;
   const TraceRun* run = nullptr;
   std::vector<BundledLog> logs;
-  std::vector<std::string> missing_logs;  // database mode: logs named in the database but absent
+  std::vector<std::string> missing_logs;  // database mode: "path: why not read" per absent log
   int64_t events = 0, ingest_errors = 0, compiles = -1, findings = -1;
   bool has_report = false;
   std::string report_note;  // why there is no report, when there is none

@@ -21,14 +21,10 @@ char g_dir[PATH_MAX];  // absolute path of the armed scratch folder
 volatile sig_atomic_t g_armed = 0;
 struct sigaction g_previous[3];
 
-// The record getdents64 fills (linux_dirent64, which glibc does not declare everywhere).
-struct DirEntry64 {
-  uint64_t ino;
-  int64_t off;
-  unsigned short reclen;
-  unsigned char type;
-  char name[1];
-};
+// The records getdents64 fills (linux_dirent64): inode (8 bytes), offset (8), record length (2),
+// type (1), then the NUL-terminated name. Read by offset, not through a struct with a one-byte
+// name array.
+constexpr size_t kRecordLengthAt = 16, kNameAt = 19;
 
 bool is_dot(const char* name) {
   return name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0));
@@ -46,10 +42,13 @@ void remove_tree_at(int dirfd, const char* name, int depth) {
     lseek(fd, 0, SEEK_SET);
     for (long n; (n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0;) {
       for (long off = 0; off < n;) {
-        auto* e = reinterpret_cast<DirEntry64*>(buf + off);
-        off += e->reclen;
-        if (is_dot(e->name)) continue;
-        remove_tree_at(fd, e->name, depth + 1);
+        unsigned short length = 0;
+        std::memcpy(&length, buf + off + kRecordLengthAt, sizeof length);
+        const char* name = buf + off + kNameAt;
+        off += length;
+        if (length == 0) break;
+        if (is_dot(name)) continue;
+        remove_tree_at(fd, name, depth + 1);
         removed_any = true;
       }
     }
