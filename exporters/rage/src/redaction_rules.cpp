@@ -332,6 +332,8 @@ constexpr std::array<RedactionRule, 10> kRules = {{
 
 }  // namespace
 
+static_assert(kRules.size() <= 32, "the scanner's byte table holds one bit per rule");
+
 std::span<const RedactionRule> redaction_rules() {
   return kRules;
 }
