@@ -111,6 +111,7 @@ TEST_CASE("redaction rules: lookalikes in code and logs are left alone") {
            R"({"s": "a\\u005fb", "t": "ghp\\u005fshort"})",
            "os.environ['HF_TOKEN'] = os.environ.get('X', '')",
            "secret_sauce: 3",
+           "token = tokens[i]; password = os.environ.get('PW')",
        }) {
     INFO(line);
     Redacted r = redact(line);

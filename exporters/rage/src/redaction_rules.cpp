@@ -127,7 +127,12 @@ bool value_at(std::string_view s, size_t at, SecretMatch& m, SecretKind kind, bo
     end = bare_end(s, start);
   }
   if (end == start || is_reference(s.substr(start, end - start))) return false;
-  if (!literals_ok && is_plain_literal(s.substr(start, end - start))) return false;
+  std::string_view v = s.substr(start, end - start);
+  // Code, when the name is code-like: a literal, or an unquoted expression (`token = toks[i]`,
+  // `password = os.environ.get(...)`). A quoted value is always taken.
+  bool quoted = q == '"' || q == '\'';
+  if (!literals_ok && (is_plain_literal(v) || (!quoted && v.find_first_of("([") != v.npos)))
+    return false;
   m = {start, end, kind, false, open};
   return true;
 }
