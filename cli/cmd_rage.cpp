@@ -13,6 +13,7 @@
 
 #include "command.hpp"
 #include "tlscope/exporters/rage/rage.hpp"
+#include "tlscope/exporters/rage/regular_file.hpp"
 
 namespace tlscope::cli {
 namespace {
@@ -140,6 +141,13 @@ int run_rage(RageArgs args) {
     std::error_code ec;
     if (!fs::exists(in, ec)) {
       std::fprintf(stderr, "tlscope rage: %s: no such file or directory\n", in.c_str());
+      return kUsageOrIo;
+    }
+    // Reading a FIFO would block forever and a device may never end.
+    auto kind = rage::special_file_kind(in);
+    if (kind && !fs::is_directory(in, ec)) {
+      std::fprintf(stderr, "tlscope rage: %s: %s, not a regular file: rage bundles log files\n",
+                   in.c_str(), kind->c_str());
       return kUsageOrIo;
     }
   }

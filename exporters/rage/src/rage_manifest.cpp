@@ -115,6 +115,7 @@ std::string manifest_json(const BundleSummary& s, const std::vector<TarEntry>& e
   out += "    \"total\": " + std::to_string(s.counts.total()) + ",\n";
   out += "    \"by_kind\": " + counts_json(s.counts) + ",\n";
   out += "    \"environment\": " + counts_json(s.env_counts) + ",\n";
+  out += "    \"file_names\": " + counts_json(s.name_counts) + ",\n";
   if (s.from_database) {
     out += "    \"database\": " + counts_json(s.db_counts) + ",\n";
     out += "    \"database_cells_changed\": " + std::to_string(s.db_cells_changed) + ",\n";

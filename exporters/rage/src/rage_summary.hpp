@@ -32,6 +32,7 @@ struct BundleSummary {
   bool paths_redacted = false;
   RedactionCounts counts;  // every redaction in the bundle
   RedactionCounts env_counts, db_counts;
+  RedactionCounts name_counts;    // in the logs' file names
   uint64_t db_cells_changed = 0;  // database mode
 };
 
