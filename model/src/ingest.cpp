@@ -12,6 +12,8 @@
 
 #include "bounded_queue.hpp"
 #include "chromium_pairing.hpp"
+#include "incomplete_files.hpp"
+#include "ingest_target.hpp"
 #include "tlscope/model/event_batch.hpp"
 #include "tlscope/model/schema.hpp"
 #include "tlscope/parser/compile_id.hpp"
@@ -122,23 +124,10 @@ uint64_t size_on_disk(const parser::SourceInfo& s) {
   return static_cast<uint64_t>(st.st_size);
 }
 
-}  // namespace
-
-void open_for_ingest(Connection& db) {
-  apply_bulk_load_pragmas(db);
-  create_schema(db);
-}
-
-IngestResult ingest(const std::string& db_path, const std::vector<std::string>& inputs,
-                    const IngestOptions& options) {
-  auto start = std::chrono::steady_clock::now();
-  double cpu_start = thread_cpu_seconds();
-  IngestResult result;
-  Connection db(db_path);
-  open_for_ingest(db);
+// Parse threads -> queues -> the one writer, for every source of the plan.
+void write_sources(Connection& db, const parser::InputPlan& plan, const IngestOptions& options,
+                   IngestResult& result, std::chrono::steady_clock::time_point start) {
   EventWriter writer(db, ChromiumRows::kFromCaller);
-
-  parser::InputPlan plan = parser::plan_inputs(inputs);
   for (const std::string& problem : plan.problems) {
     writer.add_input_problem(problem);
     result.problems.push_back(problem);
@@ -221,6 +210,37 @@ IngestResult ingest(const std::string& db_path, const std::vector<std::string>& 
   auto end = std::chrono::steady_clock::now();
   result.seconds = std::chrono::duration<double>(end - start).count();
   result.index_seconds = std::chrono::duration<double>(end - index_start).count();
+}
+
+}  // namespace
+
+void open_for_ingest(Connection& db) {
+  apply_bulk_load_pragmas(db);
+  create_schema(db);
+}
+
+IngestResult ingest(const std::string& db_path, const std::vector<std::string>& inputs,
+                    const IngestOptions& options) {
+  auto start = std::chrono::steady_clock::now();
+  double cpu_start = thread_cpu_seconds();
+  IngestResult result;
+  parser::InputPlan plan = parser::plan_inputs(inputs);
+  IngestTarget target(db_path);
+  result.fresh = target.fresh();
+  result.removed_leftovers = target.removed_leftovers();
+  {
+    Connection db(target.write_path());
+    target.apply_pragmas(db);
+    create_schema(db);
+    if (!target.fresh()) {
+      std::vector<std::string> paths;
+      for (const auto& s : plan.sources) paths.push_back(s.path);
+      result.replaced = remove_incomplete_files(db, paths);
+    }
+    write_sources(db, plan, options, result, start);
+    if (!target.fresh()) end_update(db);
+  }
+  target.publish();
   result.writer_cpu_seconds = thread_cpu_seconds() - cpu_start;
   return result;
 }
