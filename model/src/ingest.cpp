@@ -27,6 +27,9 @@ constexpr size_t kArenaBytes = size_t{4} << 20;
 constexpr size_t kQueueDepth = 4;
 // Commit every this many batches so a large file is not one giant transaction in the cache.
 constexpr unsigned kBatchesPerCommit = 64;
+// An append commits more often (16 MiB of input), so that a kill keeps most of the file being
+// written, marked incomplete, instead of none of it: WAL commits are cheap.
+constexpr unsigned kAppendBatchesPerCommit = 4;
 
 using BatchPtr = std::unique_ptr<EventBatch>;
 using BatchQueue = BoundedQueue<BatchPtr>;
@@ -125,8 +128,11 @@ uint64_t size_on_disk(const parser::SourceInfo& s) {
 }
 
 // Parse threads -> queues -> the one writer, for every source of the plan.
+// An append (`durable`) commits each file's row as soon as it exists: whenever it is killed, the
+// file is then in the database marked incomplete, for summary and report to flag.
 void write_sources(Connection& db, const parser::InputPlan& plan, const IngestOptions& options,
-                   IngestResult& result, std::chrono::steady_clock::time_point start) {
+                   bool durable, IngestResult& result,
+                   std::chrono::steady_clock::time_point start) {
   EventWriter writer(db, ChromiumRows::kFromCaller);
   for (const std::string& problem : plan.problems) {
     writer.add_input_problem(problem);
@@ -167,7 +173,10 @@ void write_sources(Connection& db, const parser::InputPlan& plan, const IngestOp
     for (size_t i = 0; i < n; ++i) {
       for (;;) {
         BatchPtr batch = queues[i]->pop();
-        if (batch->begin) writer.begin_file(*batch->begin);
+        if (batch->begin) {
+          writer.begin_file(*batch->begin);
+          if (durable) writer.checkpoint();
+        }
         // Rows built on the parse side go in right after the event that completed them.
         const auto& events = batch->events();
         const auto& rows = batch->chromium_rows();
@@ -180,7 +189,9 @@ void write_sources(Connection& db, const parser::InputPlan& plan, const IngestOp
         }
         for (; r < rows.size(); ++r) writer.add_chromium_row(rows[r].row);
         for (const parser::ParseError& e : batch->errors()) writer.add_error(e);
-        if (++batches % kBatchesPerCommit == 0) writer.checkpoint();
+        if (++batches % (durable ? kAppendBatchesPerCommit : kBatchesPerCommit) == 0) {
+          writer.checkpoint();
+        }
         bool end = batch->end.has_value();
         if (end) {
           FileOutcome outcome = writer.end_file(*batch->end);
@@ -237,7 +248,7 @@ IngestResult ingest(const std::string& db_path, const std::vector<std::string>& 
       for (const auto& s : plan.sources) paths.push_back(s.path);
       result.replaced = remove_incomplete_files(db, paths);
     }
-    write_sources(db, plan, options, result, start);
+    write_sources(db, plan, options, !target.fresh(), result, start);
     if (!target.fresh()) end_update(db);
   }
   target.publish();
