@@ -1,6 +1,7 @@
 // tlscope: structured-log analysis for torch.compile traces and the bundled tensor runtime.
 #include <algorithm>
 #include <cstdio>
+#include <exception>
 
 #include "command.hpp"
 
@@ -32,6 +33,13 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
     return rc == 0 ? kOk : kUsageOrIo;
+  } catch (const std::exception& e) {
+    // Last resort: each command reports its own failures, but none may end in std::terminate.
+    std::fprintf(stderr, "tlscope: %s\n", e.what());
+    return kUsageOrIo;
+  } catch (...) {
+    std::fprintf(stderr, "tlscope: unexpected failure\n");
+    return kUsageOrIo;
   }
   return exit_code;
 }
