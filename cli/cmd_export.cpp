@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "command.hpp"
+#include "input_database.hpp"
 #include "tlscope/exporters/chrome_trace.hpp"
 
 namespace tlscope::cli {
@@ -10,7 +11,8 @@ namespace tlscope::cli {
 namespace {
 
 struct ExportArgs {
-  std::string db, out;
+  ReadInputs inputs;
+  std::string out;
 };
 
 CommandRegistration export_registration(50, [](CLI::App& app, int& exit_code) {
@@ -18,10 +20,15 @@ CommandRegistration export_registration(50, [](CLI::App& app, int& exit_code) {
   cmd->require_subcommand(1);
   auto args = std::make_shared<ExportArgs>();
   CLI::App* chrome = cmd->add_subcommand("chrome-trace", "Chrome trace JSON (Perfetto, chrome://tracing)");
-  chrome->add_option("db", args->db, "tlscope database")->required();
+  add_read_inputs(chrome, args->inputs);
   chrome->add_option("-o,--out", args->out, "Output .json file")->required();
   chrome->callback([args, &exit_code] {
-    exporters::ChromeTraceResult r = exporters::export_chrome_trace(args->db, args->out);
+    auto db = resolve_read_database("export chrome-trace", args->inputs);
+    if (!db) {
+      exit_code = kUsageOrIo;
+      return;
+    }
+    exporters::ChromeTraceResult r = exporters::export_chrome_trace(*db, args->out);
     if (!r.ok) {
       std::fprintf(stderr, "tlscope export chrome-trace: %s\n", r.error.c_str());
       exit_code = kUsageOrIo;

@@ -2,8 +2,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
+#include <sstream>
 
 #include "command.hpp"
+#include "invocation.hpp"
 
 namespace tlscope::cli {
 
@@ -16,10 +19,7 @@ CommandRegistration::CommandRegistration(int order, CommandSetup setup) {
   command_registry().emplace_back(order, std::move(setup));
 }
 
-}  // namespace tlscope::cli
-
-int main(int argc, char** argv) {
-  using namespace tlscope::cli;
+int run_subcommand(std::vector<std::string> args) {
   CLI::App app{"tlscope: read torch.compile TORCH_TRACE logs into SQLite, analyse, report"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "tlscope 0.1.0");
@@ -28,10 +28,28 @@ int main(int argc, char** argv) {
   std::stable_sort(registry.begin(), registry.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& [order, setup] : registry) setup(app, exit_code);
+  // `tlscope LOGS...` is `tlscope report LOGS...`, as `tlparse LOG` writes its report.
+  if (!args.empty() && !args[0].empty() && args[0][0] != '-' &&
+      app.get_subcommands([&](CLI::App* s) { return s->check_name(args[0]); }).empty()) {
+    std::error_code ec;
+    if (!std::filesystem::exists(args[0], ec)) {
+      std::fprintf(stderr,
+                   "tlscope: %s: neither a command nor a file or directory (tlscope --help "
+                   "lists the commands)\n",
+                   args[0].c_str());
+      return kUsageOrIo;
+    }
+    args.insert(args.begin(), "report");
+  }
+  std::reverse(args.begin(), args.end());  // CLI11 takes the arguments last first
   try {
-    app.parse(argc, argv);
+    app.parse(args);
   } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
+    // Through stdio's stderr, so the command log keeps the message (invocation.cpp).
+    std::ostringstream out, err;
+    int rc = app.exit(e, out, err);
+    std::fputs(out.str().c_str(), stdout);
+    std::fputs(err.str().c_str(), stderr);
     return rc == 0 ? kOk : kUsageOrIo;
   } catch (const std::exception& e) {
     // Last resort: each command reports its own failures, but none may end in std::terminate.
@@ -42,4 +60,12 @@ int main(int argc, char** argv) {
     return kUsageOrIo;
   }
   return exit_code;
+}
+
+}  // namespace tlscope::cli
+
+int main(int argc, char** argv) {
+  using namespace tlscope::cli;
+  begin_invocation(argc, argv, TLSCOPE_VERSION);
+  return end_invocation(run_subcommand(std::vector<std::string>(argv + 1, argv + argc)));
 }
