@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "command.hpp"
+#include "input_database.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
 #include "tlscope/model/ingest.hpp"
 #include "tlscope/model/schema.hpp"
@@ -74,6 +75,9 @@ class ProgressBar {
 };
 
 int run_ingest(const IngestArgs& args) {
+  // Inputs that cannot be read are refused before the database is touched: no empty database
+  // and no "0 file(s) ingested" line for a mistyped path.
+  if (print_input_problems("ingest", args.paths)) return kUsageOrIo;
   model::IngestOptions options;
   options.jobs = args.jobs;
   auto bar = std::make_shared<ProgressBar>();

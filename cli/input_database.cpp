@@ -9,6 +9,7 @@
 
 #include "invocation.hpp"
 #include "tlscope/model/input_cache.hpp"
+#include "tlscope/parser/reader.hpp"
 
 namespace tlscope::cli {
 
@@ -58,6 +59,13 @@ std::optional<std::string> resolve_read_database(const char* command, const Read
                  r.path.c_str());
   }
   return r.path;
+}
+
+bool print_input_problems(const char* command, const std::vector<std::string>& paths) {
+  parser::InputPlan plan = parser::plan_inputs(paths);
+  for (const std::string& problem : plan.problems)
+    std::fprintf(stderr, "tlscope %s: %s\n", command, problem.c_str());
+  return !plan.problems.empty();
 }
 
 }  // namespace tlscope::cli

@@ -22,4 +22,8 @@ CLI::Option* add_read_inputs(CLI::App* cmd, ReadInputs& inputs);
 // Progress and "ingested ..." notes go to stderr, so stdout stays the command's own output.
 std::optional<std::string> resolve_read_database(const char* command, const ReadInputs& inputs);
 
+// Prints "tlscope COMMAND: path: reason" for every input that does not exist or cannot be listed
+// (stdin, "-", is fine); true when there was any.
+bool print_input_problems(const char* command, const std::vector<std::string>& paths);
+
 }  // namespace tlscope::cli

@@ -17,8 +17,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// "" when the report may be written into `dir` (missing, empty, or stamped), else why not.
-std::string refusal(const fs::path& dir) {
+bool write_stamp(const fs::path& dir, const std::string& db_path) {
+  std::ofstream stamp(dir / kReportStamp, std::ios::trunc);
+  stamp << "This folder is a tlscope report (tlscope " << TLSCOPE_VERSION
+        << "); tlscope report may write over it.\ndatabase: " << db_path << "\n";
+  return static_cast<bool>(stamp);
+}
+
+}  // namespace
+
+std::string report_folder_refusal(const std::string& name) {
+  fs::path dir = name.empty() ? fs::path(kDefaultReportDir) : fs::path(name);
   std::error_code ec;
   fs::file_status status = fs::symlink_status(dir, ec);
   if (!fs::exists(status)) return {};
@@ -29,14 +38,15 @@ std::string refusal(const fs::path& dir) {
          "); not written over, give another -o";
 }
 
-bool write_stamp(const fs::path& dir, const std::string& db_path) {
-  std::ofstream stamp(dir / kReportStamp, std::ios::trunc);
-  stamp << "This folder is a tlscope report (tlscope " << TLSCOPE_VERSION
-        << "); tlscope report may write over it.\ndatabase: " << db_path << "\n";
-  return static_cast<bool>(stamp);
+std::string claim_report_folder(const std::string& name, const std::string& db_path) {
+  if (std::string why = report_folder_refusal(name); !why.empty()) return why;
+  fs::path dir = name.empty() ? fs::path(kDefaultReportDir) : fs::path(name);
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return "cannot create the folder: " + ec.message();
+  if (!write_stamp(dir, db_path)) return std::string("cannot write ") + kReportStamp;
+  return {};
 }
-
-}  // namespace
 
 void open_in_browser(const std::string& file) {
   const char* opener = std::getenv("TLSCOPE_OPEN_COMMAND");
@@ -53,17 +63,11 @@ void open_in_browser(const std::string& file) {
 
 int write_report_folder(const ReportFolderOptions& o) {
   fs::path dir = o.out_dir.empty() ? fs::path(kDefaultReportDir) : fs::path(o.out_dir);
-  if (std::string why = refusal(dir); !why.empty()) {
+  if (std::string why = claim_report_folder(dir.string(), o.db_path); !why.empty()) {
     std::fprintf(stderr, "tlscope %s: %s: %s\n", o.command, dir.c_str(), why.c_str());
     return kUsageOrIo;
   }
   std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec || !write_stamp(dir, o.db_path)) {
-    std::fprintf(stderr, "tlscope %s: %s: cannot write the report folder: %s\n", o.command,
-                 dir.c_str(), ec ? ec.message().c_str() : "cannot write its stamp file");
-    return kUsageOrIo;
-  }
   note_report(dir.string());
   exporters::ReportOptions options;
   options.db_path = o.db_path;

@@ -18,6 +18,12 @@ struct ReportFolderOptions {
   size_t rows_per_page = 200;
 };
 
+// "" when a report may be written into `dir` (missing, empty, or a tlscope report), else why not.
+std::string report_folder_refusal(const std::string& dir);
+
+// Checks `dir` as above, creates it and writes the stamp: "" or why not (then nothing is written).
+std::string claim_report_folder(const std::string& dir, const std::string& db_path);
+
 // Exit code: kOk, or kUsageOrIo after printing what went wrong.
 int write_report_folder(const ReportFolderOptions& options);
 
