@@ -161,6 +161,9 @@ InputIdentity identify_inputs(const std::vector<std::string>& inputs) {
     absolute.push_back(absolute_path(in));
   }
   if (!id.problems.empty()) return id;
+  // Problems name the inputs as the user typed them; the identity uses absolute paths.
+  id.problems = parser::plan_inputs(inputs).problems;
+  if (!id.problems.empty()) return id;
   parser::InputPlan plan = parser::plan_inputs(absolute);
   id.problems = plan.problems;
   parser::Md5 content;
