@@ -22,7 +22,7 @@ inline RunResult run_line(const fs::path& dir, const std::string& line,
   std::string cmd = "cd " + q(dir.string()) +
                     " && export XDG_CACHE_HOME=" + q((dir / "cache").string()) +
                     " XDG_STATE_HOME=" + q((dir / "state").string()) + " " + extra_env + " && ( " +
-                    line + " ) >" + q(out.string()) + " 2>" + q(err.string());
+                    line + "\n) >" + q(out.string()) + " 2>" + q(err.string());
   int status = std::system(cmd.c_str());
   RunResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

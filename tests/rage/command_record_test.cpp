@@ -58,7 +58,7 @@ TEST_CASE("command bundle: an input over the cap is cut at a line end and the cu
   options.max_input_bytes = 4096;
   rage::RageResult r = rage::write_command_bundle(options);
   REQUIRE(r.ok);
-  Run x = sh(dir, "tar xzf b.tar.gz");
+  Run x = sh(dir, "cd " + q(dir.string()) + " && tar xzf b.tar.gz");
   REQUIRE(x.exit_code == 0);
   fs::path bundled = dir / "b" / "logs" / fs::path(kRank0).filename();
   REQUIRE(fs::exists(bundled));
