@@ -164,7 +164,8 @@ const CommandRegistration tensor_registration(60, [](CLI::App& app, int& exit_co
   auto args = std::make_shared<TensorArgs>();
   auto* cmd =
       app.add_subcommand("tensor", "Print a tensor as nested matrices (matrix-of-matrices layout)");
-  add_read_inputs(cmd, args->inputs)->description("A database or logs: show a describe_tensor row (with --id)");
+  add_read_inputs(cmd, args->inputs)
+      ->description("A database or logs: show a describe_tensor row (with --id)");
   cmd->add_option("--id", args->id, "describe_tensor tensor_id to show (with DB)");
   cmd->add_option("--compile-id", args->compile_id, "only rows of this compile id, e.g. 0/0");
   cmd->add_option("--shape", args->shape, "sizes, e.g. 2,3,4,5 (empty or () for a scalar)");

@@ -63,7 +63,7 @@ TEST_CASE("command log: an unwritable state folder gives one warning, the comman
   CHECK(contains(r.err, "tlscope: warning: this run is not recorded"));
 }
 
-TEST_CASE("rage --commands lists them newest first; --command K bundles one") {
+TEST_CASE("command log: rage --commands lists them newest first, rage --command K bundles one") {
   fs::path dir = scratch("cmdlog_rage");
   fs::path log = dir / "simple.log";
   fs::copy_file(kLogs + "/simple.log", log);

@@ -17,7 +17,8 @@ fs::path copy_log(const fs::path& dir, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("reading: summary, export and tensor take a log; one cached database, reused, rebuilt") {
+TEST_CASE(
+    "reading: summary, export and tensor take a log, cached once, reused, rebuilt on change") {
   fs::path dir = scratch("read_log");
   fs::path log = copy_log(dir, "simple.log");
   RunResult first = tlscope_in(dir, "summary " + q(log.string()));
@@ -75,7 +76,7 @@ TEST_CASE("reading: a rank directory, a .gz and a database are read alike") {
   CHECK(contains(mixed.err, "run.db: is a tlscope database; give it alone"));
 }
 
-TEST_CASE("reading: --db names the database; one not built from logs is refused, not overwritten") {
+TEST_CASE("reading: --db names the database, one not built from logs is refused and kept") {
   fs::path dir = scratch("read_db");
   fs::path log = copy_log(dir, "simple.log");
   RunResult named = tlscope_in(dir, "summary " + q(log.string()) + " --db mine.db");

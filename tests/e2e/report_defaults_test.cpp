@@ -52,7 +52,7 @@ TEST_CASE("report: --open runs the opener ($TLSCOPE_OPEN_COMMAND, else xdg-open)
   CHECK(slurp(dir / "opened.txt") == (dir / "rep" / "index.html").string() + "\n");
 }
 
-TEST_CASE("report: `tlscope LOGS` with no command writes the report; an unknown word is refused") {
+TEST_CASE("report: `tlscope LOGS` with no command writes the report, an unknown word is refused") {
   fs::path dir = scratch("report_bare");
   RunResult r = tlscope_in(dir, q(kLogs + "/simple.log"));
   REQUIRE(r.exit_code == 0);

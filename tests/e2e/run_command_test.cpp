@@ -9,7 +9,7 @@
 
 using namespace e2e;
 
-TEST_CASE("run: the sample's output, then the summary and the report; the trace folder removed") {
+TEST_CASE("run: the sample's output, then the summary and the report, the trace folder removed") {
   fs::path dir = scratch("run_sample");
   RunResult r =
       tlscope_in(dir, "run -o rep -- " + q(kSample) + " graph-breaks", "TMPDIR=" + q(dir.string()));
