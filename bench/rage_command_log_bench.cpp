@@ -29,10 +29,10 @@ int main(int argc, char** argv) {
     auto start = std::chrono::steady_clock::now();
     rage::stamp_new_record(r);
     r.id += "-" + std::to_string(i);  // one process, many records
-    std::string error = rage::write_command_record(dir, r, true);
+    std::string error = rage::append_command_record(dir, r);
     r.exit_status = 0;
     r.stderr_tail = "tlscope summary: ingested 4 file(s), 1151 events in 0.15 s\n";
-    if (error.empty()) error = rage::write_command_record(dir, r, false);
+    if (error.empty()) error = rage::append_command_record(dir, r);
     auto end = std::chrono::steady_clock::now();
     if (!error.empty()) {
       std::fprintf(stderr, "%s\n", error.c_str());
@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
   double sum = 0;
   for (double m : micros) sum += m;
   std::printf(
-      "%d invocations recorded (start + end record, pruned to %zu): mean %.1f us, median "
+      "%d invocations recorded (start + end record, newest %zu kept): mean %.1f us, median "
       "%.1f us, p99 %.1f us, max %.1f us; %zu records kept\n",
       runs, rage::kCommandsKept, sum / runs, at(0.5), at(0.99), micros.back(),
       rage::list_command_records(dir).records.size());

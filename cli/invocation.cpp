@@ -90,7 +90,7 @@ void begin_invocation(int argc, char** argv, const char* version) {
   char cwd[PATH_MAX];
   if (getcwd(cwd, sizeof cwd)) r.cwd = cwd;
   inv.dir = rage::command_log_dir();
-  if (std::string error = rage::write_command_record(inv.dir, r, true); !error.empty()) {
+  if (std::string error = rage::append_command_record(inv.dir, r); !error.empty()) {
     warn(error);
     return;
   }
@@ -118,8 +118,7 @@ int end_invocation(int exit_code) {
   r.duration_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - inv.started).count();
   r.stderr_tail = last_lines(inv.tail);
-  if (std::string error = rage::write_command_record(inv.dir, r, false); !error.empty())
-    warn(error);
+  if (std::string error = rage::append_command_record(inv.dir, r); !error.empty()) warn(error);
   return exit_code;
 }
 

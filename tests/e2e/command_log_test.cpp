@@ -8,8 +8,16 @@ using namespace e2e;
 
 namespace {
 
-std::vector<fs::path> records(const fs::path& dir) {
-  return files_in(dir / "state" / "tlscope" / "commands", ".json");
+fs::path log_file(const fs::path& dir) {
+  return dir / "state" / "tlscope" / "commands.jsonl";
+}
+
+// The log's lines: a start line and an end line per invocation.
+std::vector<std::string> log_lines(const fs::path& dir) {
+  std::vector<std::string> lines;
+  std::istringstream in(slurp(log_file(dir)));
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
 }
 
 }  // namespace
@@ -18,9 +26,10 @@ TEST_CASE("command log: argv, cwd, exit status, duration, version and stderr's t
   fs::path dir = scratch("cmdlog_record");
   RunResult r = tlscope_in(dir, "summary missing.log");
   REQUIRE(r.exit_code == 2);
-  auto written = records(dir);
-  REQUIRE(written.size() == 1);
-  std::string json = slurp(written[0]);
+  auto written = log_lines(dir);
+  REQUIRE(written.size() == 2);
+  CHECK(contains(written[0], "\"exit_status\": null"));  // what a crash would leave
+  std::string json = written[1];
   CHECK(contains(json, "\"argv\": [\"" + kTlscope + "\", \"summary\", \"missing.log\"]"));
   CHECK(contains(json, "\"cwd\": \"" + dir.string() + "\""));
   CHECK(contains(json, "\"exit_status\": 2,"));
@@ -32,25 +41,34 @@ TEST_CASE("command log: argv, cwd, exit status, duration, version and stderr's t
   CHECK(r.err == "tlscope summary: missing.log: no such file or directory\n");
   // Hostile argv bytes stay valid JSON: control bytes and invalid UTF-8 escaped.
   tlscope_in(dir, "tensor --shape \"$(printf '2\\033[2J\\377')\"");
-  auto both = records(dir);
-  REQUIRE(both.size() == 2);
-  CHECK(contains(slurp(both[1]), "2\\u001b[2J\\u00ff"));
+  auto both = log_lines(dir);
+  REQUIRE(both.size() == 4);
+  CHECK(contains(both[3], "2\\u001b[2J\\u00ff"));
 }
 
 TEST_CASE("command log: the newest 100 are kept") {
   fs::path dir = scratch("cmdlog_prune");
-  fs::path log = dir / "state" / "tlscope" / "commands";
-  fs::create_directories(log);
-  for (int i = 0; i < 105; ++i) {
-    char name[64];
-    std::snprintf(name, sizeof name, "20200101T000000.%06dZ-1.json", i);
-    std::ofstream(log / name) << "{\"id\": \"x\"}\n";
+  fs::create_directories(log_file(dir).parent_path());
+  {
+    // 105 old records, big enough together to pass the size at which the log is rewritten.
+    std::ofstream log(log_file(dir));
+    for (int i = 0; i < 105; ++i) {
+      char id[64];
+      std::snprintf(id, sizeof id, "20200101T000000.%06dZ-1", i);
+      log << "{\"id\": \"" << id << "\", \"exit_status\": 0, \"stderr_tail\": \""
+          << std::string(6000, 'x') << "\"}\n";
+    }
   }
   REQUIRE(tlscope_in(dir, "tensor --shape 2").exit_code == 0);
-  auto kept = records(dir);
-  CHECK(kept.size() == 100);
-  CHECK(kept.front().filename() == "20200101T000000.000006Z-1.json");  // the 6 oldest went
-  CHECK(kept.back().filename().string().rfind("2020", 0) != 0);        // this run is there
+  auto lines = log_lines(dir);
+  CHECK(lines.size() == 100);
+  CHECK(contains(lines.front(), "20200101T000000.000006Z-1"));       // the 6 oldest went
+  CHECK(contains(lines.back(), "\"tensor\", \"--shape\", \"2\"]"));  // this run is there
+  CHECK(contains(lines.back(), "\"exit_status\": 0"));
+  CHECK(fs::file_size(log_file(dir)) < 620000);
+  RunResult list = tlscope_in(dir, "rage --commands");
+  CHECK(contains(list.out, "   0  "));
+  CHECK(contains(list.out.substr(list.out.find("   0  ")), "tlscope tensor --shape 2\n"));
 }
 
 TEST_CASE("command log: an unwritable state folder gives one warning, the command still works") {

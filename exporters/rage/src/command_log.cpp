@@ -1,10 +1,10 @@
-// Writing and reading tlscope's command records. Writing must stay far under a millisecond (it
-// runs around every invocation): one small file, written with plain POSIX calls, a rename, and a
-// directory listing only to prune.
+// Writing and reading tlscope's command log. Writing must stay far under a millisecond (it runs
+// twice around every invocation): an append with plain POSIX calls; a rewrite only now and then.
 #include "tlscope/exporters/rage/command_log.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -21,8 +21,6 @@
 
 namespace tlscope::exporters::rage {
 namespace {
-
-constexpr std::string_view kSuffix = ".json";
 
 // Length of the valid UTF-8 sequence at s[i], or 0 when the bytes there are not one.
 size_t utf8_length(std::string_view s, size_t i) {
@@ -81,18 +79,57 @@ bool make_dirs(const std::string& dir) {
   return mkdir(dir.c_str(), 0700) == 0 || errno == EEXIST;
 }
 
-std::vector<std::string> record_names(const std::string& dir) {
-  std::vector<std::string> names;
-  DIR* d = opendir(dir.c_str());
-  if (!d) return names;
-  while (dirent* e = readdir(d)) {
-    std::string_view name = e->d_name;
-    if (name.size() > kSuffix.size() && name.substr(name.size() - kSuffix.size()) == kSuffix)
-      names.emplace_back(name);
+// Reads the log: every line parsed, the last line of each id kept, newest first.
+CommandListing read_log(const std::string& path) {
+  CommandListing listing;
+  std::ifstream in(path, std::ios::binary);
+  std::vector<CommandRecord> all;
+  std::string line;
+  for (size_t n = 1; std::getline(in, line); ++n) {
+    if (line.empty()) continue;
+    std::string error;
+    if (auto record = parse_command_record(line, &error))
+      all.push_back(std::move(*record));
+    else
+      listing.problems.push_back(path + ":" + std::to_string(n) + ": " + error);
   }
-  closedir(d);
-  std::sort(names.begin(), names.end());
-  return names;
+  // Ids sort like start times; the later line of an id is its end record.
+  std::stable_sort(all.begin(), all.end(),
+                   [](const CommandRecord& a, const CommandRecord& b) { return a.id > b.id; });
+  for (CommandRecord& r : all) {
+    if (!listing.records.empty() && listing.records.back().id == r.id) {
+      listing.records.back() = std::move(r);
+      continue;
+    }
+    if (listing.records.size() == kCommandsKept) break;
+    listing.records.push_back(std::move(r));
+  }
+  return listing;
+}
+
+bool write_all(int fd, const std::string& text) {
+  size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+// Rewrites the log with its newest records. The caller holds the exclusive lock on `fd`.
+void prune_log(const std::string& path) {
+  CommandListing listing = read_log(path);
+  std::string text;
+  for (auto it = listing.records.rbegin(); it != listing.records.rend(); ++it)
+    text += command_record_json(*it);
+  std::string temp = path + ".prune-" + std::to_string(getpid());
+  int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) return;  // pruning is best effort: the log only grows until the next try
+  bool ok = write_all(fd, text);
+  close(fd);
+  if (!ok || rename(temp.c_str(), path.c_str()) != 0) unlink(temp.c_str());
 }
 
 std::string read_string(simdjson::ondemand::value v) {
@@ -105,9 +142,9 @@ std::string read_string(simdjson::ondemand::value v) {
 
 std::string command_log_dir() {
   const char* xdg = std::getenv("XDG_STATE_HOME");
-  if (xdg && xdg[0] == '/') return std::string(xdg) + "/tlscope/commands";
+  if (xdg && xdg[0] == '/') return std::string(xdg) + "/tlscope";
   const char* home = std::getenv("HOME");
-  return std::string(home && home[0] ? home : "/tmp") + "/.local/state/tlscope/commands";
+  return std::string(home && home[0] ? home : "/tmp") + "/.local/state/tlscope";
 }
 
 void stamp_new_record(CommandRecord& record) {
@@ -127,30 +164,30 @@ void stamp_new_record(CommandRecord& record) {
 }
 
 std::string command_record_json(const CommandRecord& r) {
-  std::string out = "{\n  \"id\": ";
+  std::string out = "{\"id\": ";
   append_json_string(out, r.id);
-  out += ",\n  \"started_utc\": ";
+  out += ", \"started_utc\": ";
   append_json_string(out, r.started_utc);
-  out += ",\n  \"pid\": " + std::to_string(r.pid) + ",\n  \"version\": ";
+  out += ", \"pid\": " + std::to_string(r.pid) + ", \"version\": ";
   append_json_string(out, r.version);
-  out += ",\n  \"cwd\": ";
+  out += ", \"cwd\": ";
   append_json_string(out, r.cwd);
-  out += ",\n  \"argv\": ";
+  out += ", \"argv\": ";
   append_string_array(out, r.argv);
-  out += ",\n  \"exit_status\": " + (r.exit_status ? std::to_string(*r.exit_status) : "null");
+  out += ", \"exit_status\": " + (r.exit_status ? std::to_string(*r.exit_status) : "null");
   char duration[32];
   std::snprintf(duration, sizeof duration, "%.6f", r.duration_s);
-  out += ",\n  \"duration_s\": ";
+  out += ", \"duration_s\": ";
   out += duration;
-  out += ",\n  \"inputs\": ";
+  out += ", \"inputs\": ";
   append_string_array(out, r.inputs);
-  out += ",\n  \"database\": ";
+  out += ", \"database\": ";
   append_json_string(out, r.database);
-  out += ",\n  \"report\": ";
+  out += ", \"report\": ";
   append_json_string(out, r.report);
-  out += ",\n  \"stderr_tail\": ";
+  out += ", \"stderr_tail\": ";
   append_json_string(out, r.stderr_tail);
-  out += "\n}\n";
+  out += "}\n";
   return out;
 }
 
@@ -211,56 +248,41 @@ std::optional<CommandRecord> parse_command_record(std::string_view json, std::st
   return r;
 }
 
-std::string write_command_record(const std::string& dir, const CommandRecord& record, bool prune) {
+std::string command_log_path(const std::string& dir) {
+  return dir + "/commands.jsonl";
+}
+
+std::string append_command_record(const std::string& dir, const CommandRecord& record) {
   if (!make_dirs(dir)) return dir + ": " + std::strerror(errno);
-  std::string path = dir + "/" + record.id + std::string(kSuffix);
-  std::string temp = path + ".tmp";
+  std::string path = command_log_path(dir);
   std::string text = command_record_json(record);
-  int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (fd < 0) return temp + ": " + std::strerror(errno);
-  size_t done = 0;
-  while (done < text.size()) {
-    ssize_t n = write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      std::string why = temp + ": " + std::strerror(errno);
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    int fd = open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0) return path + ": " + std::strerror(errno);
+    flock(fd, LOCK_SH);
+    // A prune renames a new file into place: append to that one, not to the replaced inode.
+    struct stat opened {
+    }, now{};
+    if (fstat(fd, &opened) != 0 || stat(path.c_str(), &now) != 0 || opened.st_ino != now.st_ino) {
       close(fd);
-      unlink(temp.c_str());
+      continue;
+    }
+    if (!write_all(fd, text)) {
+      std::string why = path + ": " + std::strerror(errno);
+      close(fd);
       return why;
     }
-    done += static_cast<size_t>(n);
+    if (static_cast<uint64_t>(opened.st_size) + text.size() > kCommandLogPruneBytes &&
+        flock(fd, LOCK_EX | LOCK_NB) == 0)
+      prune_log(path);
+    close(fd);
+    return {};
   }
-  close(fd);
-  if (rename(temp.c_str(), path.c_str()) != 0) {
-    std::string why = path + ": " + std::strerror(errno);
-    unlink(temp.c_str());
-    return why;
-  }
-  if (prune) {
-    std::vector<std::string> names = record_names(dir);
-    // Names sort like start times; another tlscope may prune at once, so ENOENT is fine.
-    for (size_t i = 0; i + kCommandsKept < names.size(); ++i)
-      unlink((dir + "/" + names[i]).c_str());
-  }
-  return {};
+  return path + ": replaced while appending";
 }
 
 CommandListing list_command_records(const std::string& dir) {
-  CommandListing listing;
-  std::vector<std::string> names = record_names(dir);
-  for (auto it = names.rbegin(); it != names.rend(); ++it) {
-    std::string path = dir + "/" + *it;
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    std::string error;
-    auto record = parse_command_record(text.str(), &error);
-    if (record)
-      listing.records.push_back(std::move(*record));
-    else
-      listing.problems.push_back(path + ": " + error);
-  }
-  return listing;
+  return read_log(command_log_path(dir));
 }
 
 }  // namespace tlscope::exporters::rage
