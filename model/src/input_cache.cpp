@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -182,8 +183,10 @@ InputIdentity identify_inputs(const std::vector<std::string>& inputs) {
     }
     id.files.push_back(source.path);
     content.update(source.path);
-    content.update(" " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) +
-                   "." + std::to_string(st.st_mtim.tv_nsec) + "\n");
+    char stamp[80];
+    std::snprintf(stamp, sizeof stamp, " %lld %lld.%09ld\n", static_cast<long long>(st.st_size),
+                  static_cast<long long>(st.st_mtim.tv_sec), static_cast<long>(st.st_mtim.tv_nsec));
+    content.update(stamp);
   }
   id.name_key = parser::Md5::hex_of(join(absolute, std::string_view("\0", 1)));
   id.content_key = parser::Md5::hex(content.finish());
