@@ -180,17 +180,18 @@ const CommandRegistration run_registration(45, [](CLI::App& app, int& exit_code)
       "run",
       "Run a command with TORCH_TRACE set, then summarise and report its logs; exits with the "
       "command's status");
-  cmd->add_option("command", args->command, "The command and its arguments, after --")->required();
   cmd->add_option("-o,--out", args->folder.out_dir,
                   "Report folder (default ./tlscope-report; holds tlscope.db too)");
   cmd->add_flag("--open", args->folder.open, "Open the report in the default browser");
   cmd->add_option("--keep-trace", args->keep_trace,
                   "Keep the trace logs in this (new or empty) folder; default: a temporary "
                   "folder, removed afterwards");
-  // Without `--`, the command's own options still reach it once its name has been seen.
+  // Parsing stops at the command's name: what follows is the command's, in order, even without
+  // `--` (tlscope run python train.py -o x passes -o x to python).
   cmd->prefix_command();
+  cmd->footer("CMD ARGS...: the command to run, best after -- (tlscope run -- python train.py)");
   cmd->callback([cmd, args, &exit_code] {
-    for (const std::string& extra : cmd->remaining()) args->command.push_back(extra);
+    args->command = cmd->remaining();
     exit_code = run_run(*args);
   });
 });

@@ -19,8 +19,24 @@ CommandRegistration::CommandRegistration(int order, CommandSetup setup) {
   command_registry().emplace_back(order, std::move(setup));
 }
 
+// `tlscope run [OPTIONS] -- CMD...`: CLI11 gives a subcommand nothing after `--`, so the marker
+// is taken out here when it ends run's own options; run (a prefix command) then takes CMD from
+// its first word on. A `--` among CMD's own arguments stays.
+void drop_command_marker(std::vector<std::string>& args) {
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") {
+      args.erase(args.begin() + static_cast<std::ptrdiff_t>(i));
+      return;
+    }
+    if (a.empty() || a[0] != '-') return;                       // CMD's first word
+    if (a == "-o" || a == "--out" || a == "--keep-trace") ++i;  // an option's value
+  }
+}
+
 int run_subcommand(std::vector<std::string> args) {
-  CLI::App app{"tlscope: read torch.compile TORCH_TRACE logs into SQLite, analyse, report"};
+  CLI::App app{"tlscope: read torch.compile TORCH_TRACE logs into SQLite, analyse, report",
+               "tlscope"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "tlscope 0.1.0");
   int exit_code = kOk;
@@ -41,6 +57,7 @@ int run_subcommand(std::vector<std::string> args) {
     }
     args.insert(args.begin(), "report");
   }
+  if (!args.empty() && args[0] == "run") drop_command_marker(args);
   std::reverse(args.begin(), args.end());  // CLI11 takes the arguments last first
   try {
     app.parse(args);

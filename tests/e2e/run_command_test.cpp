@@ -45,6 +45,13 @@ TEST_CASE("run: exits with the command's status, 128 + signal, 127 for a missing
       tlscope_in(dir, "run -- sh -c 'echo \"$TORCH_TRACE\"'", "TMPDIR=" + q(dir.string()));
   CHECK(env.out.rfind((dir / "tlscope-run-").string(), 0) == 0);
   CHECK(tlscope_in(dir, "run").exit_code == 2);  // no command
+  // Everything from the command's name on is the command's, in order, `-o` and `--` included.
+  RunResult bare = tlscope_in(dir, "run sh -c 'echo \"$@\"' sh -o x -- y");
+  CHECK(bare.exit_code == 0);
+  CHECK(bare.out == "-o x -- y\n");
+  RunResult marked = tlscope_in(dir, "run -o rep -- sh -c 'echo \"$@\"; exit 4' sh -- z");
+  CHECK(marked.exit_code == 4);
+  CHECK(marked.out == "-- z\n");
 }
 
 TEST_CASE("run: --keep-trace keeps the logs in a new folder and refuses one with files") {
