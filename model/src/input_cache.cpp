@@ -7,11 +7,13 @@
 // and two commands building the same inputs at once each publish a complete database.
 #include "tlscope/model/input_cache.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -31,6 +33,7 @@ namespace fs = std::filesystem;
 
 constexpr const char* kIdentityKey = "input_identity";
 constexpr const char* kBuildingInfix = ".building-";
+constexpr int kCacheDays = 30;
 
 std::string absolute_path(const std::string& path) {
   std::error_code ec;
@@ -129,6 +132,19 @@ bool build_database(const std::string& target, const InputIdentity& identity,
   if (ec) return fail(target + ": cannot put the database in place: " + ec.message());
   r.ingested = true;
   return true;
+}
+
+// Cached databases unused for kCacheDays are removed when a new one is built: the cache only
+// holds what can be rebuilt from the logs, and logs read once should not fill the disk for ever.
+void forget_unused_databases() {
+  std::error_code ec;
+  auto cutoff = fs::file_time_type::clock::now() - std::chrono::hours(24 * kCacheDays);
+  for (fs::directory_iterator it(input_cache_dir(), ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->path().extension() != ".db") continue;
+    std::error_code stat_error;
+    auto used = fs::last_write_time(it->path(), stat_error);
+    if (!stat_error && used < cutoff) fs::remove(it->path(), stat_error);
+  }
 }
 
 }  // namespace
@@ -246,6 +262,8 @@ ResolvedDatabase resolve_input_database(const std::vector<std::string>& inputs,
     }
     StoredIdentity stored = read_identity(target);
     if (stored.content_key == identity.content_key) {
+      // A use counts as fresh for the cache's clean-up (forget_unused_databases).
+      if (options.db_path.empty()) utimensat(AT_FDCWD, target.c_str(), nullptr, 0);
       r.ok = true;
       r.path = target;
       return r;
@@ -258,6 +276,7 @@ ResolvedDatabase resolve_input_database(const std::vector<std::string>& inputs,
     }
   }
   if (!build_database(target, identity, options, r)) return r;
+  if (options.db_path.empty()) forget_unused_databases();
   r.ok = true;
   r.path = target;
   return r;

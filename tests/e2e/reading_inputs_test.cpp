@@ -28,7 +28,13 @@ TEST_CASE(
   auto cached = files_in(dir / "cache" / "tlscope", ".db");
   REQUIRE(cached.size() == 1);
   CHECK(contains(first.out, cached[0].string()));
-  auto built = fs::last_write_time(cached[0]);
+  // A rebuild renames a new file into place: the inode tells a reuse from a rebuild.
+  auto inode = [](const fs::path& p) {
+    struct stat st {};
+    stat(p.c_str(), &st);
+    return st.st_ino;
+  };
+  auto built = inode(cached[0]);
 
   // Unchanged logs: the same database, not ingested again, for every reading command.
   RunResult again = tlscope_in(dir, "summary " + q(log.string()));
@@ -42,15 +48,27 @@ TEST_CASE(
   RunResult tensor = tlscope_in(dir, "tensor " + q(log.string()) + " --id 0");
   CHECK(tensor.exit_code == 0);
   CHECK(contains(tensor.out, "size [1, 320, 128, 128]"));
-  CHECK(fs::last_write_time(cached[0]) == built);
+  CHECK(inode(cached[0]) == built);
 
   // A changed log (size and mtime) is ingested again into the same cache file.
   { std::ofstream(log, std::ios::app) << "\n"; }
   RunResult changed = tlscope_in(dir, "summary " + q(log.string()));
   CHECK(changed.exit_code == 0);
   CHECK(contains(changed.err, "ingested 1 file(s)"));
+  CHECK(inode(cached[0]) != built);
   CHECK(files_in(dir / "cache" / "tlscope", ".db") == cached);
   CHECK(files_in(dir / "cache" / "tlscope").size() == 1);  // no building leftovers
+
+  // Databases unused for 30 days go when another is built; one in use stays.
+  fs::path old = dir / "cache" / "tlscope" / "0123456789abcdef0123456789abcdef.db";
+  fs::copy_file(cached[0], old);
+  fs::last_write_time(old, fs::file_time_type::clock::now() - std::chrono::hours(24 * 31));
+  fs::last_write_time(cached[0], fs::file_time_type::clock::now() - std::chrono::hours(24 * 31));
+  REQUIRE(tlscope_in(dir, "summary " + q(log.string())).exit_code == 0);                 // a use
+  REQUIRE(tlscope_in(dir, "summary " + q(kLogs + "/comp_metrics.log")).exit_code == 0);  // a build
+  CHECK_FALSE(fs::exists(old));
+  CHECK(fs::exists(cached[0]));
+  CHECK(files_in(dir / "cache" / "tlscope", ".db").size() == 2);
 }
 
 TEST_CASE("reading: a rank directory, a .gz and a database are read alike") {

@@ -1,7 +1,8 @@
 // The database a reading command (summary, report, export, tensor, the viewer) reads when the user
 // names logs or a database alike: a tlscope database is read as is; logs (files, rank directories,
 // .gz) are ingested and analysed once into a database in the user's cache, named after the
-// inputs' paths, and reused while their identity (paths, sizes, mtimes) is unchanged.
+// inputs' paths, and reused while their identity (paths, sizes, mtimes) is unchanged. Cached
+// databases unused for 30 days are removed whenever a new one is built.
 #pragma once
 
 #include <functional>
