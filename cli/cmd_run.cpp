@@ -147,10 +147,12 @@ int run_run(RunArgs& args) {
   int status = run_child(args.command, trace);
 
   if (!has_trace_logs(trace)) {
-    std::fprintf(stderr,
-                 "tlscope run: %s wrote no TORCH_TRACE logs into %s (does it run torch.compile, "
-                 "and keep TORCH_TRACE?); no report\n",
-                 args.command[0].c_str(), trace.c_str());
+    // 127: the command never ran (its error is printed already).
+    if (status != 127)
+      std::fprintf(stderr,
+                   "tlscope run: %s wrote no TORCH_TRACE logs into %s (does it run torch.compile, "
+                   "and keep TORCH_TRACE?); no report\n",
+                   args.command[0].c_str(), trace.c_str());
   } else {
     ReadInputs inputs;
     inputs.paths = {trace};

@@ -40,6 +40,7 @@ TEST_CASE("run: exits with the command's status, 128 + signal, 127 for a missing
   RunResult missing = tlscope_in(dir, "run -- no-such-program-here");
   CHECK(missing.exit_code == 127);
   CHECK(contains(missing.err, "no-such-program-here: No such file or directory"));
+  CHECK_FALSE(contains(missing.err, "wrote no TORCH_TRACE logs"));  // only the error
   // The environment variable the command sees.
   RunResult env =
       tlscope_in(dir, "run -- sh -c 'echo \"$TORCH_TRACE\"'", "TMPDIR=" + q(dir.string()));
