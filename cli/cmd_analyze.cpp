@@ -1,6 +1,4 @@
 // `tlscope analyze DB`: (re)builds the analysis tables of an ingested database.
-#include <sqlite3.h>
-
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -8,6 +6,8 @@
 
 #include "command.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
+#include "tlscope/model/schema.hpp"
+#include "tlscope/model/sqlite.hpp"
 
 namespace tlscope::cli {
 namespace {
@@ -22,17 +22,18 @@ int run_analyze(const AnalyzeOptions& options) {
     std::fprintf(stderr, "tlscope analyze: %s: no such database file\n", options.db.c_str());
     return kUsageOrIo;
   }
-  sqlite3* raw = nullptr;
-  if (sqlite3_open_v2(options.db.c_str(), &raw, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
-    std::fprintf(stderr, "tlscope analyze: %s: %s\n", options.db.c_str(),
-                 raw ? sqlite3_errmsg(raw) : "cannot open");
-    sqlite3_close(raw);
+  model::analysis::AnalysisReport report;
+  try {
+    model::Connection db(options.db, model::OpenMode::kReadWrite);
+    // The database holds what earlier ingests wrote: a kill during the analysis must roll back
+    // to it, never damage it (the first write of the WAL pragma also refuses a non-database).
+    model::apply_update_pragmas(db);
+    report = model::analysis::analyze(db.handle());
+    model::end_update(db);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tlscope analyze: %s: %s\n", options.db.c_str(), e.what());
     return kUsageOrIo;
   }
-  std::unique_ptr<sqlite3, int (*)(sqlite3*)> db(raw, sqlite3_close);
-  // The database is rebuildable from the logs, so the analyses write it the way ingest does.
-  sqlite3_exec(raw, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF", nullptr, nullptr, nullptr);
-  auto report = model::analysis::analyze(raw);
   if (!report.ok) {
     std::fprintf(stderr, "tlscope analyze: %s: %s\n", options.db.c_str(), report.error.c_str());
     return kUsageOrIo;

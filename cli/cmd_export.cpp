@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "command.hpp"
+#include "input_database.hpp"
 #include "output_paths.hpp"
 #include "tlscope/exporters/chrome_trace.hpp"
 
@@ -11,7 +12,8 @@ namespace tlscope::cli {
 namespace {
 
 struct ExportArgs {
-  std::string db, out;
+  ReadInputs inputs;
+  std::string out;
 };
 
 CommandRegistration export_registration(50, [](CLI::App& app, int& exit_code) {
@@ -19,14 +21,19 @@ CommandRegistration export_registration(50, [](CLI::App& app, int& exit_code) {
   cmd->require_subcommand(1);
   auto args = std::make_shared<ExportArgs>();
   CLI::App* chrome = cmd->add_subcommand("chrome-trace", "Chrome trace JSON (Perfetto, chrome://tracing)");
-  chrome->add_option("db", args->db, "tlscope database")->required();
+  add_read_inputs(chrome, args->inputs);
   chrome->add_option("-o,--out", args->out, "Output .json file")->required();
   chrome->callback([args, &exit_code] {
-    if (refuse_output_over_input("export chrome-trace", args->out, {args->db})) {
+    if (refuse_output_over_input("export chrome-trace", args->out, read_paths(args->inputs))) {
       exit_code = kUsageOrIo;
       return;
     }
-    exporters::ChromeTraceResult r = exporters::export_chrome_trace(args->db, args->out);
+    auto db = resolve_read_database("export chrome-trace", args->inputs);
+    if (!db) {
+      exit_code = kUsageOrIo;
+      return;
+    }
+    exporters::ChromeTraceResult r = exporters::export_chrome_trace(*db, args->out);
     if (!r.ok) {
       std::fprintf(stderr, "tlscope export chrome-trace: %s\n", r.error.c_str());
       exit_code = kUsageOrIo;

@@ -6,8 +6,10 @@
 #include <memory>
 
 #include "command.hpp"
+#include "input_database.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
 #include "tlscope/model/ingest.hpp"
+#include "tlscope/model/schema.hpp"
 
 namespace tlscope::cli {
 namespace {
@@ -24,8 +26,10 @@ struct IngestArgs {
 bool run_analysis(const std::string& path) {
   try {
     model::Connection db(path, model::OpenMode::kReadWrite);
-    db.exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF");
+    // The ingested rows are committed: a kill during the analysis must not damage them.
+    model::apply_update_pragmas(db);
     auto report = model::analysis::analyze(db.handle());
+    model::end_update(db);
     if (!report.ok) {
       std::fprintf(stderr, "tlscope ingest: %s: analysis failed: %s\n", path.c_str(),
                    report.error.c_str());
@@ -71,6 +75,9 @@ class ProgressBar {
 };
 
 int run_ingest(const IngestArgs& args) {
+  // Inputs that cannot be read are refused before the database is touched: no empty database
+  // and no "0 file(s) ingested" line for a mistyped path.
+  if (print_input_problems("ingest", args.paths)) return kUsageOrIo;
   model::IngestOptions options;
   options.jobs = args.jobs;
   auto bar = std::make_shared<ProgressBar>();
@@ -86,6 +93,16 @@ int run_ingest(const IngestArgs& args) {
     return kUsageOrIo;
   }
   bar->clear();
+  for (const auto& leftover : result.removed_leftovers) {
+    std::fprintf(stderr, "tlscope ingest: removed %s, left by an interrupted ingest\n",
+                 leftover.c_str());
+  }
+  for (const auto& path : result.replaced) {
+    std::fprintf(stderr,
+                 "tlscope ingest: %s: its earlier ingest did not complete; its rows were "
+                 "replaced\n",
+                 path.c_str());
+  }
 
   size_t stored = 0, duplicates = 0, incomplete = 0;
   for (const auto& f : result.files) {
@@ -113,8 +130,8 @@ int run_ingest(const IngestArgs& args) {
       " indexes %.2f s) -> %s\n",
       static_cast<unsigned long long>(result.events),
       static_cast<unsigned long long>(result.errors), mb, result.seconds,
-      result.seconds > 0 ? mb / result.seconds : 0.0, result.writer_cpu_seconds, result.index_seconds,
-      args.db.c_str());
+      result.seconds > 0 ? mb / result.seconds : 0.0, result.writer_cpu_seconds,
+      result.index_seconds, args.db.c_str());
   if (args.analyze && !run_analysis(args.db)) return kUsageOrIo;
   if (!result.problems.empty() || incomplete > 0) return kUsageOrIo;
   if (args.strict && result.errors > 0) {

@@ -13,6 +13,7 @@
 
 #include "command.hpp"
 #include "output_paths.hpp"
+#include "rage_commands.hpp"
 #include "tlscope/exporters/rage/rage.hpp"
 #include "tlscope/exporters/rage/regular_file.hpp"
 #include "tlscope/version.hpp"
@@ -34,6 +35,8 @@ struct RageArgs {
   bool no_probe = false;
   unsigned jobs = 0;
   int level = 6;
+  bool commands = false;  // --commands: tlscope's own recorded invocations
+  std::string command;    // --command K: the bundle of one of them
 };
 
 bool rage_is_sqlite(const std::string& path) {
@@ -129,6 +132,10 @@ std::string default_rage_bundle_name() {
 
 int run_rage(RageArgs args) {
   namespace fs = std::filesystem;
+  if (args.commands) return list_recorded_commands();
+  if (!args.command.empty())
+    return bundle_recorded_command({args.command, args.out, args.redact_paths, args.no_report,
+                                    args.no_probe, args.jobs, args.level});
   if (args.inputs.empty()) {
     const char* trace = std::getenv("TORCH_TRACE");
     if (!trace || !*trace) {
@@ -295,6 +302,10 @@ CommandRegistration rage_registration{
       cmd->add_option("--jobs", args->jobs, "Ingest threads")->check(CLI::Range(1, 64));
       cmd->add_option("--level", args->level, "gzip level: 1 is fastest, 9 smallest (default 6)")
           ->check(CLI::Range(1, 9));
+      cmd->add_flag("--commands", args->commands,
+                    "List tlscope's own recorded invocations, newest first, and exit");
+      cmd->add_option("--command", args->command,
+                      "Bundle one recorded tlscope invocation: K from --commands (0 = newest)");
       cmd->callback([args, &exit_code] { exit_code = run_rage(*args); });
     }};
 

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "command.hpp"
+#include "input_database.hpp"
 #include "tlscope/views/findings.hpp"
 #include "tlscope/views/ingest_errors.hpp"
 #include "tlscope/views/summary.hpp"
@@ -164,10 +165,13 @@ int run_summary(const std::string& path) {
 
 CommandRegistration summary_registration{
     11, [](CLI::App& app, int& exit_code) {
-      auto path = std::make_shared<std::string>();
+      auto inputs = std::make_shared<ReadInputs>();
       CLI::App* cmd = app.add_subcommand("summary", "Print what a tlscope database holds");
-      cmd->add_option("db", *path, "Database written by tlscope ingest")->required();
-      cmd->callback([path, &exit_code] { exit_code = run_summary(*path); });
+      add_read_inputs(cmd, *inputs);
+      cmd->callback([inputs, &exit_code] {
+        auto db = resolve_read_database("summary", *inputs);
+        exit_code = db ? run_summary(*db) : kUsageOrIo;
+      });
     }};
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "command.hpp"
+#include "input_database.hpp"
 #include "tlscope/views/tensor_grid.hpp"
 #include "tlscope/views/tensor_grid_text.hpp"
 #include "tlscope/views/tensor_values.hpp"
@@ -17,6 +18,7 @@ namespace {
 
 struct TensorArgs {
   std::string db;
+  ReadInputs inputs;
   int64_t id = -1;
   std::string compile_id;
   std::string shape;
@@ -162,7 +164,8 @@ const CommandRegistration tensor_registration(60, [](CLI::App& app, int& exit_co
   auto args = std::make_shared<TensorArgs>();
   auto* cmd =
       app.add_subcommand("tensor", "Print a tensor as nested matrices (matrix-of-matrices layout)");
-  cmd->add_option("db", args->db, "tlscope database: show a describe_tensor row (with --id)");
+  add_read_inputs(cmd, args->inputs)
+      ->description("A database or logs: show a describe_tensor row (with --id)");
   cmd->add_option("--id", args->id, "describe_tensor tensor_id to show (with DB)");
   cmd->add_option("--compile-id", args->compile_id, "only rows of this compile id, e.g. 0/0");
   cmd->add_option("--shape", args->shape, "sizes, e.g. 2,3,4,5 (empty or () for a scalar)");
@@ -177,10 +180,19 @@ const CommandRegistration tensor_registration(60, [](CLI::App& app, int& exit_co
   cmd->add_option("--color", args->color, "auto, always or never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   cmd->callback([args, &exit_code]() {
-    if (!args->db.empty() && args->id < 0) {
+    bool from_database = !args->inputs.paths.empty() || !args->inputs.db.empty();
+    if (from_database && args->id < 0) {
       std::fprintf(stderr, "tlscope tensor: with a database, give --id N\n");
       exit_code = kUsageOrIo;
       return;
+    }
+    if (from_database) {
+      auto db = resolve_read_database("tensor", args->inputs);
+      if (!db) {
+        exit_code = kUsageOrIo;
+        return;
+      }
+      args->db = *db;
     }
     exit_code = run_tensor(*args);
   });

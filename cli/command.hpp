@@ -20,4 +20,8 @@ struct CommandRegistration {
 
 std::vector<std::pair<int, CommandSetup>>& command_registry();
 
+// Parses and runs `tlscope ARGS...` (without the program name) in this process, as main does;
+// returns its exit code. `tlscope run` prints its summary through it.
+int run_subcommand(std::vector<std::string> args);
+
 }  // namespace tlscope::cli

@@ -1,9 +1,13 @@
 // tlscope: structured-log analysis for torch.compile traces and the bundled tensor runtime.
 #include <algorithm>
 #include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <sstream>
 
 #include "command.hpp"
 #include "tlscope/version.hpp"
+#include "invocation.hpp"
 
 namespace tlscope::cli {
 
@@ -16,11 +20,24 @@ CommandRegistration::CommandRegistration(int order, CommandSetup setup) {
   command_registry().emplace_back(order, std::move(setup));
 }
 
-}  // namespace tlscope::cli
+// `tlscope run [OPTIONS] -- CMD...`: CLI11 gives a subcommand nothing after `--`, so the marker
+// is taken out here when it ends run's own options; run (a prefix command) then takes CMD from
+// its first word on. A `--` among CMD's own arguments stays.
+void drop_command_marker(std::vector<std::string>& args) {
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--") {
+      args.erase(args.begin() + static_cast<std::ptrdiff_t>(i));
+      return;
+    }
+    if (a.empty() || a[0] != '-') return;                       // CMD's first word
+    if (a == "-o" || a == "--out" || a == "--keep-trace") ++i;  // an option's value
+  }
+}
 
-int main(int argc, char** argv) {
-  using namespace tlscope::cli;
-  CLI::App app{"tlscope: read torch.compile TORCH_TRACE logs into SQLite, analyse, report"};
+int run_subcommand(std::vector<std::string> args) {
+  CLI::App app{"tlscope: read torch.compile TORCH_TRACE logs into SQLite, analyse, report",
+               "tlscope"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "tlscope " + std::string(tlscope::kVersion));
   int exit_code = kOk;
@@ -28,11 +45,45 @@ int main(int argc, char** argv) {
   std::stable_sort(registry.begin(), registry.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& [order, setup] : registry) setup(app, exit_code);
+  // `tlscope LOGS...` is `tlscope report LOGS...`, as `tlparse LOG` writes its report.
+  if (!args.empty() && !args[0].empty() && args[0][0] != '-' &&
+      app.get_subcommands([&](CLI::App* s) { return s->check_name(args[0]); }).empty()) {
+    std::error_code ec;
+    if (!std::filesystem::exists(args[0], ec)) {
+      std::fprintf(stderr,
+                   "tlscope: %s: neither a command nor a file or directory (tlscope --help "
+                   "lists the commands)\n",
+                   args[0].c_str());
+      return kUsageOrIo;
+    }
+    args.insert(args.begin(), "report");
+  }
+  if (!args.empty() && args[0] == "run") drop_command_marker(args);
+  std::reverse(args.begin(), args.end());  // CLI11 takes the arguments last first
   try {
-    app.parse(argc, argv);
+    app.parse(args);
   } catch (const CLI::ParseError& e) {
-    int rc = app.exit(e);
+    // Through stdio's stderr, so the command log keeps the message (invocation.cpp).
+    std::ostringstream out, err;
+    int rc = app.exit(e, out, err);
+    std::fputs(out.str().c_str(), stdout);
+    std::fputs(err.str().c_str(), stderr);
     return rc == 0 ? kOk : kUsageOrIo;
+  } catch (const std::exception& e) {
+    // Last resort: each command reports its own failures, but none may end in std::terminate.
+    std::fprintf(stderr, "tlscope: %s\n", e.what());
+    return kUsageOrIo;
+  } catch (...) {
+    std::fprintf(stderr, "tlscope: unexpected failure\n");
+    return kUsageOrIo;
   }
   return exit_code;
+}
+
+}  // namespace tlscope::cli
+
+int main(int argc, char** argv) {
+  using namespace tlscope::cli;
+  begin_invocation(argc, argv, std::string(tlscope::kVersion).c_str());
+  return end_invocation(run_subcommand(std::vector<std::string>(argv + 1, argv + argc)));
 }

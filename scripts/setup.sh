@@ -10,6 +10,7 @@ packages=(
   xvfb xauth mesa-utils libgl1-mesa-dri
   chromium
   time
+  file  # cpack -G DEB reads the binaries' dependencies (dpkg-shlibdeps, via file)
 )
 
 missing=()

@@ -14,7 +14,8 @@ void write_errors_page(ReportContext& ctx) {
     auto loaded = views::load_ingest_errors(ctx.db, views::Page{page * per_page, per_page});
     std::string h = page_head("Ingest errors", "errors", 0);
     h += "<p>" + plural(static_cast<int64_t>(total), "input problem") +
-         ". Each was recorded and skipped; the rest of the log was read.</p>\n";
+         ". Each was recorded: an unreadable line was skipped, a payload whose MD5 did not match "
+         "was kept and flagged (events.md5_ok = 0); the rest of the log was read.</p>\n";
     h += pager("errors", page, page_count);
     h += "<table id=\"ingest-errors\" data-count=\"" + std::to_string(total) +
          "\"><thead><tr><th>file</th><th class=\"num\">line</th><th class=\"num\">byte</th>"

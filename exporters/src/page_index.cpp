@@ -63,7 +63,8 @@ void write_index_page(ReportContext& ctx) {
   h += "<ul class=\"findings\">\n";
   if (s.errors > 0)
     h += "<li class=\"warn\"><a href=\"errors.html\">" + plural(s.errors, "input problem") +
-         "</a> (unreadable lines, payload checksum mismatches) were recorded and skipped.</li>\n";
+         "</a> were recorded: unreadable lines were skipped, payloads with a bad MD5 were kept "
+         "and flagged.</li>\n";
   for (const std::string& w : ctx.warnings) {
     h += "<li class=\"warn\">Report note: ";
     append_html_escaped(h, w);

@@ -103,6 +103,7 @@ struct EventWriter::Impl {
             "payload_lines = ?, blank_lines = ?, error_lines = ?, events = ?, errors = ?, "
             "content_hash = ? WHERE id = ?")),
         complete_file(c.prepare("UPDATE files SET completed = 1 WHERE id = ?")),
+        update_counts(c.prepare("UPDATE files SET events = ?, errors = ? WHERE id = ?")),
         find_duplicate(c.prepare(
             "SELECT path FROM files WHERE content_hash = ? AND rank IS ? AND completed = 1 "
             "AND id <> ? ORDER BY id LIMIT 1")),
@@ -219,7 +220,7 @@ struct EventWriter::Impl {
 
   Connection& db;
   Statement insert_event, insert_payload, insert_error, insert_file, update_file, complete_file,
-      find_duplicate, insert_chromium;
+      update_counts, find_duplicate, insert_chromium;
   StackFrameTable frames;
   std::unordered_map<std::string_view, std::unique_ptr<TypedTable>> tables;
   std::unique_ptr<TypedTable> metrics;
@@ -231,7 +232,8 @@ struct EventWriter::Impl {
   int64_t next_payload_id = 1;
   bool in_transaction = false;
 
-  // The file being written.
+  // The file being written (file_open from begin_file to end_file).
+  bool file_open = false;
   int64_t file_id = 0;
   parser::SourceInfo source;
   std::optional<int64_t> first_rank;
@@ -246,7 +248,7 @@ EventWriter::EventWriter(Connection& db, ChromiumRows chromium)
 }
 
 EventWriter::~EventWriter() {
-  // No rollback exists with journal_mode=OFF; what is written stays, and files.completed = 0
+  // What is written stays (journal_mode=OFF has no rollback anyway), and files.completed = 0
   // marks any file that did not finish.
   if (impl_ && impl_->in_transaction) {
     try {
@@ -269,12 +271,14 @@ void EventWriter::begin_file(const parser::SourceInfo& source) {
       db.scalar_int("SELECT coalesce(max(rowid), 0) FROM event_stacks").value_or(0);
   w.marks.stacks = w.frames.next_stack_id() - 1;
   w.marks.errors = db.scalar_int("SELECT coalesce(max(id), 0) FROM ingest_errors").value_or(0);
-  w.marks.chromium = db.scalar_int("SELECT coalesce(max(id), 0) FROM chromium_event_rows").value_or(0);
+  w.marks.chromium =
+      db.scalar_int("SELECT coalesce(max(id), 0) FROM chromium_event_rows").value_or(0);
   w.insert_file.bind_text(1, source.path);
   w.insert_file.bind_opt_int(2, source.rank);
   w.insert_file.bind_int(3, source.gzip ? 1 : 0);
   w.insert_file.run();
   w.file_id = sqlite3_last_insert_rowid(db.handle());
+  w.file_open = true;
   w.frames.begin_file();
   if (w.pairing) w.pairing->begin_file();
 }
@@ -331,6 +335,7 @@ void EventWriter::add_error(const parser::ParseError& error) {
 
 FileOutcome EventWriter::end_file(const parser::SourceSummary& summary) {
   Impl& w = *impl_;
+  w.file_open = false;
   if (w.pairing) {
     w.chromium_rows.clear();
     w.pairing->end_file(w.chromium_rows);
@@ -382,9 +387,8 @@ FileOutcome EventWriter::end_file(const parser::SourceSummary& summary) {
       s.bind_int(1, mark);
       s.run();
     };
-    for (const char* table : {"compilation_metrics", "describe_tensor", "describe_storage",
-                              "describe_source", "artifacts", "links"}) {
-      del(std::string("DELETE FROM ") + table + " WHERE event_id > ?", m.events);
+    for (std::string_view table : kPerEventTables) {
+      del("DELETE FROM " + std::string(table) + " WHERE event_id > ?", m.events);
     }
     del("DELETE FROM events WHERE id > ?", m.events);
     del("DELETE FROM chromium_event_rows WHERE id > ?", m.chromium);
@@ -414,6 +418,13 @@ void EventWriter::add_input_problem(std::string_view problem) {
 
 void EventWriter::checkpoint() {
   Impl& w = *impl_;
+  if (w.file_open) {
+    // An ingest killed after this commit leaves the file incomplete with these counts, not 0.
+    w.update_counts.bind_int(1, static_cast<int64_t>(w.file_events));
+    w.update_counts.bind_int(2, static_cast<int64_t>(w.file_errors));
+    w.update_counts.bind_int(3, w.file_id);
+    w.update_counts.run();
+  }
   w.db.exec("COMMIT");
   w.in_transaction = false;
   w.db.exec("BEGIN");

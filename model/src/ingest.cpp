@@ -12,6 +12,8 @@
 
 #include "bounded_queue.hpp"
 #include "chromium_pairing.hpp"
+#include "incomplete_files.hpp"
+#include "ingest_target.hpp"
 #include "tlscope/model/event_batch.hpp"
 #include "tlscope/model/schema.hpp"
 #include "tlscope/parser/compile_id.hpp"
@@ -25,6 +27,9 @@ constexpr size_t kArenaBytes = size_t{4} << 20;
 constexpr size_t kQueueDepth = 4;
 // Commit every this many batches so a large file is not one giant transaction in the cache.
 constexpr unsigned kBatchesPerCommit = 64;
+// An append commits more often (16 MiB of input), so that a kill keeps most of the file being
+// written, marked incomplete, instead of none of it: WAL commits are cheap.
+constexpr unsigned kAppendBatchesPerCommit = 4;
 
 using BatchPtr = std::unique_ptr<EventBatch>;
 using BatchQueue = BoundedQueue<BatchPtr>;
@@ -122,23 +127,13 @@ uint64_t size_on_disk(const parser::SourceInfo& s) {
   return static_cast<uint64_t>(st.st_size);
 }
 
-}  // namespace
-
-void open_for_ingest(Connection& db) {
-  apply_bulk_load_pragmas(db);
-  create_schema(db);
-}
-
-IngestResult ingest(const std::string& db_path, const std::vector<std::string>& inputs,
-                    const IngestOptions& options) {
-  auto start = std::chrono::steady_clock::now();
-  double cpu_start = thread_cpu_seconds();
-  IngestResult result;
-  Connection db(db_path);
-  open_for_ingest(db);
+// Parse threads -> queues -> the one writer, for every source of the plan.
+// An append (`durable`) commits each file's row as soon as it exists: whenever it is killed, the
+// file is then in the database marked incomplete, for summary and report to flag.
+void write_sources(Connection& db, const parser::InputPlan& plan, const IngestOptions& options,
+                   bool durable, IngestResult& result,
+                   std::chrono::steady_clock::time_point start) {
   EventWriter writer(db, ChromiumRows::kFromCaller);
-
-  parser::InputPlan plan = parser::plan_inputs(inputs);
   for (const std::string& problem : plan.problems) {
     writer.add_input_problem(problem);
     result.problems.push_back(problem);
@@ -178,7 +173,10 @@ IngestResult ingest(const std::string& db_path, const std::vector<std::string>& 
     for (size_t i = 0; i < n; ++i) {
       for (;;) {
         BatchPtr batch = queues[i]->pop();
-        if (batch->begin) writer.begin_file(*batch->begin);
+        if (batch->begin) {
+          writer.begin_file(*batch->begin);
+          if (durable) writer.checkpoint();
+        }
         // Rows built on the parse side go in right after the event that completed them.
         const auto& events = batch->events();
         const auto& rows = batch->chromium_rows();
@@ -191,7 +189,9 @@ IngestResult ingest(const std::string& db_path, const std::vector<std::string>& 
         }
         for (; r < rows.size(); ++r) writer.add_chromium_row(rows[r].row);
         for (const parser::ParseError& e : batch->errors()) writer.add_error(e);
-        if (++batches % kBatchesPerCommit == 0) writer.checkpoint();
+        if (++batches % (durable ? kAppendBatchesPerCommit : kBatchesPerCommit) == 0) {
+          writer.checkpoint();
+        }
         bool end = batch->end.has_value();
         if (end) {
           FileOutcome outcome = writer.end_file(*batch->end);
@@ -221,6 +221,37 @@ IngestResult ingest(const std::string& db_path, const std::vector<std::string>& 
   auto end = std::chrono::steady_clock::now();
   result.seconds = std::chrono::duration<double>(end - start).count();
   result.index_seconds = std::chrono::duration<double>(end - index_start).count();
+}
+
+}  // namespace
+
+void open_for_ingest(Connection& db) {
+  apply_bulk_load_pragmas(db);
+  create_schema(db);
+}
+
+IngestResult ingest(const std::string& db_path, const std::vector<std::string>& inputs,
+                    const IngestOptions& options) {
+  auto start = std::chrono::steady_clock::now();
+  double cpu_start = thread_cpu_seconds();
+  IngestResult result;
+  parser::InputPlan plan = parser::plan_inputs(inputs);
+  IngestTarget target(db_path);
+  result.fresh = target.fresh();
+  result.removed_leftovers = target.removed_leftovers();
+  {
+    Connection db(target.write_path());
+    target.apply_pragmas(db);
+    create_schema(db);
+    if (!target.fresh()) {
+      std::vector<std::string> paths;
+      for (const auto& s : plan.sources) paths.push_back(s.path);
+      result.replaced = remove_incomplete_files(db, paths);
+    }
+    write_sources(db, plan, options, !target.fresh(), result, start);
+    if (!target.fresh()) end_update(db);
+  }
+  target.publish();
   result.writer_cpu_seconds = thread_cpu_seconds() - cpu_start;
   return result;
 }

@@ -131,4 +131,20 @@ void apply_bulk_load_pragmas(Connection& db) {
       "PRAGMA cache_size=-65536; PRAGMA temp_store=MEMORY; PRAGMA locking_mode=EXCLUSIVE;");
 }
 
+void apply_update_pragmas(Connection& db) {
+  sqlite3_busy_timeout(db.handle(), 5000);
+  // synchronous=NORMAL is enough with WAL: a kill (or a power cut) can lose the last commits,
+  // never the consistency of what was committed before.
+  db.exec(
+      "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;"
+      "PRAGMA temp_store=MEMORY;");
+}
+
+void end_update(Connection& db) noexcept {
+  try {
+    db.exec("PRAGMA journal_mode=DELETE");
+  } catch (const SqliteError&) {
+  }
+}
+
 }  // namespace tlscope::model

@@ -4,6 +4,40 @@
 #include <utility>
 
 namespace tlscope::model {
+namespace {
+
+// SQLite's message, and what it means for a tlscope database where its own words mislead.
+std::string error_text(sqlite3* db) {
+  std::string msg = sqlite3_errmsg(db);
+  switch (sqlite3_errcode(db) & 0xff) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      return msg +
+             " (another process is writing it, such as a running tlscope ingest: try "
+             "again when it has finished)";
+    case SQLITE_NOTADB:
+      return msg + " (not a tlscope database)";
+    case SQLITE_CORRUPT:
+      return msg + " (the file is damaged, most likely by an ingest killed while an older " +
+             "tlscope wrote it without a journal: ingest the logs again into a new database)";
+    case SQLITE_READONLY:
+      if (sqlite3_extended_errcode(db) == SQLITE_READONLY_ROLLBACK) {
+        return msg + " (a write into it was interrupted and must be rolled back first: run " +
+               "tlscope analyze on it once)";
+      }
+      return msg;
+    default:
+      return msg;
+  }
+}
+
+// Enough of a statement to recognise it; a whole schema script would bury the message.
+std::string sql_excerpt(std::string_view sql) {
+  constexpr size_t kMax = 120;
+  return sql.size() <= kMax ? std::string(sql) : std::string(sql.substr(0, kMax)) + "...";
+}
+
+}  // namespace
 
 Connection::Connection(const std::string& path, OpenMode mode) {
   int flags = mode == OpenMode::kReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
@@ -12,7 +46,7 @@ Connection::Connection(const std::string& path, OpenMode mode) {
   flags |= SQLITE_OPEN_NOMUTEX;
   int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
   if (rc != SQLITE_OK) {
-    std::string msg = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+    std::string msg = db_ ? error_text(db_) : sqlite3_errstr(rc);
     sqlite3_close(db_);
     db_ = nullptr;
     throw SqliteError(path + ": cannot open database: " + msg);
@@ -27,9 +61,8 @@ Connection::~Connection() {
 void Connection::exec(const std::string& sql) {
   char* err = nullptr;
   if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
-    std::string msg = err ? err : sqlite3_errmsg(db_);
     sqlite3_free(err);
-    throw SqliteError(msg);
+    throw SqliteError(error_text(db_));
   }
 }
 
@@ -46,7 +79,7 @@ std::optional<int64_t> Connection::scalar_int(std::string_view sql) {
 Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
   if (sqlite3_prepare_v3(db, sql.data(), static_cast<int>(sql.size()), SQLITE_PREPARE_PERSISTENT,
                          &stmt_, nullptr) != SQLITE_OK) {
-    throw SqliteError(std::string(sqlite3_errmsg(db)) + " in: " + std::string(sql));
+    throw SqliteError(error_text(db) + " in: " + sql_excerpt(sql));
   }
 }
 
@@ -93,7 +126,7 @@ bool Statement::step() {
   int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
-  std::string msg = sqlite3_errmsg(db_);
+  std::string msg = error_text(db_);
   sqlite3_reset(stmt_);
   throw SqliteError(msg);
 }

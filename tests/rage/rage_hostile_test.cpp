@@ -249,8 +249,10 @@ TEST_CASE("rage hostile: an output that is an input is refused, naming both, inp
     CHECK(slurp(db) == db_bytes);
   }
   // `report DIR/tlscope.db other.log -o DIR` would ingest into the database it reads.
+  // (DIR is a report folder already, as `tlscope run -o DIR` leaves it: report and database.)
   fs::path out = root / "out";
   fs::create_directories(out);
+  REQUIRE(sh(root, q(kTlscope) + " report " + q(db) + " -o " + q(out.string())).exit_code == 0);
   fs::copy_file(db, out / "tlscope.db");
   Run r = sh(root, q(kTlscope) + " report " + q((out / "tlscope.db").string()) + " " +
                        q(log.string()) + " -o " + q(out.string()));

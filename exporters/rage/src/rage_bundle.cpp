@@ -269,6 +269,7 @@ RageResult write_rage_bundle(const RageOptions& options) {
   };
   bool ok = tar.open(part, options.compression_level) &&
             add_bytes("README.txt", readme_text(summary)) && add_bytes("env.txt", env);
+  for (const auto& [name, text] : options.extra_files) ok = ok && add_bytes(name, text);
   uint64_t archive_total = 0, archive_done = 0;
   for (const auto& f : files) archive_total += fs::file_size(f.second, ec);
   for (size_t i = 0; ok && i < files.size(); ++i) {

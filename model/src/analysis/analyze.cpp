@@ -23,6 +23,32 @@ void input_name_function(sqlite3_context* ctx, int, sqlite3_value** argv) {
   sqlite3_result_text(ctx, name.data(), static_cast<int>(name.size()), SQLITE_TRANSIENT);
 }
 
+// Why a failed analysis failed, in the user's terms where SQLite's own words mislead: a database
+// busy with an ingest is not broken, and a damaged one was most likely left by a killed write.
+std::string failure_text(sqlite3* db, const std::string& what) {
+  switch (sqlite3_errcode(db) & 0xff) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      return "the database is being written by another process (a tlscope ingest?); try again "
+             "when it has finished";
+    case SQLITE_NOTADB:
+      return "not a tlscope database (" + std::string(sqlite3_errmsg(db)) + ")";
+    case SQLITE_CORRUPT:
+      return "the database file is damaged (" + std::string(sqlite3_errmsg(db)) +
+             "), most likely by an ingest that was killed while an older tlscope wrote it "
+             "without a journal: ingest the logs again into a new database";
+    default:
+      return what;
+  }
+}
+
+// What the analysis covered: the files as they were (their event counts and completion). A front
+// end compares it with `files` to tell an analysis that no longer describes the whole database
+// (a later `ingest --no-analyze`, a replaced or still-incomplete file) from a current one.
+constexpr const char* kRecordCoverage =
+    "DROP TABLE IF EXISTS analysis_files;"
+    "CREATE TABLE analysis_files AS SELECT id AS file_id, events, completed FROM files;";
+
 constexpr const char* kRequiredTables[] = {
     "files",           "events",           "payloads",        "stack_frames", "compilation_metrics",
     "describe_tensor", "describe_storage", "describe_source", "artifacts",    "chromium_events"};
@@ -37,12 +63,17 @@ void register_analysis_functions(sqlite3* db) {
 AnalysisReport analyze(sqlite3* db) {
   AnalysisReport report;
   auto start = std::chrono::steady_clock::now();
-  for (const char* table : kRequiredTables) {
-    if (!has_table(db, table)) {
-      report.error = std::string("database has no '") + table +
-                     "' table: it was not written by `tlscope ingest`";
-      return report;
+  try {
+    for (const char* table : kRequiredTables) {
+      if (!has_table(db, table)) {
+        report.error = std::string("database has no '") + table +
+                       "' table: it was not written by `tlscope ingest`";
+        return report;
+      }
     }
+  } catch (const SqlError& e) {
+    report.error = failure_text(db, e.what());
+    return report;
   }
   register_analysis_functions(db);
   struct Pass {
@@ -81,11 +112,17 @@ AnalysisReport analyze(sqlite3* db) {
          "CREATE INDEX findings_kind ON findings(kind);");
     for (const AnalysisTable& table : analysis_tables())
       report.table_rows.emplace_back(table.name, count_rows(db, table.name));
+    current = "coverage";
+    exec(db, kRecordCoverage);
     exec(db, "COMMIT");
     report.ok = true;
   } catch (const SqlError& e) {
+    std::string what = std::string("analysis pass '") + current + "' failed: " + e.what();
+    report.error = failure_text(db, what);
     sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+  } catch (const std::exception& e) {
     report.error = std::string("analysis pass '") + current + "' failed: " + e.what();
+    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;

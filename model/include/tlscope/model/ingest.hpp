@@ -25,6 +25,11 @@ struct IngestOptions {
 struct IngestResult {
   std::vector<FileOutcome> files;
   std::vector<std::string> problems;  // "path: reason" for inputs that could not be read at all
+  // Paths whose earlier, incomplete rows (a killed ingest, a cut file) were replaced by this run.
+  std::vector<std::string> replaced;
+  // Temporary databases of killed ingests into the same path, removed before this one began.
+  std::vector<std::string> removed_leftovers;
+  bool fresh = false;  // the database was new: built under a temporary name, then renamed
   uint64_t events = 0, errors = 0, bytes = 0;
   double seconds = 0;
   // CPU time (user + system) of the thread that ran the SQLite writer, index builds included:
@@ -33,11 +38,20 @@ struct IngestResult {
   double index_seconds = 0;  // wall time of the index builds after the load (part of `seconds`)
 };
 
-// Opens (creating if needed) the database at `db_path` with the schema and bulk-load pragmas.
+// Gives `db` the schema and the bulk-load pragmas (for databases nobody else sees: tests, memory).
 // Throws SqliteError when it cannot.
 void open_for_ingest(Connection& db);
 
 // Ingests `inputs` (files, directories, "-" for stdin, .gz) into the database at `db_path`.
+// Nothing already stored is put at risk, whenever the process is killed:
+// - a database that does not exist yet is written under a temporary name beside it and renamed
+//   into place when complete (a killed run leaves no database; its temporary file is removed by
+//   the next ingest into the same path);
+// - an existing database is appended to through a write-ahead log, committing as it goes: a kill
+//   keeps every earlier file intact and the file being written marked incomplete
+//   (files.completed = 0).
+// A file stored incomplete under the same path is replaced (its rows deleted in one transaction,
+// then it is ingested again); a completed file with the same content adds nothing.
 // Throws SqliteError on database failures; input problems are data (in the result and in
 // ingest_errors), never exceptions.
 IngestResult ingest(const std::string& db_path, const std::vector<std::string>& inputs,

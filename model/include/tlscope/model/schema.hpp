@@ -2,13 +2,15 @@
 // built after a bulk load, and the bulk-load pragmas.
 #pragma once
 
+#include <array>
 #include <string_view>
 
 #include "tlscope/model/sqlite.hpp"
 
 namespace tlscope::model {
 
-inline constexpr std::string_view kSchemaVersion = "2";  // 2: chromium args read from payloads, stacks stored once
+inline constexpr std::string_view kSchemaVersion =
+    "2";  // 2: chromium args read from payloads, stacks stored once
 
 // Creates every ingest table (IF NOT EXISTS) and fills `meta`.
 void create_schema(Connection& db);
@@ -17,8 +19,25 @@ void create_schema(Connection& db);
 // cheaper than keeping the B-trees up to date row by row.
 void create_indexes(Connection& db);
 
-// journal off, synchronous off, a large page cache: the database is disposable, it can always be
-// rebuilt from the logs, so durability is traded for load speed.
+// The typed tables that hold one row per event of a kind (event_id, file_id, ...): what goes when
+// a file's rows are taken out again.
+inline constexpr std::array<std::string_view, 6> kPerEventTables = {
+    "compilation_metrics", "describe_tensor", "describe_storage",
+    "describe_source",     "artifacts",       "links"};
+
+// journal off, synchronous off, a large page cache: only for a database nobody can see yet (a new
+// one, written under a temporary name and renamed into place when complete; see ingest.hpp), where
+// a kill loses nothing but the run itself.
 void apply_bulk_load_pragmas(Connection& db);
+
+// For writing a database that already holds data (an append, the analyses): a write-ahead log, so
+// a kill at any point rolls back to the last commit, and readers (summary, report) keep reading
+// the committed state while it is written. A busy timeout rides out a short reader.
+void apply_update_pragmas(Connection& db);
+
+// Back to a rollback journal once the writing is done (the WAL is checkpointed into the file and
+// removed), so the database is again one file that read-only users and copies see whole. Best
+// effort: while another connection reads it, it stays in WAL mode, which is just as safe.
+void end_update(Connection& db) noexcept;
 
 }  // namespace tlscope::model

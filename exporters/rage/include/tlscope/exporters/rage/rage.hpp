@@ -39,6 +39,9 @@ struct RageOptions {
   unsigned jobs = 1;  // ingest threads
   bool with_report = true;
   int compression_level = 6;  // gzip 1 (fastest) to 9 (smallest)
+  // Text files added beside env.txt (name -> text), e.g. the command record of `tlscope rage
+  // --command K`. The caller redacts them.
+  std::vector<std::pair<std::string, std::string>> extra_files;
   // Called with a stage name and (done, total) units of that stage.
   std::function<void(std::string_view, uint64_t, uint64_t)> progress;
 };

@@ -1,0 +1,132 @@
+// Listing and bundling tlscope's recorded invocations for `tlscope rage`.
+#include <pwd.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <thread>
+
+#include "tlscope/version.hpp"
+#include "command.hpp"
+#include "rage_commands.hpp"
+#include "terminal_text.hpp"
+#include "tlscope/exporters/rage/command_bundle.hpp"
+
+namespace tlscope::cli {
+namespace {
+
+namespace rage = exporters::rage;
+
+std::string shown_status(const rage::CommandRecord& r) {
+  if (r.exit_status) return std::to_string(*r.exit_status);
+  // No exit status: still running, or ended without reaching the end of main.
+  bool alive = r.pid > 0 && kill(static_cast<pid_t>(r.pid), 0) == 0;
+  return alive ? "running" : "died";
+}
+
+std::string shown_command(const rage::CommandRecord& r) {
+  std::string text;
+  for (size_t i = 0; i < r.argv.size(); ++i) {
+    std::string arg = i == 0 ? std::filesystem::path(r.argv[0]).filename().string() : r.argv[i];
+    bool plain = !arg.empty() && arg.find_first_of(" \t\"'\\$`") == std::string::npos;
+    text += (i ? " " : "") + (plain ? arg : "'" + arg + "'");
+  }
+  if (text.size() > 120) text = text.substr(0, 117) + "...";
+  return terminal_safe(text);
+}
+
+// The records K counts: not this process, nor earlier `tlscope rage --commands/--command` runs,
+// so the K that --commands printed still names the same command when --command K comes next.
+rage::CommandListing listed_commands(const std::string& dir) {
+  rage::CommandListing listing = rage::list_command_records(dir);
+  auto browsing = [](const rage::CommandRecord& r) {
+    if (r.pid == getpid() && r.exit_status == std::nullopt) return true;
+    if (r.argv.size() < 2 || r.argv[1] != "rage") return false;
+    return std::any_of(r.argv.begin(), r.argv.end(), [](const std::string& a) {
+      return a == "--commands" || a.rfind("--command", 0) == 0;
+    });
+  };
+  listing.records.erase(std::remove_if(listing.records.begin(), listing.records.end(), browsing),
+                        listing.records.end());
+  return listing;
+}
+
+}  // namespace
+
+int list_recorded_commands() {
+  std::string dir = rage::command_log_dir();
+  rage::CommandListing listing = listed_commands(dir);
+  for (const std::string& p : listing.problems)
+    std::fprintf(stderr, "tlscope rage: %s\n", terminal_safe(p).c_str());
+  std::printf(
+      "%zu tlscope command(s) recorded in %s, newest first (bundle one with: tlscope rage "
+      "--command K -o bug.tar.gz):\n",
+      listing.records.size(), terminal_safe(dir).c_str());
+  std::printf("%4s  %-26s  %7s  %9s  %s\n", "K", "started (UTC)", "exit", "time", "command");
+  for (size_t k = 0; k < listing.records.size(); ++k) {
+    const rage::CommandRecord& r = listing.records[k];
+    std::printf("%4zu  %-26s  %7s  %7.2f s  %s\n", k, terminal_safe(r.started_utc).c_str(),
+                shown_status(r).c_str(), r.duration_s, shown_command(r).c_str());
+  }
+  return kOk;
+}
+
+int bundle_recorded_command(const RecordedCommandBundle& args) {
+  std::string dir = rage::command_log_dir();
+  rage::CommandListing listing = listed_commands(dir);
+  const rage::CommandRecord* chosen = nullptr;
+  char* end = nullptr;
+  unsigned long k = std::strtoul(args.key.c_str(), &end, 10);
+  bool index = !args.key.empty() && *end == '\0';
+  if (index && k < listing.records.size()) chosen = &listing.records[k];
+  for (const auto& r : listing.records)
+    if (!index && r.id == args.key) chosen = &r;
+  if (!chosen) {
+    std::fprintf(stderr,
+                 "tlscope rage --command %s: no such recorded command in %s (tlscope rage "
+                 "--commands lists them: 0 = newest)\n",
+                 terminal_safe(args.key).c_str(), terminal_safe(dir).c_str());
+    return kUsageOrIo;
+  }
+  rage::CommandBundleOptions options;
+  options.record = *chosen;
+  rage::RageOptions& o = options.rage;
+  if (args.out.empty()) {
+    time_t t = std::time(nullptr);
+    struct tm tm {};
+    localtime_r(&t, &tm);
+    char name[64];
+    std::strftime(name, sizeof name, "tlscope-rage-command-%Y%m%d-%H%M%S.tar.gz", &tm);
+    o.out_path = name;
+  } else {
+    o.out_path = args.out;
+  }
+  // The same settings `tlscope rage` gives a run bundle (cmd_rage.cpp).
+  o.redaction.redact_paths = args.redact_paths;
+  if (const char* home = std::getenv("HOME")) o.redaction.home = home;
+  if (struct passwd* pw = getpwuid(getuid())) o.redaction.user = pw->pw_name;
+  o.environment.tlscope_version = std::string(tlscope::kVersion);
+  o.environment.extra_versions.push_back("cli11 " CLI11_VERSION);
+  o.environment.probe_python = !args.no_probe;
+  o.jobs = args.jobs ? args.jobs : std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
+  o.with_report = !args.no_report;
+  o.compression_level = args.level;
+  rage::RageResult r = rage::write_command_bundle(options);
+  if (!r.ok) {
+    std::fprintf(stderr, "tlscope rage: %s\n", terminal_safe(r.error).c_str());
+    return kUsageOrIo;
+  }
+  for (const std::string& n : r.notes)
+    std::fprintf(stderr, "tlscope rage: note: %s\n", terminal_safe(n).c_str());
+  std::printf("bundled tlscope command %s (%s): %zu file(s), %llu bytes, %llu secret(s) redacted\n",
+              terminal_safe(chosen->id).c_str(), shown_command(*chosen).c_str(), r.entries,
+              static_cast<unsigned long long>(r.bundle_bytes),
+              static_cast<unsigned long long>(r.counts.total()));
+  std::printf("-> %s (look through it before you share it)\n", o.out_path.c_str());
+  return kOk;
+}
+
+}  // namespace tlscope::cli

@@ -1,0 +1,77 @@
+// Resolving a reading command's inputs, and telling the user which database it reads.
+#include "input_database.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <thread>
+
+#include "invocation.hpp"
+#include "tlscope/model/input_cache.hpp"
+#include "tlscope/parser/reader.hpp"
+
+namespace tlscope::cli {
+
+CLI::Option* add_read_inputs(CLI::App* cmd, ReadInputs& inputs) {
+  CLI::Option* positional = cmd->add_option(
+      "inputs", inputs.paths,
+      "A tlscope database, or TORCH_TRACE log files, rank directories, .gz (ingested once into "
+      "the cache, reused while unchanged)");
+  cmd->add_option("--db", inputs.db,
+                  "Database to ingest the logs into (default: one per set of inputs in "
+                  "$XDG_CACHE_HOME/tlscope); alone, the database to read");
+  return positional;
+}
+
+std::optional<std::string> resolve_read_database(const char* command, const ReadInputs& inputs) {
+  model::ResolveOptions options;
+  options.db_path = inputs.db;
+  options.jobs = std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
+  bool tty = isatty(STDERR_FILENO);
+  if (tty) {
+    options.progress = [](const model::IngestProgress& p) {
+      if (p.bytes_total > 0)
+        std::fprintf(stderr, "\ringesting %5.1f / %.1f MB", p.bytes_done / 1e6,
+                     p.bytes_total / 1e6);
+    };
+  }
+  // `--db FILE` without inputs names the database itself.
+  std::vector<std::string> paths = inputs.paths;
+  if (paths.empty() && !inputs.db.empty()) {
+    paths.push_back(inputs.db);
+    options.db_path.clear();
+  }
+  model::ResolvedDatabase r = model::resolve_input_database(paths, options);
+  if (tty && options.progress) std::fprintf(stderr, "\r%40s\r", "");
+  note_inputs(r.files);
+  if (!r.ok) {
+    std::fprintf(stderr, "tlscope %s: %s\n", command, r.error.c_str());
+    return std::nullopt;
+  }
+  note_database(r.path);
+  if (r.ingested) {
+    std::fprintf(stderr,
+                 "tlscope %s: ingested %zu file(s), %llu events, %llu input errors in %.2f s "
+                 "-> %s\n",
+                 command, r.ingest.files.size(), static_cast<unsigned long long>(r.ingest.events),
+                 static_cast<unsigned long long>(r.ingest.errors), r.ingest.seconds,
+                 r.path.c_str());
+  }
+  return r.path;
+}
+
+bool print_input_problems(const char* command, const std::vector<std::string>& paths) {
+  parser::InputPlan plan = parser::plan_inputs(paths);
+  for (const std::string& problem : plan.problems)
+    std::fprintf(stderr, "tlscope %s: %s\n", command, problem.c_str());
+  return !plan.problems.empty();
+}
+
+std::vector<std::string> read_paths(const ReadInputs& inputs) {
+  std::vector<std::string> paths = inputs.paths;
+  if (!inputs.db.empty()) paths.push_back(inputs.db);
+  return paths;
+}
+
+}  // namespace tlscope::cli

@@ -1,0 +1,32 @@
+// The inputs of a reading command (summary, report, export, tensor): log files, rank directories,
+// .gz or one database, plus `--db` to name where logs are ingested. One call resolves them to the
+// database to read (model/input_cache.hpp), printing what it did and what went wrong.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tlscope::cli {
+
+struct ReadInputs {
+  std::vector<std::string> paths;
+  std::string db;  // --db
+};
+
+// Every path the command reads: the inputs and the --db file (for refusing an output over them).
+std::vector<std::string> read_paths(const ReadInputs& inputs);
+
+// Adds the `inputs` positional and `--db` to `cmd`. `--db FILE` alone reads that database.
+CLI::Option* add_read_inputs(CLI::App* cmd, ReadInputs& inputs);
+
+// The database to read, or nullopt after printing "tlscope COMMAND: <error>" on stderr.
+// Progress and "ingested ..." notes go to stderr, so stdout stays the command's own output.
+std::optional<std::string> resolve_read_database(const char* command, const ReadInputs& inputs);
+
+// Prints "tlscope COMMAND: path: reason" for every input that does not exist or cannot be listed
+// (stdin, "-", is fine); true when there was any.
+bool print_input_problems(const char* command, const std::vector<std::string>& paths);
+
+}  // namespace tlscope::cli

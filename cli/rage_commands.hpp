@@ -1,0 +1,22 @@
+// `tlscope rage --commands` and `tlscope rage --command K`: tlscope's own recorded invocations
+// (exporters/rage/command_log.hpp), listed newest first, and the bug bundle of one of them.
+#pragma once
+
+#include <string>
+
+namespace tlscope::cli {
+
+int list_recorded_commands();
+
+struct RecordedCommandBundle {
+  std::string key;  // 0 = newest, 1 = the one before, ...; or a record id
+  std::string out;  // .tar.gz (default tlscope-rage-command-<time>.tar.gz)
+  bool redact_paths = false;
+  bool no_report = false;
+  bool no_probe = false;
+  unsigned jobs = 0;
+  int level = 6;
+};
+int bundle_recorded_command(const RecordedCommandBundle& args);
+
+}  // namespace tlscope::cli

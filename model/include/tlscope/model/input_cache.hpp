@@ -1,0 +1,56 @@
+// The database a reading command (summary, report, export, tensor, the viewer) reads when the user
+// names logs or a database alike: a tlscope database is read as is; logs (files, rank directories,
+// .gz) are ingested and analysed once into a database in the user's cache, named after the
+// inputs' paths, and reused while their identity (paths, sizes, mtimes) is unchanged. Cached
+// databases unused for 30 days are removed whenever a new one is built.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "tlscope/model/ingest.hpp"
+
+namespace tlscope::model {
+
+// $XDG_CACHE_HOME/tlscope, or ~/.cache/tlscope when XDG_CACHE_HOME is unset or not absolute.
+std::string input_cache_dir();
+
+// True when `path` is a regular file starting with SQLite's header.
+bool is_database_file(const std::string& path);
+
+// What a set of log inputs is, as the cache sees it.
+struct InputIdentity {
+  std::vector<std::string> problems;  // "path: reason" for inputs that cannot be read
+  std::vector<std::string> files;     // absolute log files, directories expanded as ingest does
+  std::string name_key;     // hex digest of the absolute input paths: names the cache file
+  std::string content_key;  // hex digest of every file's path, size and mtime (and the schema)
+};
+InputIdentity identify_inputs(const std::vector<std::string>& inputs);
+
+// input_cache_dir()/<name_key>.db: the one place the CLI and the viewer look for these inputs.
+std::string cached_database_path(const InputIdentity& identity);
+
+struct ResolveOptions {
+  // --db: the database to reuse or build for logs (empty: the cache). An existing file there is
+  // only rebuilt when a resolve built it; any other database is refused, never overwritten.
+  std::string db_path;
+  unsigned jobs = 1;
+  std::function<void(const IngestProgress&)> progress;
+};
+
+struct ResolvedDatabase {
+  bool ok = false;
+  std::string error;               // names the input or database at fault
+  std::string path;                // the database to read
+  bool given = false;              // the input was a database, read as is
+  bool ingested = false;           // built (ingested and analysed) by this call
+  std::vector<std::string> files;  // the log files behind it (empty when given)
+  IngestResult ingest;             // when ingested
+};
+
+// Nothing is written when an input is missing or unreadable: the result names it instead.
+ResolvedDatabase resolve_input_database(const std::vector<std::string>& inputs,
+                                        const ResolveOptions& options = {});
+
+}  // namespace tlscope::model

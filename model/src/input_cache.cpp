@@ -1,0 +1,285 @@
+// Resolving logs or a database into the database to read, with the per-user ingest cache.
+//
+// The cache file is named after the inputs' paths only, so one set of inputs has one file that
+// is rebuilt in place when the logs change (no pile of stale copies); whether it is current is
+// the content key stored in its `meta` table. A database is built under `<target>.building-<pid>`
+// and renamed into place only once ingested and analysed: readers never see a half-built one,
+// and two commands building the same inputs at once each publish a complete database.
+#include "tlscope/model/input_cache.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+
+#include "tlscope/model/analysis/analyze.hpp"
+#include "tlscope/model/schema.hpp"
+#include "tlscope/parser/md5.hpp"
+#include "tlscope/parser/reader.hpp"
+
+namespace tlscope::model {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kIdentityKey = "input_identity";
+constexpr const char* kBuildingInfix = ".building-";
+constexpr int kCacheDays = 30;
+
+std::string absolute_path(const std::string& path) {
+  std::error_code ec;
+  fs::path p = fs::absolute(path, ec);
+  return (ec ? fs::path(path) : p).lexically_normal().string();
+}
+
+std::string join(const std::vector<std::string>& parts, std::string_view separator) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i) out += separator;
+    out += parts[i];
+  }
+  return out;
+}
+
+// What the database at `path` says it was built from: nullopt when it was not built by a
+// resolve (no identity row) or is unfinished (a file whose ingest did not complete).
+struct StoredIdentity {
+  bool readable = false;
+  std::optional<std::string> content_key;
+};
+
+StoredIdentity read_identity(const std::string& path) {
+  StoredIdentity stored;
+  try {
+    Connection db(path, OpenMode::kReadOnly);
+    stored.readable = true;
+    if (db.scalar_int("SELECT count(*) FROM sqlite_master WHERE name = 'meta'").value_or(0) == 0)
+      return stored;
+    Statement s = db.prepare("SELECT value FROM meta WHERE key = ?");
+    s.bind_text(1, kIdentityKey);
+    if (!s.step() || s.column_is_null(0)) return stored;
+    std::string key = s.column_text(0);
+    if (db.scalar_int("SELECT count(*) FROM files WHERE completed = 0").value_or(1) != 0)
+      key.clear();  // never matches: rebuilt
+    stored.content_key = key;
+  } catch (const std::exception&) {
+    // Unreadable (damaged, locked away): the caller decides whether it may be rebuilt.
+  }
+  return stored;
+}
+
+// Builds left by killed commands: `<target>.building-<pid>...` whose process is gone.
+void remove_dead_builds(const fs::path& target) {
+  std::error_code ec;
+  std::string prefix = target.filename().string() + kBuildingInfix;
+  for (fs::directory_iterator it(target.parent_path().empty() ? "." : target.parent_path(), ec),
+       end;
+       !ec && it != end; it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (name.compare(0, prefix.size(), prefix) != 0) continue;
+    long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+    if (pid <= 0 || (kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)) {
+      std::error_code ignored;
+      fs::remove(it->path(), ignored);
+    }
+  }
+}
+
+// Ingests and analyses `files` into `target` through a private building file.
+bool build_database(const std::string& target, const InputIdentity& identity,
+                    const ResolveOptions& options, ResolvedDatabase& r) {
+  remove_dead_builds(target);
+  std::string building = target + kBuildingInfix + std::to_string(getpid());
+  std::error_code ec;
+  fs::remove(building, ec);
+  auto fail = [&](const std::string& error) {
+    std::error_code ignored;
+    fs::remove(building, ignored);
+    r.error = error;
+    return false;
+  };
+  IngestOptions ingest_options;
+  ingest_options.jobs = options.jobs;
+  ingest_options.progress = options.progress;
+  try {
+    r.ingest = ingest(building, identity.files, ingest_options);
+  } catch (const std::exception& e) {
+    return fail(target + ": " + e.what());
+  }
+  if (!r.ingest.problems.empty()) return fail(join(r.ingest.problems, "; "));
+  try {
+    Connection db(building, OpenMode::kReadWrite);
+    apply_bulk_load_pragmas(db);  // nobody sees this file until it is renamed into place
+    analysis::AnalysisReport report = analysis::analyze(db.handle());
+    if (!report.ok) return fail(target + ": analysis failed: " + report.error);
+    Statement s = db.prepare("INSERT OR REPLACE INTO meta VALUES(?, ?)");
+    s.bind_text(1, kIdentityKey);
+    s.bind_text(2, identity.content_key);
+    s.run();
+  } catch (const std::exception& e) {
+    return fail(target + ": " + e.what());
+  }
+  fs::rename(building, target, ec);
+  if (ec) return fail(target + ": cannot put the database in place: " + ec.message());
+  r.ingested = true;
+  return true;
+}
+
+// Cached databases unused for kCacheDays are removed when a new one is built: the cache only
+// holds what can be rebuilt from the logs, and logs read once should not fill the disk for ever.
+void forget_unused_databases() {
+  std::error_code ec;
+  auto cutoff = fs::file_time_type::clock::now() - std::chrono::hours(24 * kCacheDays);
+  for (fs::directory_iterator it(input_cache_dir(), ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->path().extension() != ".db") continue;
+    std::error_code stat_error;
+    auto used = fs::last_write_time(it->path(), stat_error);
+    if (!stat_error && used < cutoff) fs::remove(it->path(), stat_error);
+  }
+}
+
+}  // namespace
+
+std::string input_cache_dir() {
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  if (xdg && xdg[0] == '/') return std::string(xdg) + "/tlscope";
+  const char* home = std::getenv("HOME");
+  return std::string(home && home[0] ? home : "/tmp") + "/.cache/tlscope";
+}
+
+bool is_database_file(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) return false;
+  std::ifstream in(path, std::ios::binary);
+  char magic[16] = {};
+  in.read(magic, sizeof magic);
+  return in && std::string_view(magic, 15) == "SQLite format 3";
+}
+
+InputIdentity identify_inputs(const std::vector<std::string>& inputs) {
+  InputIdentity id;
+  std::vector<std::string> absolute;
+  for (const std::string& in : inputs) {
+    if (in == "-") {
+      id.problems.push_back(
+          "-: standard input cannot be cached; ingest it with `tlscope ingest - --db FILE` and "
+          "read that database");
+      continue;
+    }
+    absolute.push_back(absolute_path(in));
+  }
+  if (!id.problems.empty()) return id;
+  // Problems name the inputs as the user typed them; the identity uses absolute paths.
+  id.problems = parser::plan_inputs(inputs).problems;
+  if (!id.problems.empty()) return id;
+  parser::InputPlan plan = parser::plan_inputs(absolute);
+  id.problems = plan.problems;
+  parser::Md5 content;
+  content.update("schema ");
+  content.update(kSchemaVersion);
+  content.update("\n");
+  for (const parser::SourceInfo& source : plan.sources) {
+    struct stat st {};
+    if (stat(source.path.c_str(), &st) != 0) {
+      id.problems.push_back(source.path + ": " + std::strerror(errno));
+      continue;
+    }
+    if (!S_ISREG(st.st_mode)) {
+      id.problems.push_back(source.path + ": not a regular file");
+      continue;
+    }
+    id.files.push_back(source.path);
+    content.update(source.path);
+    char stamp[80];
+    std::snprintf(stamp, sizeof stamp, " %lld %lld.%09ld\n", static_cast<long long>(st.st_size),
+                  static_cast<long long>(st.st_mtim.tv_sec), static_cast<long>(st.st_mtim.tv_nsec));
+    content.update(stamp);
+  }
+  id.name_key = parser::Md5::hex_of(join(absolute, std::string_view("\0", 1)));
+  id.content_key = parser::Md5::hex(content.finish());
+  return id;
+}
+
+std::string cached_database_path(const InputIdentity& identity) {
+  return input_cache_dir() + "/" + identity.name_key + ".db";
+}
+
+ResolvedDatabase resolve_input_database(const std::vector<std::string>& inputs,
+                                        const ResolveOptions& options) {
+  ResolvedDatabase r;
+  if (inputs.empty()) {
+    r.error = "no input given: name log files, rank directories or a tlscope database";
+    return r;
+  }
+  for (const std::string& in : inputs) {
+    if (!is_database_file(in)) continue;
+    if (inputs.size() > 1) {
+      r.error = in + ": is a tlscope database; give it alone, not with other inputs";
+      return r;
+    }
+    if (!options.db_path.empty() && absolute_path(options.db_path) != absolute_path(in)) {
+      r.error = in + ": is a tlscope database already; --db names where logs are ingested";
+      return r;
+    }
+    r.ok = r.given = true;
+    r.path = in;
+    return r;
+  }
+  InputIdentity identity = identify_inputs(inputs);
+  if (!identity.problems.empty()) {
+    r.error = join(identity.problems, "; ");
+    return r;
+  }
+  r.files = identity.files;
+  std::string target = options.db_path;
+  if (target.empty()) {
+    std::error_code ec;
+    fs::create_directories(input_cache_dir(), ec);
+    // The cache holds whatever the logs hold: readable by this user only.
+    fs::permissions(input_cache_dir(), fs::perms::owner_all, ec);
+    if (!fs::is_directory(input_cache_dir(), ec)) {
+      r.error = input_cache_dir() +
+                ": cannot create the cache folder (set XDG_CACHE_HOME, or "
+                "name a database with --db)";
+      return r;
+    }
+    target = cached_database_path(identity);
+  }
+  std::error_code ec;
+  if (fs::exists(fs::symlink_status(target, ec))) {
+    if (!is_database_file(target)) {
+      r.error = target + ": exists and is not a tlscope database; not overwritten";
+      return r;
+    }
+    StoredIdentity stored = read_identity(target);
+    if (stored.content_key == identity.content_key) {
+      // A use counts as fresh for the cache's clean-up (forget_unused_databases).
+      if (options.db_path.empty()) utimensat(AT_FDCWD, target.c_str(), nullptr, 0);
+      r.ok = true;
+      r.path = target;
+      return r;
+    }
+    if (!stored.content_key && !options.db_path.empty()) {
+      r.error = target +
+                ": exists and was not built from logs by a reading command (tlscope ingest "
+                "writes such databases); read it alone, or give another --db";
+      return r;
+    }
+  }
+  if (!build_database(target, identity, options, r)) return r;
+  if (options.db_path.empty()) forget_unused_databases();
+  r.ok = true;
+  r.path = target;
+  return r;
+}
+
+}  // namespace tlscope::model
