@@ -62,12 +62,12 @@ int run_tensor(const TensorArgs& a) {
   std::string error;
   std::string header;
   if (!a.db.empty()) {
-    auto db = views::TraceDb::open(a.db, &error);
-    if (!db) {
-      std::fprintf(stderr, "tlscope tensor: %s\n", error.c_str());
+    views::Database db(a.db);
+    if (!db.ok()) {
+      std::fprintf(stderr, "tlscope tensor: %s\n", db.error().c_str());
       return kUsageOrIo;
     }
-    auto rows = views::load_tensors(*db, &error);
+    auto rows = views::load_tensors(db, &error);
     if (!error.empty()) {
       std::fprintf(stderr, "tlscope tensor: %s\n", error.c_str());
       return kUsageOrIo;

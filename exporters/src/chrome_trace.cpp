@@ -14,10 +14,13 @@
 #include <tuple>
 #include <vector>
 
-#include "sqlite_query.hpp"
+#include "tlscope/views/database.hpp"
 #include "tlscope/exporters/html.hpp"
 
 namespace tlscope::exporters {
+
+using views::Database;
+using views::Statement;
 
 namespace {
 

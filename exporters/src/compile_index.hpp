@@ -7,9 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "sqlite_query.hpp"
+#include "tlscope/views/database.hpp"
 
 namespace tlscope::exporters {
+
+using views::Database;
+using views::Statement;
 
 struct CompileInfo {
   int64_t row = 0;  // compiles.id

@@ -10,10 +10,13 @@
 #include <string_view>
 #include <vector>
 
-#include "sqlite_query.hpp"
 #include "tlscope/exporters/report.hpp"
+#include "tlscope/views/database.hpp"
 
 namespace tlscope::exporters {
+
+using views::Database;
+using views::Statement;
 
 class Site {
  public:

@@ -9,10 +9,13 @@
 #include <utility>
 #include <vector>
 
-#include "sqlite_query.hpp"
+#include "tlscope/views/database.hpp"
 #include "tlscope/views/tensor_snapshot.hpp"
 
 namespace tlscope::exporters {
+
+using views::Database;
+using views::Statement;
 
 struct SnapshotEntry {
   views::TensorSnapshot snapshot;

@@ -8,6 +8,7 @@
 #include <imgui.h>
 #include <stb/stb_image_write.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <vector>
 

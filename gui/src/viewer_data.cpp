@@ -6,23 +6,26 @@
 namespace tlscope::gui {
 
 bool load_viewer_data(const ViewerOptions& options, ViewerData& data, std::string* error) {
-  auto db = views::TraceDb::open(options.db_path, error);
-  if (!db) return false;
+  views::Database db(options.db_path);
+  if (!db.ok()) {
+    if (error) *error = db.error();
+    return false;
+  }
   data.db_path = options.db_path;
   std::string why;
   auto note = [&](const char* what) {
     if (!why.empty()) data.load_problems.push_back(std::string(what) + ": " + why);
     why.clear();
   };
-  if (auto s = views::load_summary(*db, &why)) data.summary = std::move(*s);
+  if (auto s = views::load_summary(db, &why)) data.summary = std::move(*s);
   note("summary");
-  data.compiles = views::load_compiles(*db, &why);
+  data.compiles = views::load_compiles(db, &why);
   note("compiles");
-  data.errors = views::load_ingest_errors(*db, 10000, &why);
+  data.errors = views::load_ingest_errors(db, 10000, &why);
   note("ingest errors");
-  data.tensors = views::load_tensors(*db, &why);
+  data.tensors = views::load_tensors(db, &why);
   note("tensors");
-  data.timeline = views::build_timeline(views::load_chromium_intervals(*db, &why));
+  data.timeline = views::build_timeline(views::load_chromium_intervals(db, &why));
   note("timeline");
   std::snprintf(data.tensor_view.mesh, sizeof data.tensor_view.mesh, "%s",
                 options.tensor_mesh.c_str());

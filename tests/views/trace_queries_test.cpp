@@ -1,6 +1,7 @@
 // Query helpers over a hand-built database holding rows copied from the real PyTorch logs.
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <memory>
 
 #include "tlscope/views/trace_queries.hpp"
 #include "views/schema_fixture.hpp"
@@ -13,19 +14,19 @@ std::string fixture_path(const std::string& name) {
   return std::string(TLSCOPE_BINARY_DIR) + "/tests/" + name;
 }
 
-TraceDb open_fixture(const std::string& name) {
+std::unique_ptr<Database> open_fixture(const std::string& name) {
   std::string path = tlscope::test::make_fixture_db(fixture_path(name));
-  std::string err;
-  auto db = TraceDb::open(path, &err);
-  INFO(err);
-  REQUIRE(db);
-  return std::move(*db);
+  auto db = std::make_unique<Database>(path);
+  INFO(db->error());
+  REQUIRE(db->ok());
+  return db;
 }
 
 }  // namespace
 
 TEST_CASE("Trace summary counts files, events per kind and ingest errors") {
-  TraceDb db = open_fixture("views_summary.db");
+  auto db_owner = open_fixture("views_summary.db");
+  const Database& db = *db_owner;
   std::string err;
   auto s = load_summary(db, &err);
   REQUIRE(s);
@@ -40,7 +41,8 @@ TEST_CASE("Trace summary counts files, events per kind and ingest errors") {
 }
 
 TEST_CASE("Chromium intervals come from matched B rows with their durations") {
-  TraceDb db = open_fixture("views_chromium.db");
+  auto db_owner = open_fixture("views_chromium.db");
+  const Database& db = *db_owner;
   std::string err;
   auto ivs = load_chromium_intervals(db, &err);
   CHECK(err.empty());
@@ -64,7 +66,8 @@ TEST_CASE("Chromium intervals come from matched B rows with their durations") {
 }
 
 TEST_CASE("Compile rows, ingest errors and tensors read back from the fixture") {
-  TraceDb db = open_fixture("views_rows.db");
+  auto db_owner = open_fixture("views_rows.db");
+  const Database& db = *db_owner;
   std::string err;
   auto compiles = load_compiles(db, &err);
   REQUIRE(compiles.size() == 1);
@@ -88,14 +91,20 @@ TEST_CASE("Compile rows, ingest errors and tensors read back from the fixture") 
   CHECK(err.empty());
 }
 
-TEST_CASE("TraceDb reports missing files and non-databases, and missing tables read empty") {
+TEST_CASE("Database reports missing files and non-databases, and missing tables read empty") {
   std::string err;
-  CHECK_FALSE(TraceDb::open(fixture_path("no_such.db"), &err));
-  CHECK(err.find("no_such.db") != std::string::npos);
+  Database missing(fixture_path("no_such.db"));
+  CHECK_FALSE(missing.ok());
+  CHECK(missing.error().find("no_such.db") != std::string::npos);
   std::string junk = fixture_path("views_junk.db");
   std::ofstream(junk) << "this is not a database, just text long enough to have a header.....";
-  CHECK_FALSE(TraceDb::open(junk, &err));
-  CHECK(err.rfind(junk, 0) == 0);
+  Database not_db(junk);
+  CHECK_FALSE(not_db.ok());
+  CHECK(not_db.error().rfind(junk, 0) == 0);
+  // A directory is not a regular file: refused before SQLite is asked.
+  Database dir(std::string(TLSCOPE_BINARY_DIR));
+  CHECK_FALSE(dir.ok());
+  CHECK(dir.error().find("not a regular file") != std::string::npos);
   // An empty SQLite file has no tables: every loader returns nothing and no error.
   std::string empty = fixture_path("views_empty.db");
   std::filesystem::remove(empty);
@@ -103,13 +112,13 @@ TEST_CASE("TraceDb reports missing files and non-databases, and missing tables r
   sqlite3_open(empty.c_str(), &raw);
   tlscope::test::exec_sql(raw, "CREATE TABLE unrelated(x)");
   sqlite3_close(raw);
-  auto db = TraceDb::open(empty, &err);
-  REQUIRE(db);
+  Database db(empty);
+  REQUIRE(db.ok());
   err.clear();
-  CHECK(load_chromium_intervals(*db, &err).empty());
-  CHECK(load_compiles(*db, &err).empty());
-  CHECK(load_tensors(*db, &err).empty());
-  auto s = load_summary(*db, &err);
+  CHECK(load_chromium_intervals(db, &err).empty());
+  CHECK(load_compiles(db, &err).empty());
+  CHECK(load_tensors(db, &err).empty());
+  auto s = load_summary(db, &err);
   REQUIRE(s);
   CHECK(s->files.empty());
   CHECK(err.empty());

@@ -1,22 +1,36 @@
-// Thin RAII wrapper over the SQLite C API, read-only, used by every page writer.
-#include "sqlite_query.hpp"
+// Thin RAII wrapper over the SQLite C API, read-only: the one read path of views/.
+#include "tlscope/views/database.hpp"
 
-namespace tlscope::exporters {
+#include <filesystem>
 
-Statement::Statement(sqlite3* db, std::string_view sql) {
+namespace tlscope::views {
+
+namespace {
+
+// "path: " for messages; SQLite knows the file name of the main database.
+std::string db_prefix(sqlite3* db) {
+  const char* name = db ? sqlite3_db_filename(db, "main") : nullptr;
+  return name && *name ? std::string(name) + ": " : std::string();
+}
+
+}  // namespace
+
+Statement::Statement(sqlite3* db, std::string_view sql) : sql_(sql.substr(0, 120)) {
   if (!db) {
     error_ = "no database";
     return;
   }
   if (sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr) !=
       SQLITE_OK) {
-    error_ = std::string(sqlite3_errmsg(db)) + " in: " + std::string(sql.substr(0, 120));
+    error_ = db_prefix(db) + sqlite3_errmsg(db) + " (in: " + sql_ + ")";
     sqlite3_finalize(stmt_);
     stmt_ = nullptr;
   }
 }
 
-Statement::~Statement() { sqlite3_finalize(stmt_); }
+Statement::~Statement() {
+  sqlite3_finalize(stmt_);
+}
 
 Statement& Statement::bind(int index, int64_t value) {
   if (stmt_) sqlite3_bind_int64(stmt_, index, value);
@@ -25,8 +39,7 @@ Statement& Statement::bind(int index, int64_t value) {
 
 Statement& Statement::bind(int index, std::string_view value) {
   if (stmt_)
-    sqlite3_bind_text(stmt_, index, value.data(), static_cast<int>(value.size()),
-                      SQLITE_TRANSIENT);
+    sqlite3_bind_text(stmt_, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
   return *this;
 }
 
@@ -39,7 +52,10 @@ bool Statement::step() {
   if (!stmt_) return false;
   int rc = sqlite3_step(stmt_);
   if (rc == SQLITE_ROW) return true;
-  if (rc != SQLITE_DONE) error_ = sqlite3_errmsg(sqlite3_db_handle(stmt_));
+  if (rc != SQLITE_DONE) {
+    sqlite3* db = sqlite3_db_handle(stmt_);
+    error_ = db_prefix(db) + sqlite3_errmsg(db) + " (in: " + sql_ + ")";
+  }
   return false;
 }
 
@@ -53,9 +69,13 @@ bool Statement::is_null(int col) const {
   return !stmt_ || sqlite3_column_type(stmt_, col) == SQLITE_NULL;
 }
 
-int64_t Statement::int64(int col) const { return stmt_ ? sqlite3_column_int64(stmt_, col) : 0; }
+int64_t Statement::int64(int col) const {
+  return stmt_ ? sqlite3_column_int64(stmt_, col) : 0;
+}
 
-double Statement::real(int col) const { return stmt_ ? sqlite3_column_double(stmt_, col) : 0.0; }
+double Statement::real(int col) const {
+  return stmt_ ? sqlite3_column_double(stmt_, col) : 0.0;
+}
 
 std::string_view Statement::text_view(int col) const {
   if (!stmt_) return {};
@@ -64,7 +84,9 @@ std::string_view Statement::text_view(int col) const {
   return {reinterpret_cast<const char*>(p), static_cast<size_t>(sqlite3_column_bytes(stmt_, col))};
 }
 
-std::string Statement::text(int col) const { return std::string(text_view(col)); }
+std::string Statement::text(int col) const {
+  return std::string(text_view(col));
+}
 
 std::optional<int64_t> Statement::opt_int64(int col) const {
   if (is_null(col)) return std::nullopt;
@@ -72,6 +94,16 @@ std::optional<int64_t> Statement::opt_int64(int col) const {
 }
 
 Database::Database(const std::string& path, bool writable) : path_(path) {
+  std::error_code ec;
+  auto st = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::exists(st)) {
+    error_ = path + ": no such database file";
+    return;
+  }
+  if (!std::filesystem::is_regular_file(st)) {
+    error_ = path + ": not a regular file, so not a database";
+    return;
+  }
   int flags = writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY;
   if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     error_ = path + ": cannot open database: " + (db_ ? sqlite3_errmsg(db_) : "out of memory");
@@ -89,7 +121,9 @@ Database::Database(const std::string& path, bool writable) : path_(path) {
   }
 }
 
-Database::~Database() { sqlite3_close(db_); }
+Database::~Database() {
+  sqlite3_close(db_);
+}
 
 std::string Database::not_tlscope_reason() const {
   if (!ok()) return error_;
@@ -114,4 +148,4 @@ int64_t Database::scalar(std::string_view sql) const {
   return s.step() ? s.int64(0) : 0;
 }
 
-}  // namespace tlscope::exporters
+}  // namespace tlscope::views

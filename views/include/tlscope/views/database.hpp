@@ -1,5 +1,8 @@
-// Read-only access to a tlscope database for the exporters: a connection, prepared statements
-// with typed column reads, and schema probes so pages degrade gracefully on older databases.
+// The one read wrapper over a tlscope database (docs/schema.md) for views/ and the front ends:
+// a read-only connection, prepared statements with typed column reads, and schema probes so
+// screens degrade gracefully on older databases. Errors are values, never exceptions: ok() and
+// error(), where every message names the database file and what failed. Writing belongs to the
+// model's Store.
 #pragma once
 
 #include <sqlite3.h>
@@ -9,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-namespace tlscope::exporters {
+namespace tlscope::views {
 
 class Statement {
  public:
@@ -27,7 +30,8 @@ class Statement {
   Statement& bind(int index, int64_t value);
   Statement& bind(int index, std::string_view value);
   Statement& bind_null(int index);
-  // Advances to the next row; false at the end (or on error, recorded in error()).
+  // Advances to the next row; false at the end (or on error, recorded in error() as
+  // "path: message (in: sql)").
   bool step();
   void reset();
 
@@ -37,6 +41,16 @@ class Statement {
   std::string text(int col) const;  // "" for NULL
   std::string_view text_view(int col) const;
   std::optional<int64_t> opt_int64(int col) const;
+  int64_t int64_or(int col, int64_t if_null) const { return is_null(col) ? if_null : int64(col); }
+  double real_or(int col, double if_null) const { return is_null(col) ? if_null : real(col); }
+  // Steps through every row, calling `row(*this)` for each; false with `error` set (when given)
+  // if the statement failed to prepare or to run.
+  template <typename Row>
+  bool for_each(Row&& row, std::string* error = nullptr) {
+    while (step()) row(*this);
+    if (!error_.empty() && error) *error = error_;
+    return error_.empty();
+  }
   int column_count() const { return stmt_ ? sqlite3_column_count(stmt_) : 0; }
   std::string_view column_name(int col) const {
     const char* n = stmt_ ? sqlite3_column_name(stmt_, col) : nullptr;
@@ -46,11 +60,13 @@ class Statement {
  private:
   sqlite3_stmt* stmt_ = nullptr;
   std::string error_;
+  std::string sql_;  // the first 120 bytes, for error messages
 };
 
 class Database {
  public:
-  // Opens `path` read-only; error() names the path and SQLite's reason on failure.
+  // Opens `path` read-only; error() names the path and the reason on failure (missing, not a
+  // regular file, not a database). Only regular files are opened: a FIFO or device would block.
   explicit Database(const std::string& path, bool writable = false);
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
@@ -75,4 +91,4 @@ class Database {
   std::string error_;
 };
 
-}  // namespace tlscope::exporters
+}  // namespace tlscope::views
