@@ -7,6 +7,7 @@
 #include "command.hpp"
 #include "tlscope/model/analysis/findings.hpp"
 #include "tlscope/model/sqlite.hpp"
+#include "tlscope/views/store_health.hpp"
 
 namespace tlscope::cli {
 namespace {
@@ -36,14 +37,11 @@ void print_files(Connection& db) {
   if (n == 0) std::printf("  (none)\n");
 }
 
-void print_incomplete(Connection& db) {
-  Statement s = db.prepare("SELECT path FROM files WHERE completed = 0 ORDER BY id");
-  while (s.step()) {
-    std::printf(
-        "\nWARNING: %s is INCOMPLETE: its ingest was interrupted or reading stopped early, so "
-        "its rows are partial. Re-ingest it into a fresh database.\n",
-        s.column_text(0).c_str());
-  }
+// Incomplete files and a stale analysis, worded as the report words them.
+void print_health(const std::string& path) {
+  views::Database db(path);
+  for (const std::string& w : views::store_health(db).warnings(path))
+    std::printf("\nWARNING: %s\n", w.c_str());
 }
 
 // Findings exist once `tlscope analyze` (run by ingest) has written them.
@@ -143,7 +141,7 @@ int run_summary(const std::string& path) {
     print_errors(db);
     print_line_accounting(db);
     print_findings(db);
-    print_incomplete(db);
+    print_health(path);
     return kOk;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tlscope summary: %s: %s\n", path.c_str(), e.what());
