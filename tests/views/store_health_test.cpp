@@ -4,13 +4,16 @@
 
 #include <sqlite3.h>
 
+#include <filesystem>
 #include <string>
 
 #include "common/scratch_files.hpp"
+#include "tlscope/model/ingest.hpp"
 #include "tlscope/views/store_health.hpp"
 #include "views/schema_fixture.hpp"
 
 using namespace tlscope;
+namespace fs = std::filesystem;
 using Health = views::StoreHealth;
 
 namespace {
@@ -100,4 +103,31 @@ TEST_CASE("store_health: incomplete files are named, in ingest order") {
   std::vector<std::string> w = h.warnings("t.db");
   REQUIRE(w.size() == 2);
   CHECK_THAT(w[0], Catch::StartsWith("rank_0.log is INCOMPLETE"));
+}
+
+TEST_CASE("store_health: a reader during an append sees the file being written as incomplete") {
+  fs::path dir = test::fresh_scratch("views_scratch", "during_append");
+  std::string db = (dir / "t.db").string();
+  const std::string logs = TLSCOPE_SHARED_LOGS;
+  model::ingest(db, {logs + "/simple.log"});
+  // Longer than one 4 MiB parse batch, so the writer reports progress before the file ends.
+  std::string rank1 = test::slurp(logs + "/multi_rank_logs/dedicated_log_torch_trace_rank_1.log");
+  std::string two = (dir / "two_rank1.log").string();
+  test::spit(two, rank1 + rank1);
+  model::IngestOptions options;
+  int reads = 0;
+  options.progress = [&](const model::IngestProgress&) {
+    // What `tlscope report` opens: never "database is locked" while an ingest appends.
+    views::Database reader(db);
+    REQUIRE(reader.ok());
+    Health h = views::store_health(reader);
+    if (!h.incomplete_files.empty()) {
+      CHECK(h.incomplete_files == std::vector<std::string>{two});
+      ++reads;
+    }
+  };
+  model::ingest(db, {two}, options);
+  CHECK(reads > 0);
+  views::Database after(db);
+  CHECK(views::store_health(after).incomplete_files.empty());
 }
