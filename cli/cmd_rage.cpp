@@ -15,6 +15,7 @@
 #include "output_paths.hpp"
 #include "tlscope/exporters/rage/rage.hpp"
 #include "tlscope/exporters/rage/regular_file.hpp"
+#include "tlscope/version.hpp"
 
 namespace tlscope::cli {
 namespace {
@@ -227,7 +228,7 @@ int run_rage(RageArgs args) {
   options.redaction.redact_paths = args.redact_paths;
   if (const char* home = std::getenv("HOME")) options.redaction.home = home;
   if (struct passwd* pw = getpwuid(getuid())) options.redaction.user = pw->pw_name;
-  options.environment.tlscope_version = TLSCOPE_VERSION;
+  options.environment.tlscope_version = std::string(tlscope::kVersion);
   options.environment.extra_versions.push_back("cli11 " CLI11_VERSION);
   options.environment.probe_python = !args.no_probe;
   options.jobs =

@@ -44,7 +44,7 @@ PerRank per_rank(const Database& db, std::string_view sql) {
 
 }  // namespace
 
-void write_ranks_page(ReportContext& ctx, const std::vector<CompileInfo>& compiles) {
+void write_ranks_page(ReportContext& ctx, const std::vector<CompileRow>& compiles) {
   std::vector<int64_t> ranks;
   {
     Statement s =
@@ -62,8 +62,8 @@ void write_ranks_page(ReportContext& ctx, const std::vector<CompileInfo>& compil
     h += "</tr></thead><tbody>\n";
     PerRank time;
     std::map<int64_t, double> seconds;
-    for (const CompileInfo& c : compiles)
-      if (c.rank) seconds[*c.rank] += c.duration_us / 1e6;
+    for (const CompileRow& c : compiles)
+      if (c.rank >= 0) seconds[c.rank] += std::max(c.duration_us, 0.0) / 1e6;
     for (auto& [r, sec] : seconds) {
       char buf[32];
       std::snprintf(buf, sizeof buf, "%.2f s", sec);

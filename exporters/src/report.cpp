@@ -2,10 +2,12 @@
 #include "tlscope/exporters/report.hpp"
 
 #include <chrono>
+#include <optional>
 
 #include "assets.hpp"
 #include "pages.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
+#include "tlscope/views/read_snapshot.hpp"
 #include "tlscope/views/store_health.hpp"
 
 namespace tlscope::exporters {
@@ -13,6 +15,7 @@ namespace tlscope::exporters {
 namespace {
 
 constexpr size_t kMaxValuePages = 2000;
+constexpr size_t kMaxTreeFrames = 50000;
 
 // The pages read the analysis tables. A database ingested without analysis gets it now (the
 // tables are derived data, rebuilt the same way by `tlscope analyze`).
@@ -47,11 +50,8 @@ ReportResult write_report(const ReportOptions& options) {
     result.error = db.error();
     return result;
   }
-  // One read transaction for the whole report: otherwise every statement takes and drops the
-  // file lock and probes for a journal (over 300 000 syscalls on the 1 GB benchmark log).
-  db.scalar("PRAGMA mmap_size = 1073741824");
-  db.scalar("BEGIN");
-  db.scalar("SELECT count(*) FROM sqlite_master");  // starts the read transaction now
+  // One read transaction for the whole report (see read_snapshot.hpp).
+  std::optional<views::ReadSnapshot> snapshot(std::in_place, db);
   Site site(options.out_dir);
   for (const Asset& asset : report_assets())
     site.write("assets/" + std::string(asset.name), asset.text);
@@ -66,13 +66,14 @@ ReportResult write_report(const ReportOptions& options) {
     result.seconds.emplace_back(
         family, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   };
-  std::vector<CompileInfo> compiles;
-  timed("load compiles", [&] { compiles = load_compiles(db); });
-  timed("compile tree", [&] { write_compile_tree(ctx, compiles); });
+  views::Result<views::CompileTree> tree;
+  timed("load compiles", [&] { tree = views::load_compile_tree(db, kMaxTreeFrames); });
+  const std::vector<CompileRow>& compiles = noted(ctx, "compiles", tree).compiles;
+  timed("compile tree", [&] { write_compile_tree(ctx, tree.value); });
   TensorSnapshots snapshots;
   timed("tensor values", [&] { snapshots = load_tensor_snapshots(db, kMaxValuePages); });
   timed("compile pages", [&] { write_compile_pages(ctx, compiles, snapshots); });
-  timed("failures", [&] { write_failures_page(ctx, compiles); });
+  timed("failures", [&] { write_failures_page(ctx); });
   timed("graph breaks", [&] { write_graph_breaks_page(ctx); });
   timed("recompiles", [&] { write_recompiles_page(ctx); });
   timed("cache", [&] { write_cache_page(ctx); });
@@ -84,9 +85,9 @@ ReportResult write_report(const ReportOptions& options) {
     write_tensor_values_pages(ctx, snapshots);
   });
   timed("errors", [&] { write_errors_page(ctx); });
-  timed("summary", [&] { write_index_page(ctx, compiles); });
+  timed("summary", [&] { write_index_page(ctx); });
 
-  db.scalar("COMMIT");
+  snapshot.reset();
   result.ok = site.error().empty();
   result.error = site.error();
   result.pages = site.pages();
