@@ -10,6 +10,7 @@
 #include "tlscope/model/analysis/analyze.hpp"
 #include "tlscope/model/ingest.hpp"
 #include "tlscope/model/schema.hpp"
+#include "tlscope/views/store_health.hpp"
 
 namespace tlscope::cli {
 namespace {
@@ -133,6 +134,15 @@ int run_ingest(const IngestArgs& args) {
       result.seconds > 0 ? mb / result.seconds : 0.0, result.writer_cpu_seconds,
       result.index_seconds, args.db.c_str());
   if (args.analyze && !run_analysis(args.db)) return kUsageOrIo;
+  if (!args.analyze) {
+    // The analysis tables of an earlier ingest no longer cover every file: say so now.
+    views::StoreHealth health = views::store_health(views::Database(args.db));
+    if (health.analysis == views::StoreHealth::Analysis::kStale) {
+      health.incomplete_files.clear();  // already reported above, file by file
+      for (const std::string& w : health.warnings(args.db))
+        std::fprintf(stderr, "tlscope ingest: note: %s\n", w.c_str());
+    }
+  }
   if (!result.problems.empty() || incomplete > 0) return kUsageOrIo;
   if (args.strict && result.errors > 0) {
     std::fprintf(stderr, "tlscope ingest: --strict: %llu input error(s) (tlscope summary %s)\n",

@@ -10,6 +10,7 @@
 #include "input_database.hpp"
 #include "tlscope/views/findings.hpp"
 #include "tlscope/views/ingest_errors.hpp"
+#include "tlscope/views/store_health.hpp"
 #include "tlscope/views/summary.hpp"
 
 namespace tlscope::cli {
@@ -37,14 +38,10 @@ void print_files(const views::Summary& s) {
   if (s.files.empty()) std::printf("  (none)\n");
 }
 
-void print_incomplete(const views::Summary& s) {
-  for (const views::FileRow& f : s.files) {
-    if (f.completed) continue;
-    std::printf(
-        "\nWARNING: %s is INCOMPLETE: its ingest was interrupted or reading stopped early, so "
-        "its rows are partial. Re-ingest it into a fresh database.\n",
-        show(f.path).c_str());
-  }
+// Incomplete files and a stale analysis, worded as the report words them.
+void print_health(const views::Database& db, const std::string& path) {
+  for (const std::string& w : views::store_health(db).warnings(path))
+    std::printf("\nWARNING: %s\n", show(w).c_str());
 }
 
 void print_ranks(const views::Summary& s) {
@@ -159,7 +156,7 @@ int run_summary(const std::string& path) {
   print_errors(*summary, *errors);
   print_line_accounting(*summary);
   print_findings(*findings);
-  print_incomplete(*summary);
+  print_health(db, path);
   return kOk;
 }
 

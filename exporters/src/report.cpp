@@ -8,6 +8,7 @@
 #include "pages.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
 #include "tlscope/views/read_snapshot.hpp"
+#include "tlscope/views/store_health.hpp"
 
 namespace tlscope::exporters {
 
@@ -54,6 +55,9 @@ ReportResult write_report(const ReportOptions& options) {
   Site site(options.out_dir);
   for (const Asset& asset : report_assets())
     site.write("assets/" + std::string(asset.name), asset.text);
+  // Incomplete files and a stale analysis: on index.html and printed by `tlscope report`.
+  for (std::string& w : views::store_health(db).warnings(options.db_path))
+    result.warnings.push_back(std::move(w));
   ReportContext ctx{db, site, options, result.warnings};
 
   auto timed = [&](const char* family, auto&& write) {

@@ -46,6 +46,9 @@ std::vector<std::string> remove_incomplete_files(Connection& db,
   std::vector<std::pair<std::string, std::vector<int64_t>>> found;
   for (const std::string& path : paths) {
     if (path == "-") continue;
+    bool seen = false;
+    for (const auto& f : found) seen = seen || f.first == path;
+    if (seen) continue;  // the same path given twice
     find.bind_text(1, path);
     std::vector<int64_t> ids;
     while (find.step()) ids.push_back(find.column_int(0));

@@ -27,9 +27,9 @@ constexpr size_t kArenaBytes = size_t{4} << 20;
 constexpr size_t kQueueDepth = 4;
 // Commit every this many batches so a large file is not one giant transaction in the cache.
 constexpr unsigned kBatchesPerCommit = 64;
-// An append commits more often (16 MiB of input), so that a kill keeps most of the file being
-// written, marked incomplete, instead of none of it: WAL commits are cheap.
-constexpr unsigned kAppendBatchesPerCommit = 4;
+// An append commits more often (every 8 MiB of batches), so that a kill keeps most of the file
+// being written, marked incomplete, instead of none of it: WAL commits are cheap.
+constexpr unsigned kAppendBatchesPerCommit = 2;
 
 using BatchPtr = std::unique_ptr<EventBatch>;
 using BatchQueue = BoundedQueue<BatchPtr>;

@@ -66,6 +66,10 @@ IngestTarget::IngestTarget(std::string db_path) : db_path_(std::move(db_path)) {
   if (is_special(db_path_)) return;  // in memory: written in place, nothing to protect
   struct stat st;
   if (::stat(db_path_.c_str(), &st) == 0) {
+    // A FIFO or device would block or stream forever; a directory is no database either.
+    if (!S_ISREG(st.st_mode)) {
+      throw SqliteError(db_path_ + ": not a regular file, so not a database");
+    }
     // Append. The lock is held on a descriptor of its own, closed only after SQLite's connection
     // (closing any descriptor of a file drops the process's fcntl locks on it, SQLite's too).
     lock_fd_ = ::open(db_path_.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);

@@ -134,10 +134,11 @@ void apply_bulk_load_pragmas(Connection& db) {
 void apply_update_pragmas(Connection& db) {
   sqlite3_busy_timeout(db.handle(), 5000);
   // synchronous=NORMAL is enough with WAL: a kill (or a power cut) can lose the last commits,
-  // never the consistency of what was committed before.
+  // never the consistency of what was committed before. It syncs at each checkpoint, so those
+  // come every 64 MiB of log (4096 pages of 16 KiB) rather than SQLite's default 1000 pages.
   db.exec(
-      "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA cache_size=-65536;"
-      "PRAGMA temp_store=MEMORY;");
+      "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=4096;"
+      "PRAGMA cache_size=-65536; PRAGMA temp_store=MEMORY;");
 }
 
 void end_update(Connection& db) noexcept {

@@ -246,3 +246,11 @@ TEST_CASE("a damaged database's message says how it most likely happened") {
                              "payloads; SELECT count(*) FROM events"),
                       Contains("malformed") && Contains("killed"));
 }
+
+TEST_CASE("a database path that is not a regular file is refused before anything opens it") {
+  fs::path dir = scratch("not_regular");
+  fs::create_directory(dir / "t.db");
+  REQUIRE_THROWS_WITH(model::ingest((dir / "t.db").string(), {kSimple}),
+                      Contains("not a regular file"));
+  CHECK(fs::is_empty(dir / "t.db"));
+}

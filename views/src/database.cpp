@@ -114,8 +114,23 @@ Database::Database(const std::string& path, bool writable) : path_(path) {
   // A file that is not a database only fails at the first read; probe now for a clear message.
   Statement probe(db_, "SELECT count(*) FROM sqlite_master");
   if (!probe.ok() || !probe.step()) {
-    error_ = path + ": not a tlscope database (" +
-             (probe.error().empty() ? std::string("unreadable") : probe.error()) + ")";
+    // Busy and damaged are not "not a database": say what they mean for a tlscope database.
+    switch (sqlite3_errcode(db_) & 0xff) {
+      case SQLITE_BUSY:
+      case SQLITE_LOCKED:
+        error_ = path +
+                 ": the database is being written by another process (a tlscope ingest?); "
+                 "try again when it has finished";
+        break;
+      case SQLITE_CORRUPT:
+        error_ = path + ": the database file is damaged (" + sqlite3_errmsg(db_) +
+                 "), most likely by an ingest killed while an older tlscope wrote it without a "
+                 "journal: ingest the logs again into a new database";
+        break;
+      default:
+        error_ = path + ": not a tlscope database (" +
+                 (probe.error().empty() ? std::string("unreadable") : probe.error()) + ")";
+    }
     sqlite3_close(db_);
     db_ = nullptr;
   }
