@@ -5,6 +5,7 @@
 #include <string>
 
 #include "command.hpp"
+#include "terminal_text.hpp"
 #include "tlscope/model/analysis/findings.hpp"
 #include "tlscope/model/sqlite.hpp"
 
@@ -27,8 +28,8 @@ void print_files(Connection& db) {
   while (s.step()) {
     ++n;
     std::printf("  #%lld %s  rank %s  %lld bytes%s  %lld lines  %lld events  %lld errors%s\n",
-                static_cast<long long>(s.column_int(0)), s.column_text(1).c_str(),
-                text_or(s, 2, "-").c_str(), static_cast<long long>(s.column_int(3)),
+                static_cast<long long>(s.column_int(0)), terminal_safe(s.column_text(1)).c_str(),
+                terminal_safe(text_or(s, 2, "-")).c_str(), static_cast<long long>(s.column_int(3)),
                 s.column_int(8) ? " (gunzipped)" : "", static_cast<long long>(s.column_int(4)),
                 static_cast<long long>(s.column_int(5)), static_cast<long long>(s.column_int(6)),
                 s.column_int(7) ? "" : "  INCOMPLETE");
@@ -42,28 +43,30 @@ void print_incomplete(Connection& db) {
     std::printf(
         "\nWARNING: %s is INCOMPLETE: its ingest was interrupted or reading stopped early, so "
         "its rows are partial. Re-ingest it into a fresh database.\n",
-        s.column_text(0).c_str());
+        terminal_safe(s.column_text(0)).c_str());
   }
 }
 
 // Findings exist once `tlscope analyze` (run by ingest) has written them.
 void print_findings(Connection& db) {
-  Statement exists = db.prepare(
-      "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'findings'");
+  Statement exists =
+      db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'findings'");
   if (!exists.step() || exists.column_int(0) == 0) {
     std::printf("\nFindings: not analysed yet (tlscope analyze DB)\n");
     return;
   }
-  std::printf("\nFindings\n%s", model::analysis::findings_text(db.handle()).c_str());
+  std::printf("\nFindings\n%s",
+              terminal_safe_lines(model::analysis::findings_text(db.handle())).c_str());
 }
 
 void print_ranks(Connection& db) {
   // files.events is each file's count of events rows, kept by the writer: no scan of events.
-  Statement s = db.prepare(
-      "SELECT rank, count(*), sum(events) FROM files GROUP BY rank ORDER BY rank");
+  Statement s =
+      db.prepare("SELECT rank, count(*), sum(events) FROM files GROUP BY rank ORDER BY rank");
   std::printf("\nRanks\n");
   while (s.step()) {
-    std::printf("  rank %s: %lld file(s), %lld events\n", text_or(s, 0, "(none)").c_str(),
+    std::printf("  rank %s: %lld file(s), %lld events\n",
+                terminal_safe(text_or(s, 0, "(none)")).c_str(),
                 static_cast<long long>(s.column_int(1)), static_cast<long long>(s.column_int(2)));
   }
 }
@@ -73,7 +76,8 @@ void print_kinds(Connection& db) {
       db.prepare("SELECT kind, count(*) FROM events GROUP BY kind ORDER BY count(*) DESC, kind");
   std::printf("\nEvents per kind\n");
   while (s.step()) {
-    std::printf("  %8lld  %s\n", static_cast<long long>(s.column_int(1)), s.column_text(0).c_str());
+    std::printf("  %8lld  %s\n", static_cast<long long>(s.column_int(1)),
+                terminal_safe(s.column_text(0)).c_str());
   }
 }
 
@@ -87,7 +91,7 @@ void print_compile_ids(Connection& db) {
     if (n < 40) list += (n ? ", " : "") + s.column_text(0);
     ++n;
   }
-  std::printf("\nCompile ids: %d distinct%s%s%s\n", n, n ? " (" : "", list.c_str(),
+  std::printf("\nCompile ids: %d distinct%s%s%s\n", n, n ? " (" : "", terminal_safe(list).c_str(),
               n > 40 ? ", ...)" : (n ? ")" : ""));
 }
 
@@ -101,7 +105,8 @@ void print_errors(Connection& db) {
                std::to_string(total.column_int(1));
     n += total.column_int(1);
   }
-  std::printf("\nErrors: %lld%s%s%s\n", n, n ? " (" : "", by_kind.c_str(), n ? ")" : "");
+  std::printf("\nErrors: %lld%s%s%s\n", n, n ? " (" : "", terminal_safe(by_kind).c_str(),
+              n ? ")" : "");
   Statement first = db.prepare(
       "SELECT coalesce(f.path, '(input)'), e.line, e.kind, e.reason FROM ingest_errors e "
       "LEFT JOIN files f ON f.id = e.file_id ORDER BY e.id LIMIT 5");
@@ -111,7 +116,8 @@ void print_errors(Connection& db) {
     std::string reason = first.column_text(3);
     // Parser reasons already start with "<path>:<line>: "; say it once.
     if (reason.rfind(where + ": ", 0) == 0) reason.erase(0, where.size() + 2);
-    std::printf("  %s: [%s] %s\n", where.c_str(), first.column_text(2).c_str(), reason.c_str());
+    std::printf("  %s: [%s] %s\n", terminal_safe(where).c_str(),
+                terminal_safe(first.column_text(2)).c_str(), terminal_safe(reason).c_str());
   }
   if (n > 5) std::printf("  ... (tlscope query DB \"SELECT * FROM ingest_errors\")\n");
 }
@@ -124,10 +130,10 @@ void print_line_accounting(Connection& db) {
   while (s.step()) {
     long long sum = s.column_int(1) + s.column_int(2) + s.column_int(3) + s.column_int(4);
     long long total = s.column_int(5);
-    std::printf("  %s: %lld + %lld + %lld + %lld = %lld  %s\n", s.column_text(0).c_str(),
-                static_cast<long long>(s.column_int(1)), static_cast<long long>(s.column_int(2)),
-                static_cast<long long>(s.column_int(3)), static_cast<long long>(s.column_int(4)),
-                total,
+    std::printf("  %s: %lld + %lld + %lld + %lld = %lld  %s\n",
+                terminal_safe(s.column_text(0)).c_str(), static_cast<long long>(s.column_int(1)),
+                static_cast<long long>(s.column_int(2)), static_cast<long long>(s.column_int(3)),
+                static_cast<long long>(s.column_int(4)), total,
                 sum == total ? "ok" : ("MISMATCH: buckets sum to " + std::to_string(sum)).c_str());
   }
 }
@@ -135,7 +141,7 @@ void print_line_accounting(Connection& db) {
 int run_summary(const std::string& path) {
   try {
     Connection db(path, model::OpenMode::kReadOnly);
-    std::printf("tlscope summary of %s\n\n", path.c_str());
+    std::printf("tlscope summary of %s\n\n", terminal_safe(path).c_str());
     print_files(db);
     print_ranks(db);
     print_kinds(db);
