@@ -88,14 +88,12 @@ int run_report(const ReportArgs& args) {
     std::fprintf(stderr, "tlscope report: %s\n", r.error.c_str());
     return kUsageOrIo;
   }
-  for (const std::string& w : r.warnings)
-    std::fprintf(stderr, "tlscope report: note: %s\n", w.c_str());
+  for (const std::string& w : r.warnings) std::fprintf(stderr, "tlscope report: note: %s\n", w.c_str());
   std::printf("wrote %zu pages (%zu files, %.1f MB, largest page %.1f KB) to %s/index.html\n",
               r.pages, r.files, static_cast<double>(r.bytes) / 1e6,
               static_cast<double>(r.largest_page_bytes) / 1e3, args.out_dir.c_str());
   if (std::getenv("TLSCOPE_REPORT_TIMES"))
-    for (const auto& [family, sec] : r.seconds)
-      std::printf("  %-18s %.2f s\n", family.c_str(), sec);
+    for (const auto& [family, sec] : r.seconds) std::printf("  %-18s %.2f s\n", family.c_str(), sec);
   if (args.open) open_in_browser(args.out_dir + "/index.html");
   return kOk;
 }

@@ -49,8 +49,8 @@ void print_incomplete(Connection& db) {
 
 // Findings exist once `tlscope analyze` (run by ingest) has written them.
 void print_findings(Connection& db) {
-  Statement exists =
-      db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'findings'");
+  Statement exists = db.prepare(
+      "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'findings'");
   if (!exists.step() || exists.column_int(0) == 0) {
     std::printf("\nFindings: not analysed yet (tlscope analyze DB)\n");
     return;
@@ -61,8 +61,8 @@ void print_findings(Connection& db) {
 
 void print_ranks(Connection& db) {
   // files.events is each file's count of events rows, kept by the writer: no scan of events.
-  Statement s =
-      db.prepare("SELECT rank, count(*), sum(events) FROM files GROUP BY rank ORDER BY rank");
+  Statement s = db.prepare(
+      "SELECT rank, count(*), sum(events) FROM files GROUP BY rank ORDER BY rank");
   std::printf("\nRanks\n");
   while (s.step()) {
     std::printf("  rank %s: %lld file(s), %lld events\n",

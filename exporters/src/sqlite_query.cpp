@@ -18,9 +18,7 @@ Statement::Statement(sqlite3* db, std::string_view sql) {
   }
 }
 
-Statement::~Statement() {
-  sqlite3_finalize(stmt_);
-}
+Statement::~Statement() { sqlite3_finalize(stmt_); }
 
 Statement& Statement::bind(int index, int64_t value) {
   if (stmt_) sqlite3_bind_int64(stmt_, index, value);
@@ -29,7 +27,8 @@ Statement& Statement::bind(int index, int64_t value) {
 
 Statement& Statement::bind(int index, std::string_view value) {
   if (stmt_)
-    sqlite3_bind_text(stmt_, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
+    sqlite3_bind_text(stmt_, index, value.data(), static_cast<int>(value.size()),
+                      SQLITE_TRANSIENT);
   return *this;
 }
 
@@ -56,13 +55,9 @@ bool Statement::is_null(int col) const {
   return !stmt_ || sqlite3_column_type(stmt_, col) == SQLITE_NULL;
 }
 
-int64_t Statement::int64(int col) const {
-  return stmt_ ? sqlite3_column_int64(stmt_, col) : 0;
-}
+int64_t Statement::int64(int col) const { return stmt_ ? sqlite3_column_int64(stmt_, col) : 0; }
 
-double Statement::real(int col) const {
-  return stmt_ ? sqlite3_column_double(stmt_, col) : 0.0;
-}
+double Statement::real(int col) const { return stmt_ ? sqlite3_column_double(stmt_, col) : 0.0; }
 
 std::string_view Statement::text_view(int col) const {
   if (!stmt_) return {};
@@ -71,9 +66,7 @@ std::string_view Statement::text_view(int col) const {
   return {reinterpret_cast<const char*>(p), static_cast<size_t>(sqlite3_column_bytes(stmt_, col))};
 }
 
-std::string Statement::text(int col) const {
-  return std::string(text_view(col));
-}
+std::string Statement::text(int col) const { return std::string(text_view(col)); }
 
 std::optional<int64_t> Statement::opt_int64(int col) const {
   if (is_null(col)) return std::nullopt;
@@ -100,9 +93,7 @@ Database::Database(const std::string& path, bool writable) : path_(path) {
   }
 }
 
-Database::~Database() {
-  sqlite3_close(db_);
-}
+Database::~Database() { sqlite3_close(db_); }
 
 std::string Database::not_tlscope_reason() const {
   if (!ok()) return error_;

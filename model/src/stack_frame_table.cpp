@@ -11,10 +11,11 @@ namespace od = simdjson::ondemand;
 
 StackFrameTable::StackFrameTable(Connection& db)
     : insert_string_(db.prepare("INSERT INTO strings(file_id, idx, filename) VALUES(?,?,?)")),
-      insert_stack_frame_(
-          db.prepare("INSERT INTO stacks(stack_id, depth, filename_idx, filename, line, name, loc) "
-                     "VALUES(?,?,?,?,?,?,?)")),
-      insert_event_stack_(db.prepare("INSERT INTO event_stacks(event_id, stack_id) VALUES(?,?)")) {}
+      insert_stack_frame_(db.prepare(
+          "INSERT INTO stacks(stack_id, depth, filename_idx, filename, line, name, loc) "
+          "VALUES(?,?,?,?,?,?,?)")),
+      insert_event_stack_(db.prepare("INSERT INTO event_stacks(event_id, stack_id) VALUES(?,?)")) {
+}
 
 bool StackFrameTable::pad_and_iterate(std::string_view json, od::document& doc,
                                       std::string& error) {

@@ -40,7 +40,7 @@ const char* file_type_words(fs::file_type type) {
     case fs::file_type::socket:
       return "a socket";
     default:
-      return "not a regular file";
+      return "a special file";
   }
 }
 
