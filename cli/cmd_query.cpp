@@ -2,6 +2,8 @@
 // or CSV.
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -64,6 +66,19 @@ struct Refusal {
   std::string what;
 };
 
+bool is_describing_pragma(const char* name) {
+  static constexpr std::string_view kDescribing[] = {
+      "table_info", "table_xinfo",      "table_list",        "index_info",      "index_xinfo",
+      "index_list", "foreign_key_list", "foreign_key_check", "integrity_check", "quick_check"};
+  std::string_view n = name ? name : "";
+  for (std::string_view d : kDescribing)
+    if (n.size() == d.size() && std::equal(n.begin(), n.end(), d.begin(), [](char a, char b) {
+          return std::tolower(static_cast<unsigned char>(a)) == b;
+        }))
+      return true;
+  return false;
+}
+
 // `tlscope query` reads and never writes: besides the read-only open, this authorizer admits only
 // reading statements. A read-only connection alone still runs VACUUM INTO (which writes a new
 // file anywhere), ATTACH and pragmas that change the connection.
@@ -78,8 +93,9 @@ int authorize_read(void* user, int action, const char* arg1, const char* arg2, c
     case SQLITE_SAVEPOINT:
       return SQLITE_OK;
     case SQLITE_PRAGMA:
-      // A pragma with a value sets something; without one it reports (table_info, user_version).
-      if (arg2 == nullptr) return SQLITE_OK;
+      // Without a value a pragma reports (user_version, journal_mode); with one it sets
+      // something, except for these, whose argument names what to describe or check.
+      if (arg2 == nullptr || is_describing_pragma(arg1)) return SQLITE_OK;
       break;
     default:
       break;

@@ -33,13 +33,32 @@ void append_html_escaped(std::string& out, std::string_view text) {
   for (size_t i = 0; i < text.size();) {
     char c = text[i];
     switch (c) {
-      case '&': out += "&amp;"; ++i; continue;
-      case '<': out += "&lt;"; ++i; continue;
-      case '>': out += "&gt;"; ++i; continue;
-      case '"': out += "&quot;"; ++i; continue;
-      case '\'': out += "&#39;"; ++i; continue;
-      case '\0': out += kReplacement; ++i; continue;
-      default: break;
+      case '&':
+        out += "&amp;";
+        ++i;
+        continue;
+      case '<':
+        out += "&lt;";
+        ++i;
+        continue;
+      case '>':
+        out += "&gt;";
+        ++i;
+        continue;
+      case '"':
+        out += "&quot;";
+        ++i;
+        continue;
+      case '\'':
+        out += "&#39;";
+        ++i;
+        continue;
+      case '\0':
+        out += kReplacement;
+        ++i;
+        continue;
+      default:
+        break;
     }
     size_t n = utf8_sequence_length(text, i);
     if (n == 0) {
@@ -55,6 +74,29 @@ void append_html_escaped(std::string& out, std::string_view text) {
 std::string html_escape(std::string_view text) {
   std::string out;
   append_html_escaped(out, text);
+  return out;
+}
+
+std::string html_clipped(std::string_view text, size_t max_chars) {
+  // Cut after max_chars code points, never inside one.
+  size_t cut = 0, chars = 0;
+  while (cut < text.size() && chars < max_chars) {
+    size_t n = utf8_sequence_length(text, cut);
+    cut += n == 0 ? 1 : n;
+    ++chars;
+  }
+  if (cut >= text.size()) return html_escape(text);
+  size_t total = chars;
+  for (size_t i = cut; i < text.size(); ++total) {
+    size_t n = utf8_sequence_length(text, i);
+    i += n == 0 ? 1 : n;
+  }
+  std::string out = "<details class=\"long-text\"><summary>";
+  append_html_escaped(out, text.substr(0, cut));
+  out += "<span class=\"clip-tail\">&hellip; <span class=\"muted\">(" + std::to_string(total) +
+         " characters: show all)</span></span></summary>";
+  append_html_escaped(out, text.substr(cut));
+  out += "</details>";
   return out;
 }
 
