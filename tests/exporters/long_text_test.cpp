@@ -29,7 +29,7 @@ std::vector<std::pair<std::string, long>> page_widths(const std::string& json) {
 
 }  // namespace
 
-TEST_CASE("a 200,000-character co_name wraps: no report page grows wider than the window") {
+TEST_CASE("a 200000-character co_name wraps: no report page grows wider than the window") {
   REQUIRE(chromium_path() != nullptr);
   fs::path root = fresh_scratch("report_scratch", "long_names");
   const std::string name(200000, 'W');
