@@ -45,23 +45,31 @@ fi
 
 export ASAN_OPTIONS="abort_on_error=0:detect_leaks=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-failed=0
-for target in "${targets[@]}"; do
-  corpus="$build/corpus/$target"
-  crashes="$build/crashes/$target"
+# The targets run side by side, one core each: the test command's budget is wall time.
+run_target() {
+  local target=$1 corpus="$build/corpus/$1" crashes="$build/crashes/$1"
   mkdir -p "$corpus" "$crashes"
-  out="$build/$target.txt"
-  rc=0
+  local rc=0
   "$build/fuzz/$target" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
     -dict="$root/fuzz/trace.dict" -artifact_prefix="$crashes/" -print_final_stats=1 \
-    "$corpus" "$seeds" "$root/tests/fuzz_regressions" >"$out" 2>&1 || rc=$?
+    "$corpus" "$seeds" "$root/tests/fuzz_regressions" >"$build/$target.txt" 2>&1 || rc=$?
+  echo "$rc" >"$build/$target.rc"
+}
+for target in "${targets[@]}"; do run_target "$target" & done
+wait
+
+failed=0
+for target in "${targets[@]}"; do
+  out="$build/$target.txt"
+  rc=$(cat "$build/$target.rc")
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$out" | grep -o '[0-9]*$' || echo "?")
   cov=$(grep -o 'cov: [0-9]*' "$out" | tail -1 || true)
-  echo "fuzz: $target: $runs executions in ${seconds} s, ${cov:-cov: ?}, corpus $(ls "$corpus" | wc -l) inputs, exit $rc"
+  echo "fuzz: $target: $runs executions in ${seconds} s, ${cov:-cov: ?}," \
+    "corpus $(ls "$build/corpus/$target" | wc -l) inputs, exit $rc"
   if [[ $rc -ne 0 ]]; then
     failed=1
     grep -E 'ERROR|SUMMARY|invariant|Test unit written' "$out" | head -20 >&2 || true
-    echo "fuzz: $target failed; full output in $out, inputs in $crashes" >&2
+    echo "fuzz: $target failed; full output in $out, inputs in $build/crashes/$target" >&2
   fi
 done
 exit $failed
