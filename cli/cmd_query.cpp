@@ -93,7 +93,7 @@ int authorize_read(void* user, int action, const char* arg1, const char* arg2, c
     case SQLITE_SAVEPOINT:
       return SQLITE_OK;
     case SQLITE_PRAGMA:
-      // Without a value a pragma reports (user_version, journal_mode); with one it sets
+      // Without a value a pragma reports (user_version, page_count); with one it sets
       // something, except for these, whose argument names what to describe or check.
       if (arg2 == nullptr || is_describing_pragma(arg1)) return SQLITE_OK;
       break;
@@ -123,12 +123,13 @@ sqlite3_stmt* prepare_read_only(sqlite3* db, const char*& sql, Refusal& refusal)
     throw model::SqliteError(sqlite3_errmsg(db));
   }
   sql = tail;
-  // VACUUM (INTO) asks the authorizer nothing; SQLite still knows it is no read.
+  // VACUUM (INTO) asks the authorizer nothing; SQLite still knows it is no read (so do
+  // journal_mode and wal_checkpoint, even without a value).
   if (raw && !sqlite3_stmt_readonly(raw)) {
     sqlite3_finalize(raw);
     throw model::SqliteError(
-        "tlscope query is read-only: a statement that writes (VACUUM, "
-        "INSERT, ...) is refused");
+        "tlscope query is read-only: a statement that may write (VACUUM, or a pragma that "
+        "changes the database) is refused");
   }
   return raw;
 }
