@@ -152,7 +152,8 @@ int run_summary(const std::string& path) {
     print_incomplete(db);
     return kOk;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "tlscope summary: %s: %s\n", path.c_str(), e.what());
+    std::fprintf(stderr, "tlscope summary: %s: %s\n", terminal_safe(path).c_str(),
+                 terminal_safe(e.what()).c_str());
     return kUsageOrIo;
   }
 }
