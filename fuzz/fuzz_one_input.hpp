@@ -9,11 +9,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <string_view>
 
 #include "tlscope/model/event_writer.hpp"
 #include "tlscope/model/ingest.hpp"
+#include "tlscope/model/schema.hpp"
 #include "tlscope/model/sqlite.hpp"
 #include "tlscope/parser/reader.hpp"
 
@@ -90,11 +92,42 @@ inline void parse_bytes(std::string_view bytes) {
   check_summary(s, sink.events, sink.errors);
 }
 
+// The empty store (the schema, in the bulk-load page size), built once per process: building it for
+// each input was most of an execution's time under the sanitizers (SQLite's allocations go through
+// ASan's allocator). Each input gets a fresh copy.
+inline const std::string& empty_store_image() {
+  static const std::string image = [] {
+    model::Connection db(":memory:");
+    model::open_for_ingest(db);
+    sqlite3_int64 size = 0;
+    unsigned char* bytes = sqlite3_serialize(db.handle(), "main", &size, 0);
+    if (!bytes) std::abort();
+    std::string out(reinterpret_cast<const char*>(bytes), static_cast<size_t>(size));
+    sqlite3_free(bytes);
+    return out;
+  }();
+  return image;
+}
+
+inline void load_empty_store(model::Connection& db) {
+  const std::string& image = empty_store_image();
+  auto* copy = static_cast<unsigned char*>(sqlite3_malloc64(image.size()));
+  if (!copy) std::abort();
+  std::memcpy(copy, image.data(), image.size());
+  if (sqlite3_deserialize(db.handle(), "main", copy, static_cast<sqlite3_int64>(image.size()),
+                          static_cast<sqlite3_int64>(image.size()),
+                          SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_RESIZEABLE) !=
+      SQLITE_OK) {
+    std::abort();
+  }
+  model::apply_bulk_load_pragmas(db);  // per connection, as open_for_ingest sets them
+}
+
 // Bytes -> events -> the store's tables in an in-memory database, as `tlscope ingest` writes
 // them. Bad input must become rows; a thrown SqliteError is a finding like a crash.
 inline void store_bytes(std::string_view bytes) {
   model::Connection db(":memory:");
-  model::open_for_ingest(db);
+  load_empty_store(db);
   struct StoreSink final : parser::EventSink {
     explicit StoreSink(model::EventWriter& w) : writer(w) {}
     model::EventWriter& writer;
