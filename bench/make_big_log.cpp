@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_args.hpp"
 #include "tlscope/parser/md5.hpp"
 
 namespace {
@@ -94,19 +95,13 @@ int main(int argc, char** argv) {
   double size_mb = 1024;
   std::string logs_dir = TLSCOPE_DEFAULT_LOGS;
   std::string output;
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--size-mb") && i + 1 < argc) {
-      size_mb = std::atof(argv[++i]);
-    } else if (!std::strcmp(argv[i], "--logs") && i + 1 < argc) {
-      logs_dir = argv[++i];
-    } else {
-      output = argv[i];
-    }
-  }
-  if (output.empty()) {
-    std::fprintf(stderr, "usage: make_big_log [--size-mb N (default 1024)] [--logs DIR] OUTPUT\n");
-    return 2;
-  }
+  CLI::App app{"Builds a large TORCH_TRACE log from the real logs"};
+  app.add_option("--size-mb", size_mb, "Size of the output in MiB (default 1024)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--logs", logs_dir, "Folder of real logs to repeat")
+      ->check(CLI::ExistingDirectory);
+  app.add_option("output", output, "The log file to write")->required();
+  if (auto rc = tlscope::bench::parse_args(app, argc, argv)) return *rc;
   std::vector<fs::path> files;
   std::error_code ec;
   for (const auto& entry : fs::recursive_directory_iterator(logs_dir, ec)) {

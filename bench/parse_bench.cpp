@@ -4,11 +4,10 @@
 
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <string>
 #include <vector>
 
+#include "bench_args.hpp"
 #include "tlscope/parser/reader.hpp"
 
 namespace {
@@ -43,21 +42,18 @@ int main(int argc, char** argv) {
   ReaderOptions options;
   int repeat = 3;
   std::vector<std::string> paths;
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) {
-      options.threads = static_cast<unsigned>(std::atoi(argv[++i]));
-    } else if (!std::strcmp(argv[i], "--batch-mb") && i + 1 < argc) {
-      options.batch_bytes = static_cast<size_t>(std::atof(argv[++i]) * (1 << 20));
-    } else if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc) {
-      repeat = std::atoi(argv[++i]);
-    } else {
-      paths.push_back(argv[i]);
-    }
-  }
+  double batch_mb = static_cast<double>(options.batch_bytes) / (1 << 20);
+  CLI::App app{"Parse-only throughput of tlscope's reader"};
+  app.add_option("--threads", options.threads, "Parsing threads (0: the default)");
+  app.add_option("--batch-mb", batch_mb, "Batch size in MiB")->check(CLI::PositiveNumber);
+  app.add_option("--repeat", repeat, "Runs; the best is reported")->check(CLI::Range(1, 1000));
+  app.add_option("paths", paths, "Log files or directories of rank logs")->required();
+  if (auto rc = tlscope::bench::parse_args(app, argc, argv)) return *rc;
+  options.batch_bytes = static_cast<size_t>(batch_mb * (1 << 20));
   InputPlan plan = plan_inputs(paths);
   for (const auto& p : plan.problems) std::fprintf(stderr, "%s\n", p.c_str());
   if (plan.sources.empty()) {
-    std::fprintf(stderr, "usage: parse_bench [--threads N] [--batch-mb N] [--repeat N] PATH...\n");
+    std::fprintf(stderr, "parse_bench: no readable input\n");
     return 2;
   }
   double best = 1e100, best_cpu = 0;

@@ -6,28 +6,21 @@
 #include <cstdio>
 #include <string>
 
+#include "bench_args.hpp"
 #include "tlscope/exporters/rage/log_redaction.hpp"
 
 int main(int argc, char** argv) {
   using namespace tlscope::exporters::rage;
   RedactionOptions options;
   std::string in, out = "/tmp/rage_redact_bench.out";
-  int positional = 0;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--redact-paths") {
-      options.redact_paths = true;
-      options.home = "/data/users/xmfan";
-      options.user = "xmfan";
-    } else if (positional++ == 0) {
-      in = a;
-    } else {
-      out = a;
-    }
-  }
-  if (in.empty()) {
-    std::fprintf(stderr, "usage: rage_redact_bench [--redact-paths] IN.log [OUT.log]\n");
-    return 2;
+  CLI::App app{"Redaction speed of tlscope rage on one log"};
+  app.add_flag("--redact-paths", options.redact_paths, "Also hide a home directory and user name");
+  app.add_option("in", in, "The log to redact")->required()->check(CLI::ExistingFile);
+  app.add_option("out", out, "Where to write the redacted copy");
+  if (auto rc = tlscope::bench::parse_args(app, argc, argv)) return *rc;
+  if (options.redact_paths) {
+    options.home = "/data/users/xmfan";
+    options.user = "xmfan";
   }
   Redactor redactor(options);
   auto start = std::chrono::steady_clock::now();

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "bench_args.hpp"
 #include "tlscope/views/tensor_grid.hpp"
 #include "tlscope/views/timeline.hpp"
 
@@ -13,7 +14,9 @@ static double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-int main() {
+int main(int argc, char** argv) {
+  CLI::App app{"Per-frame cost of the timeline and tensor-grid view models"};
+  if (auto rc = tlscope::bench::parse_args(app, argc, argv)) return *rc;
   // 8 lanes x 125000 top-level zones of 8 us every 10 us, each with a 4-us child: 1.0M zones...
   std::vector<TimelineInterval> ivs;
   for (int lane = 0; lane < 8; ++lane) {

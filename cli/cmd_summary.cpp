@@ -8,6 +8,7 @@
 
 #include "command.hpp"
 #include "input_database.hpp"
+#include "terminal_text.hpp"
 #include "tlscope/views/findings.hpp"
 #include "tlscope/views/ingest_errors.hpp"
 #include "tlscope/views/store_health.hpp"
@@ -16,11 +17,11 @@
 namespace tlscope::cli {
 namespace {
 
-// Every log-derived string goes through here on its way to the terminal. Identity until
-// cli/terminal_text.hpp's terminal_safe() lands on main (issue 12, `hostile`); then it calls it.
-std::string show(std::string_view log_text) {
-  return std::string(log_text);
-}
+// Every log-derived string goes through here on its way to the terminal: control characters
+// shown escaped, one record per line (terminal_text.hpp).
+std::string show(std::string_view log_text) { return terminal_safe(log_text); }
+// A finding's message may span lines (a failure's traceback): each line made safe, breaks kept.
+std::string show_lines(std::string_view log_text) { return terminal_safe_lines(log_text); }
 
 std::string rank_text(int64_t rank, const char* none) {
   return rank < 0 ? none : std::to_string(rank);
@@ -119,10 +120,11 @@ void print_findings(const views::Findings& f) {
   for (const views::FindingGroup& g : f.groups) {
     std::printf("\n%s (%lld):\n", std::string(g.kind->title).c_str(),
                 static_cast<long long>(g.count));
-    for (const views::FindingRow& row : g.rows) std::printf("  %s\n", show(row.message).c_str());
+    for (const views::FindingRow& row : g.rows)
+      std::printf("  %s\n", show_lines(row.message).c_str());
   }
   for (const views::FindingRow& row : f.unknown)
-    std::printf("  [%s] %s\n", show(row.kind).c_str(), show(row.message).c_str());
+    std::printf("  [%s] %s\n", show(row.kind).c_str(), show_lines(row.message).c_str());
   if (!f.late_again.empty()) std::printf("\nRanks late again and again:\n");
   for (const views::LateRank& late : f.late_again) {
     std::printf("  %s was late %lld times in group %s; the others waited %.1f ms for it in total\n",

@@ -62,6 +62,8 @@ std::optional<std::string> resolve_read_database(const char* command, const Read
 }
 
 bool print_input_problems(const char* command, const std::vector<std::string>& paths) {
+  // Only what the command line named: a FIFO inside a rank directory is skipped by the ingest
+  // itself (reported, exit 2) while the directory's other logs are read.
   parser::InputPlan plan = parser::plan_inputs(paths);
   for (const std::string& problem : plan.problems)
     std::fprintf(stderr, "tlscope %s: %s\n", command, problem.c_str());

@@ -9,6 +9,7 @@ packages=(
   libimgui-dev libstb-dev libglfw3-dev libgl-dev
   xvfb xauth mesa-utils libgl1-mesa-dri
   chromium
+  clang-14 libfuzzer-14-dev
   time
   file  # cpack -G DEB reads the binaries' dependencies (dpkg-shlibdeps, via file)
 )

@@ -20,5 +20,12 @@ fi
 
 cd "$build"
 # One X server for the whole run: the GUI suite opens real windows on it.
-exec xvfb-run -a -s "-screen 0 1280x800x24" \
-  ctest --output-on-failure -j "$(nproc)" --timeout 600
+rc=0
+xvfb-run -a -s "-screen 0 1280x800x24" \
+  ctest --output-on-failure -j "$(nproc)" --timeout 600 || rc=$?
+# A short bounded fuzz run of the parser and the store (docs/fuzzing.md); 0 skips it.
+fuzz_seconds="${TLSCOPE_TEST_FUZZ_SECONDS:-60}"
+if [ "$fuzz_seconds" != "0" ]; then
+  "$root/scripts/fuzz.sh" "$fuzz_seconds" || rc=1
+fi
+exit "$rc"

@@ -58,6 +58,29 @@ std::string html_escape(std::string_view text) {
   return out;
 }
 
+std::string html_clipped(std::string_view text, size_t max_chars) {
+  // Cut after max_chars code points, never inside one.
+  size_t cut = 0, chars = 0;
+  while (cut < text.size() && chars < max_chars) {
+    size_t n = utf8_sequence_length(text, cut);
+    cut += n == 0 ? 1 : n;
+    ++chars;
+  }
+  if (cut >= text.size()) return html_escape(text);
+  size_t total = chars;
+  for (size_t i = cut; i < text.size(); ++total) {
+    size_t n = utf8_sequence_length(text, i);
+    i += n == 0 ? 1 : n;
+  }
+  std::string out = "<details class=\"long-text\"><summary>";
+  append_html_escaped(out, text.substr(0, cut));
+  out += "<span class=\"clip-tail\">&hellip; <span class=\"muted\">(" + std::to_string(total) +
+         " characters: show all)</span></span></summary>";
+  append_html_escaped(out, text.substr(cut));
+  out += "</details>";
+  return out;
+}
+
 void append_json_string(std::string& out, std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
   auto unicode_escape = [&](unsigned v) {

@@ -134,9 +134,11 @@ void write_sources(Connection& db, const parser::InputPlan& plan, const IngestOp
                    bool durable, IngestResult& result,
                    std::chrono::steady_clock::time_point start) {
   EventWriter writer(db, ChromiumRows::kFromCaller);
-  for (const std::string& problem : plan.problems) {
-    writer.add_input_problem(problem);
-    result.problems.push_back(problem);
+  for (const auto* list : {&plan.problems, &plan.unreadable}) {
+    for (const std::string& problem : *list) {
+      writer.add_input_problem(problem);
+      result.problems.push_back(problem);
+    }
   }
 
   const size_t n = plan.sources.size();

@@ -183,6 +183,7 @@ InputIdentity identify_inputs(const std::vector<std::string>& inputs) {
   if (!id.problems.empty()) return id;
   parser::InputPlan plan = parser::plan_inputs(absolute);
   id.problems = plan.problems;
+  id.problems.insert(id.problems.end(), plan.unreadable.begin(), plan.unreadable.end());
   parser::Md5 content;
   content.update("schema ");
   content.update(kSchemaVersion);
@@ -221,7 +222,11 @@ ResolvedDatabase resolve_input_database(const std::vector<std::string>& inputs,
     return r;
   }
   for (const std::string& in : inputs) {
-    if (!is_database_file(in)) continue;
+    // A file named like a database is read as one, so a damaged or foreign x.db is refused as
+    // "not a tlscope database" instead of being ingested as a log of bad lines.
+    const std::string ext = fs::path(in).extension().string();
+    const bool named_as_database = ext == ".db" || ext == ".sqlite" || ext == ".sqlite3";
+    if (!is_database_file(in) && !(named_as_database && fs::is_regular_file(in))) continue;
     if (inputs.size() > 1) {
       r.error = in + ": is a tlscope database; give it alone, not with other inputs";
       return r;

@@ -1,6 +1,8 @@
 // RAII wrappers over sqlite3 / sqlite3_stmt.
 #include "tlscope/model/sqlite.hpp"
 
+#include <sys/stat.h>
+
 #include <utility>
 
 namespace tlscope::model {
@@ -39,7 +41,23 @@ std::string sql_excerpt(std::string_view sql) {
 
 }  // namespace
 
+// SQLite opens whatever the path names: a FIFO blocks its open() until some writer appears, and
+// a device is read as if it were pages. So anything but a regular file is refused first.
+std::string non_regular_database_reason(const std::string& path) {
+  if (path.empty() || path == ":memory:" || path.rfind("file:", 0) == 0) return "";
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return "";  // missing: SQLite says
+  const char* what = S_ISFIFO(st.st_mode)   ? "a FIFO"
+                     : S_ISCHR(st.st_mode)  ? "a character device"
+                     : S_ISBLK(st.st_mode)  ? "a block device"
+                     : S_ISDIR(st.st_mode)  ? "a directory"
+                     : S_ISSOCK(st.st_mode) ? "a socket"
+                                            : "not a regular file";
+  return path + ": cannot open database: " + what + ", not a regular file";
+}
+
 Connection::Connection(const std::string& path, OpenMode mode) {
+  if (std::string why = non_regular_database_reason(path); !why.empty()) throw SqliteError(why);
   int flags = mode == OpenMode::kReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
   if (mode == OpenMode::kCreate) flags |= SQLITE_OPEN_CREATE;
   // A connection never crosses threads here: skip SQLite's per-call mutexes.

@@ -39,10 +39,16 @@ bool StackFrameTable::add_string(const EventRow& row, std::string& error) {
     return false;
   };
   if (auto err = doc.get_array().get(arr)) return fail(err);
-  auto it = arr.begin();
+  // Element by element with the end checked: dereferencing an On-Demand array iterator at its end
+  // is undefined behaviour (simdjson stops in "unreachable"), and `{"str": []}` is a real input.
+  od::array_iterator it, end;
+  if (auto err = arr.begin().get(it)) return fail(err);
+  if (auto err = arr.end().get(end)) return fail(err);
+  if (it == end) return fail(simdjson::INDEX_OUT_OF_BOUNDS);
   if (auto err = (*it).get_string().get(filename)) return fail(err);
   std::string name(filename);
   ++it;
+  if (it == end) return fail(simdjson::INDEX_OUT_OF_BOUNDS);
   if (auto err = (*it).get_int64().get(idx)) return fail(err);
   insert_string_.bind_int(1, row.file_id);
   insert_string_.bind_int(2, idx);

@@ -3,6 +3,7 @@
 #include "byte_source.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -113,11 +114,23 @@ std::unique_ptr<ByteSource> open_byte_source(const std::string& path, bool gzip,
   int fd = 0;
   bool owned = false;
   if (path != "-") {
-    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK so that opening a FIFO does not wait for a writer; only regular files are read
+    // (plan_inputs refuses the others, this catches one swapped in since).
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) {
       error = std::strerror(errno);
       return nullptr;
     }
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+      ::close(fd);
+      error = S_ISFIFO(st.st_mode)  ? "a FIFO, not a regular file"
+              : S_ISCHR(st.st_mode) ? "a character device, not a regular file"
+              : S_ISDIR(st.st_mode) ? "a directory, not a regular file"
+                                    : "not a regular file";
+      return nullptr;
+    }
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     owned = true;
   }
   auto raw = std::make_unique<FdSource>(fd, owned);

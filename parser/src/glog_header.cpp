@@ -21,14 +21,17 @@ inline bool fixed_digits(const char* p, int n, uint32_t& out) {
   return true;
 }
 
-inline uint64_t digits_value(const char* p, const char* end) {
+// The value of the digits in [p, end); false when it exceeds `max`. An out-of-range pid or line
+// number makes the line no header at all (a bad_header row), never a wrapped or clamped number.
+inline bool digits_value(const char* p, const char* end, uint64_t max, uint64_t& out) {
   uint64_t v = 0;
   for (; p < end; ++p) {
-    uint64_t next = v * 10 + static_cast<uint64_t>(*p - '0');
-    if (next < v) return UINT64_MAX;  // saturate rather than wrap on absurd values
-    v = next;
+    uint64_t digit = static_cast<uint64_t>(*p - '0');
+    if (v > (max - digit) / 10) return false;
+    v = v * 10 + digit;
   }
-  return v;
+  out = v;
+  return true;
 }
 
 // Tries the whole pattern with the level letter at `s`.
@@ -61,6 +64,12 @@ bool match_at(const char* s, const char* end, GlogLine& out, const char* line_be
   if (p == lineno_begin) return false;
   // "] " and at least one more byte.
   if (end - p < 3 || p[0] != ']' || p[1] != ' ') return false;
+  // The store keeps the thread id as a signed 64-bit integer and the line number as 32 bits.
+  uint64_t thread = 0, lineno = 0;
+  if (!digits_value(pid_begin, pid_end, INT64_MAX, thread) ||
+      !digits_value(lineno_begin, p, UINT32_MAX, lineno)) {
+    return false;
+  }
 
   GlogHeader& h = out.header;
   h.level = s[0];
@@ -70,12 +79,11 @@ bool match_at(const char* s, const char* end, GlogLine& out, const char* line_be
   h.minute = static_cast<uint8_t>(mi);
   h.second = static_cast<uint8_t>(ss);
   h.microsecond = us;
-  h.thread = digits_value(pid_begin, pid_end);
+  h.thread = thread;
   const char* path = path_begin;
   if (path < colon - 1 && *path == ' ') ++path;
   h.pathname = std::string_view(path, static_cast<size_t>(colon - path));
-  uint64_t lineno = digits_value(lineno_begin, p);
-  h.lineno = lineno > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(lineno);
+  h.lineno = static_cast<uint32_t>(lineno);
   out.envelope_offset = static_cast<size_t>(p + 2 - line_begin);
   return true;
 }

@@ -27,6 +27,27 @@ bool is_trace_log_name(std::string_view name) {
          (ends_with(name, ".log") || ends_with(name, ".log.gz"));
 }
 
+// What a path that is neither a directory nor a regular file is, for the message refusing it.
+// Reading one would block forever (a FIFO with no writer) or never end (/dev/zero).
+const char* file_type_words(fs::file_type type) {
+  switch (type) {
+    case fs::file_type::fifo:
+      return "a FIFO";
+    case fs::file_type::character:
+      return "a character device";
+    case fs::file_type::block:
+      return "a block device";
+    case fs::file_type::socket:
+      return "a socket";
+    default:
+      return "a special file";
+  }
+}
+
+std::string not_regular_problem(const std::string& path, fs::file_type type) {
+  return path + ": " + file_type_words(type) + ", not a regular file: not read";
+}
+
 SourceInfo make_source(const std::string& path) {
   SourceInfo s;
   s.path = path;
@@ -93,7 +114,10 @@ InputPlan plan_inputs(const std::vector<std::string>& paths) {
       continue;
     }
     if (!fs::is_directory(status)) {
-      plan.sources.push_back(make_source(path));
+      if (fs::is_regular_file(status))
+        plan.sources.push_back(make_source(path));
+      else
+        plan.problems.push_back(not_regular_problem(path, status.type()));
       continue;
     }
     std::vector<SourceInfo> found;
@@ -106,10 +130,20 @@ InputPlan plan_inputs(const std::vector<std::string>& paths) {
       if (ec) break;
       std::string entry = it->path().string();
       std::string name = it->path().filename().string();
-      if (is_trace_log_name(name) && !it->is_directory(ec)) {
-        found.push_back(make_source(entry));
-      } else {
+      if (!is_trace_log_name(name)) {
         plan.skipped.push_back(entry);
+        continue;
+      }
+      // Follows symlinks, so a link to /dev/zero is seen for what it points at. A status that
+      // cannot be read (a dangling link, a loop) leaves the file in: opening it names the error.
+      std::error_code status_ec;
+      fs::file_status entry_status = it->status(status_ec);
+      if (status_ec || fs::is_regular_file(entry_status)) {
+        found.push_back(make_source(entry));
+      } else if (fs::is_directory(entry_status)) {
+        plan.skipped.push_back(entry);
+      } else {
+        plan.unreadable.push_back(not_regular_problem(entry, entry_status.type()));
       }
     }
     if (ec) plan.problems.push_back(path + ": cannot list directory: " + ec.message());

@@ -33,8 +33,9 @@ struct PageCheck {
 
 // Loads every page of `pages` (relative to `root`) in one Chromium start. Per page it records:
 // ready (report.js ran), errors (script errors shown by report.js), pwned (hostile log text ran),
-// imgs (img elements: the report has none), inline (script elements without src) and the
-// timeline / grid counters the page's scripts set.
+// imgs (img elements: the report has none), inline (script elements without src), the
+// timeline / grid counters the page's scripts set, and width (the page's scrollWidth in a
+// 1280-px frame).
 inline PageCheck check_pages(const std::filesystem::path& root, const std::vector<std::string>& pages,
                              const std::string& name) {
   std::string list;
@@ -64,6 +65,7 @@ function next(i) {
       r.drawn = attr(d, "timeline", "data-drawn-bars");
       r.links = attr(d, "timeline", "data-links");
       r.cells = d.querySelectorAll("#tensor-grid .cell").length;
+      r.width = d.documentElement.scrollWidth;  // a long unbroken log string must not widen it
     } catch (e) { r.exception = String(e); }
     results.push(r);
     f.remove();

@@ -3,6 +3,8 @@
 
 #include <filesystem>
 
+#include "tlscope/model/sqlite.hpp"
+
 namespace tlscope::views {
 
 namespace {
@@ -95,15 +97,13 @@ std::optional<int64_t> Statement::opt_int64(int col) const {
 
 Database::Database(const std::string& path, bool writable) : path_(path) {
   std::error_code ec;
-  auto st = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(st)) {
+  if (!std::filesystem::exists(path, ec)) {
     error_ = path + ": no such database file";
     return;
   }
-  if (!std::filesystem::is_regular_file(st)) {
-    error_ = path + ": not a regular file, so not a database";
-    return;
-  }
+  // A FIFO or a device would block or spin in SQLite's open: refused by kind, by the model's rule.
+  error_ = model::non_regular_database_reason(path);
+  if (!error_.empty()) return;
   int flags = writable ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY;
   if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     error_ = path + ": cannot open database: " + (db_ ? sqlite3_errmsg(db_) : "out of memory");

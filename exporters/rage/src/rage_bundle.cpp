@@ -66,6 +66,7 @@ RunListing list_runs(const std::string& dir, const RunGrouping& grouping, bool s
   }
   parser::InputPlan plan = parser::plan_inputs({dir});
   listing.problems = plan.problems;
+  listing.problems.insert(listing.problems.end(), plan.unreadable.begin(), plan.unreadable.end());
   std::vector<TraceFile> files;
   uint64_t total = 0, done = 0;
   for (const parser::SourceInfo& source : plan.sources) {

@@ -160,13 +160,15 @@ void collective_findings(sqlite3* db) {
 
   // Missing: the first sequence id of each group that some member never reached. After a desync
   // in the same group, ranks have stopped agreeing on what sequence k is, so later gaps are not
-  // reported again.
+  // reported again. One sort by (group, seq) picks the first gap of every group: a correlated
+  // min(seq) per row made this quadratic in the hung-rank case, where every row is a gap
+  // (bench/missing_collective_bench).
   {
     Statement q(db,
                 "SELECT pg_name, COALESCE(pg_desc, ''), seq, present_ranks, missing_ranks, op, "
-                "timed_out_ranks FROM collective_matches m WHERE missing_ranks <> '[]' AND "
-                "seq = (SELECT min(seq) FROM collective_matches m2 WHERE m2.pg_name = "
-                "m.pg_name AND m2.missing_ranks <> '[]') ORDER BY pg_name");
+                "timed_out_ranks FROM (SELECT *, row_number() OVER (PARTITION BY pg_name ORDER "
+                "BY seq) AS gap FROM collective_matches WHERE missing_ranks <> '[]') WHERE gap = 1 "
+                "ORDER BY pg_name");
     while (q.step()) {
       std::string pg = q.text(0);
       int64_t seq = q.int64(2);

@@ -13,6 +13,11 @@ namespace tlscope::exporters {
 void append_html_escaped(std::string& out, std::string_view text);
 std::string html_escape(std::string_view text);
 
+// Escaped HTML for log text that may be very long (a generated name, a reason): up to
+// `max_chars` code points as they are; past that a <details class="long-text"> whose summary
+// shows the start and the length, and whose body holds the whole text.
+std::string html_clipped(std::string_view text, size_t max_chars = 400);
+
 // A JSON string literal (with quotes) that is also safe inside <script> and .js files: <, >, &,
 // U+2028 and U+2029 are written as \uXXXX escapes.
 void append_json_string(std::string& out, std::string_view text);

@@ -19,6 +19,10 @@ class SqliteError : public std::runtime_error {
 
 class Statement;
 
+// Why `path` must not be handed to SQLite: it names a FIFO, a device, a directory or a socket
+// (opening a FIFO would block). Empty for a regular file, a missing path, ":memory:" or a URI.
+std::string non_regular_database_reason(const std::string& path);
+
 enum class OpenMode { kCreate, kReadWrite, kReadOnly };
 
 class Connection {

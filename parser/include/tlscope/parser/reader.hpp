@@ -33,6 +33,9 @@ struct InputPlan {
   std::vector<SourceInfo> sources;
   std::vector<std::string> skipped;   // files in a directory that are not trace logs (not errors)
   std::vector<std::string> problems;  // missing paths, directories with no logs: "path: reason"
+  // Trace-named entries of a directory that are not regular files (a FIFO, a device, a link to
+  // /dev/zero): never opened, reported like problems, but the directory's other logs are read.
+  std::vector<std::string> unreadable;
 };
 
 InputPlan plan_inputs(const std::vector<std::string>& paths);
