@@ -6,49 +6,30 @@
 #include "assets.hpp"
 #include "pages.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
+#include "tlscope/views/read_transaction.hpp"
 
 namespace tlscope::exporters {
 
-namespace {
-
-// The pages read the analysis tables. A database ingested without analysis gets it now (the
-// tables are derived data, rebuilt the same way by `tlscope analyze`).
-bool ensure_analysis(const std::string& path, ReportResult& result) {
-  {
-    Database probe(path);
-    result.error = probe.not_tlscope_reason();
-    if (!result.error.empty()) return false;
-    if (probe.has_table("findings") && probe.has_table("compiles")) return true;
-  }
-  Database db(path, /*writable=*/true);
-  if (!db.ok()) {
-    result.error = db.error() + " (the database has no analysis tables; run `tlscope analyze`)";
-    return false;
-  }
-  model::analysis::AnalysisReport a = model::analysis::analyze(db.handle());
-  if (!a.ok) {
-    result.error = path + ": analysis failed: " + a.error;
-    return false;
-  }
-  result.ran_analysis = true;
-  return true;
-}
-
-}  // namespace
-
 ReportResult write_report(const ReportOptions& options) {
   ReportResult result;
-  if (!ensure_analysis(options.db_path, result)) return result;
+  {
+    Database probe(options.db_path);
+    result.error = probe.not_tlscope_reason();
+    if (!result.error.empty()) return result;
+  }
+  // The pages read the analysis tables: a database ingested without them gets them now.
+  model::analysis::EnsuredAnalysis analysis = model::analysis::ensure_analysis(options.db_path);
+  if (!analysis.ok) {
+    result.error = analysis.error;
+    return result;
+  }
+  result.ran_analysis = analysis.ran;
   Database db(options.db_path);
   if (!db.ok()) {
     result.error = db.error();
     return result;
   }
-  // One read transaction for the whole report: otherwise every statement takes and drops the
-  // file lock and probes for a journal (over 300 000 syscalls on the 1 GB benchmark log).
-  db.scalar("PRAGMA mmap_size = 1073741824");
-  db.scalar("BEGIN");
-  db.scalar("SELECT count(*) FROM sqlite_master");  // starts the read transaction now
+  views::ReadTransaction snapshot(db);
   Site site(options.out_dir);
   for (const Asset& asset : report_assets())
     site.write("assets/" + std::string(asset.name), asset.text);
@@ -83,7 +64,6 @@ ReportResult write_report(const ReportOptions& options) {
   timed("errors", [&] { write_errors_page(ctx); });
   timed("summary", [&] { write_index_page(ctx, compiles); });
 
-  db.scalar("COMMIT");
   result.ok = site.error().empty();
   result.error = site.error();
   result.pages = site.pages();
