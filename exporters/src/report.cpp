@@ -10,6 +10,12 @@
 
 namespace tlscope::exporters {
 
+namespace {
+
+constexpr size_t kMaxTreeFrames = 50000;
+
+}  // namespace
+
 ReportResult write_report(const ReportOptions& options) {
   ReportResult result;
   {
@@ -41,16 +47,17 @@ ReportResult write_report(const ReportOptions& options) {
     result.seconds.emplace_back(
         family, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   };
-  std::vector<CompileInfo> compiles;
-  timed("load compiles", [&] { compiles = load_compiles(db); });
-  timed("compile tree", [&] { write_compile_tree(ctx, compiles); });
+  views::Result<views::CompileTree> tree;
+  timed("load compiles", [&] { tree = views::load_compile_tree(db, kMaxTreeFrames); });
+  const std::vector<CompileRow>& compiles = noted(ctx, "compiles", tree).compiles;
+  timed("compile tree", [&] { write_compile_tree(ctx, tree.value); });
   TensorSnapshots snapshots;
   timed("tensor values", [&] {
     views::Result<TensorSnapshots> loaded = views::load_tensor_snapshots(db);
     snapshots = std::move(loaded.value);
   });
   timed("compile pages", [&] { write_compile_pages(ctx, compiles, snapshots); });
-  timed("failures", [&] { write_failures_page(ctx, compiles); });
+  timed("failures", [&] { write_failures_page(ctx); });
   timed("graph breaks", [&] { write_graph_breaks_page(ctx); });
   timed("recompiles", [&] { write_recompiles_page(ctx); });
   timed("cache", [&] { write_cache_page(ctx); });
@@ -62,7 +69,7 @@ ReportResult write_report(const ReportOptions& options) {
     write_tensor_values_pages(ctx, snapshots);
   });
   timed("errors", [&] { write_errors_page(ctx); });
-  timed("summary", [&] { write_index_page(ctx, compiles); });
+  timed("summary", [&] { write_index_page(ctx); });
 
   result.ok = site.error().empty();
   result.error = site.error();
