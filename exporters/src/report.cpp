@@ -1,4 +1,4 @@
-// Writes the whole static site: assets, then every page family, then the summary.
+// Writes the whole static site: assets, then every page family of TLSCOPE_REPORT_PAGES in order.
 #include "tlscope/exporters/report.hpp"
 
 #include <chrono>
@@ -7,12 +7,36 @@
 #include "pages.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
 #include "tlscope/views/read_transaction.hpp"
+#include "tlscope/views/screens.hpp"
 
 namespace tlscope::exporters {
 
 namespace {
 
 constexpr size_t kMaxTreeFrames = 50000;
+
+struct PageFamily {
+  views::ScreenId screen;
+  void (*write)(ReportContext&);
+};
+
+constexpr PageFamily kPageFamilies[] = {
+#define TLSCOPE_PAGE_FAMILY(screen, writer) {views::ScreenId::screen, writer},
+    TLSCOPE_REPORT_PAGES(TLSCOPE_PAGE_FAMILY)
+#undef TLSCOPE_PAGE_FAMILY
+};
+
+// Every screen with a report page (a navigation entry) has a family that writes it.
+constexpr bool every_report_page_written() {
+  for (const views::Screen& s : views::kScreens) {
+    bool written = false;
+    for (const PageFamily& f : kPageFamilies) written |= f.screen == s.id;
+    if (!s.report_page.empty() && !written) return false;
+  }
+  return true;
+}
+static_assert(every_report_page_written(),
+              "a screen's report page has no TLSCOPE_REPORT_PAGES row");
 
 }  // namespace
 
@@ -39,37 +63,24 @@ ReportResult write_report(const ReportOptions& options) {
   Site site(options.out_dir);
   for (const Asset& asset : report_assets())
     site.write("assets/" + std::string(asset.name), asset.text);
-  ReportContext ctx{db, site, options, result.warnings};
+  SharedViews shared;
+  ReportContext ctx{db, site, options, result.warnings, shared};
 
-  auto timed = [&](const char* family, auto&& write) {
+  auto timed = [&](std::string_view family, auto&& write) {
     auto start = std::chrono::steady_clock::now();
     write();
     result.seconds.emplace_back(
         family, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   };
-  views::Result<views::CompileTree> tree;
-  timed("load compiles", [&] { tree = views::load_compile_tree(db, kMaxTreeFrames); });
-  const std::vector<CompileRow>& compiles = noted(ctx, "compiles", tree).compiles;
-  timed("compile tree", [&] { write_compile_tree(ctx, tree.value); });
-  TensorSnapshots snapshots;
+  timed("load compiles", [&] {
+    shared.compile_tree = noted(ctx, "compiles", views::load_compile_tree(db, kMaxTreeFrames));
+  });
   timed("tensor values", [&] {
-    views::Result<TensorSnapshots> loaded = views::load_tensor_snapshots(db);
-    snapshots = std::move(loaded.value);
+    // Unreadable records are listed by the tensor values pages.
+    shared.snapshots = std::move(views::load_tensor_snapshots(db).value);
   });
-  timed("compile pages", [&] { write_compile_pages(ctx, compiles, snapshots); });
-  timed("failures", [&] { write_failures_page(ctx); });
-  timed("graph breaks", [&] { write_graph_breaks_page(ctx); });
-  timed("recompiles", [&] { write_recompiles_page(ctx); });
-  timed("cache", [&] { write_cache_page(ctx); });
-  timed("ranks", [&] { write_ranks_page(ctx); });
-  timed("collectives", [&] { write_collectives_page(ctx); });
-  timed("compile timeline", [&] { write_compile_timeline_page(ctx); });
-  timed("tensors", [&] {
-    write_tensors_page(ctx, snapshots);
-    write_tensor_values_pages(ctx, snapshots);
-  });
-  timed("errors", [&] { write_errors_page(ctx); });
-  timed("summary", [&] { write_index_page(ctx); });
+  for (const PageFamily& family : kPageFamilies)
+    timed(views::screen(family.screen).name, [&] { family.write(ctx); });
 
   result.ok = site.error().empty();
   result.error = site.error();
