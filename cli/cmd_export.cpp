@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "command.hpp"
+#include "output_paths.hpp"
 #include "tlscope/exporters/chrome_trace.hpp"
 
 namespace tlscope::cli {
@@ -21,6 +22,10 @@ CommandRegistration export_registration(50, [](CLI::App& app, int& exit_code) {
   chrome->add_option("db", args->db, "tlscope database")->required();
   chrome->add_option("-o,--out", args->out, "Output .json file")->required();
   chrome->callback([args, &exit_code] {
+    if (refuse_output_over_input("export chrome-trace", args->out, {args->db})) {
+      exit_code = kUsageOrIo;
+      return;
+    }
     exporters::ChromeTraceResult r = exporters::export_chrome_trace(args->db, args->out);
     if (!r.ok) {
       std::fprintf(stderr, "tlscope export chrome-trace: %s\n", r.error.c_str());

@@ -12,7 +12,10 @@
 #include <thread>
 
 #include "command.hpp"
+#include "output_paths.hpp"
 #include "tlscope/exporters/rage/rage.hpp"
+#include "tlscope/exporters/rage/regular_file.hpp"
+#include "tlscope/version.hpp"
 
 namespace tlscope::cli {
 namespace {
@@ -142,6 +145,13 @@ int run_rage(RageArgs args) {
       std::fprintf(stderr, "tlscope rage: %s: no such file or directory\n", in.c_str());
       return kUsageOrIo;
     }
+    // Reading a FIFO would block forever and a device may never end.
+    auto kind = rage::special_file_kind(in);
+    if (kind && !fs::is_directory(in, ec)) {
+      std::fprintf(stderr, "tlscope rage: %s: %s, not a regular file: rage bundles log files\n",
+                   in.c_str(), kind->c_str());
+      return kUsageOrIo;
+    }
   }
   RageProgress bar;
   rage::RunGrouping grouping;
@@ -212,10 +222,13 @@ int run_rage(RageArgs args) {
   }
 
   options.out_path = args.out.empty() ? default_rage_bundle_name() : args.out;
+  std::vector<std::string> read = args.inputs;  // and the files a directory's run named
+  for (const rage::TraceFile& f : options.run.files) read.push_back(f.path);
+  if (refuse_output_over_input("rage", options.out_path, read)) return kUsageOrIo;
   options.redaction.redact_paths = args.redact_paths;
   if (const char* home = std::getenv("HOME")) options.redaction.home = home;
   if (struct passwd* pw = getpwuid(getuid())) options.redaction.user = pw->pw_name;
-  options.environment.tlscope_version = TLSCOPE_VERSION;
+  options.environment.tlscope_version = std::string(tlscope::kVersion);
   options.environment.extra_versions.push_back("cli11 " CLI11_VERSION);
   options.environment.probe_python = !args.no_probe;
   options.jobs =

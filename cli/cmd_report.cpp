@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "command.hpp"
+#include "output_paths.hpp"
 #include "tlscope/exporters/report.hpp"
 #include "tlscope/model/ingest.hpp"
 
@@ -49,6 +50,7 @@ int run_report(const ReportArgs& args) {
       return kUsageOrIo;
     }
   }
+  if (refuse_output_over_input("report", args.out_dir, args.inputs)) return kUsageOrIo;
   if (args.inputs.size() == 1 && is_sqlite_file(args.inputs[0])) {
     db_path = args.inputs[0];
   } else {
@@ -56,6 +58,7 @@ int run_report(const ReportArgs& args) {
     std::error_code ec;
     std::filesystem::create_directories(args.out_dir, ec);
     db_path = args.out_dir + "/tlscope.db";
+    if (refuse_output_over_input("report", db_path, args.inputs)) return kUsageOrIo;
     std::filesystem::remove(db_path, ec);
     model::IngestOptions ingest_options;
     ingest_options.jobs = std::max(1u, std::min(4u, std::thread::hardware_concurrency()));

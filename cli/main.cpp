@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "command.hpp"
+#include "tlscope/version.hpp"
 
 namespace tlscope::cli {
 
@@ -21,7 +22,7 @@ int main(int argc, char** argv) {
   using namespace tlscope::cli;
   CLI::App app{"tlscope: read torch.compile TORCH_TRACE logs into SQLite, analyse, report"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "tlscope 0.1.0");
+  app.set_version_flag("--version", "tlscope " + std::string(tlscope::kVersion));
   int exit_code = kOk;
   auto& registry = command_registry();
   std::stable_sort(registry.begin(), registry.end(),

@@ -2,11 +2,12 @@
 #include "tlscope/exporters/report.hpp"
 
 #include <chrono>
+#include <optional>
 
 #include "assets.hpp"
 #include "pages.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
-#include "tlscope/views/read_transaction.hpp"
+#include "tlscope/views/read_snapshot.hpp"
 #include "tlscope/views/screens.hpp"
 
 namespace tlscope::exporters {
@@ -59,7 +60,9 @@ ReportResult write_report(const ReportOptions& options) {
     result.error = db.error();
     return result;
   }
-  views::ReadTransaction snapshot(db);
+  // One read transaction for the whole report (see read_snapshot.hpp).
+  std::optional<views::ReadSnapshot> snapshot(std::in_place, db);
+#include "tlscope/views/screens.hpp"
   Site site(options.out_dir);
   for (const Asset& asset : report_assets())
     site.write("assets/" + std::string(asset.name), asset.text);
@@ -82,6 +85,7 @@ ReportResult write_report(const ReportOptions& options) {
   for (const PageFamily& family : kPageFamilies)
     timed(views::screen(family.screen).name, [&] { family.write(ctx); });
 
+  snapshot.reset();
   result.ok = site.error().empty();
   result.error = site.error();
   result.pages = site.pages();

@@ -61,7 +61,7 @@ std::string page_head(std::string_view title, std::string_view page_id, int dept
   h += "<script src=\"" + base + "assets/report.js\"></script>\n</head>\n<body data-page=\"";
   append_html_escaped(h, page_id);
   h += "\">\n<nav><span class=\"brand\">tlscope</span>";
-  // The navigation is the screens list (views::kScreens) that have a report page.
+  // The navigation is the screens list: every screen the report has a page for, in its order.
   for (const views::Screen& s : views::kScreens) {
     if (s.report_page.empty()) continue;
     h += "<a href=\"" + base + std::string(s.report_page) + ".html\"";

@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "tlscope/version.hpp"
+
 namespace tlscope::model {
 namespace {
 
@@ -113,7 +115,7 @@ void create_schema(Connection& db) {
   }
   db.exec(kTables);
   db.exec("INSERT OR REPLACE INTO meta VALUES('schema_version', '" + std::string(kSchemaVersion) +
-          "'), ('tlscope_version', '0.1.0')");
+          "'), ('tlscope_version', '" + std::string(kVersion) + "')");
 }
 
 void create_indexes(Connection& db) {

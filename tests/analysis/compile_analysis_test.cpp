@@ -1,6 +1,7 @@
 // Single-process analyses on hand-built ingest tables: compile status, the compile tree, graph
 // breaks from each source, recompiles, failures, tensors, cache and idempotence.
 #include <catch2/catch.hpp>
+#include <set>
 
 #include "analysis/findings_messages.hpp"
 #include "analysis/fixture_db.hpp"
@@ -249,4 +250,25 @@ TEST_CASE("analyze is idempotent and refuses a database without ingest tables") 
   CHECK_FALSE(r.ok);
   CHECK(r.error.find("'files'") != std::string::npos);
   sqlite3_close(empty);
+}
+
+TEST_CASE("every analysis table is written by a pass analyze runs, and reported with its rows") {
+  FixtureDb db;
+  comp_metrics_shape(db);
+  AnalysisReport r = analyze(db.db());
+  REQUIRE(r.ok);
+  std::set<std::string> passes;
+  for (const auto& [pass, seconds] : r.pass_seconds) passes.insert(pass);
+  REQUIRE(r.table_rows.size() == analysis_tables().size());
+  for (size_t i = 0; i < analysis_tables().size(); ++i) {
+    const AnalysisTable& t = analysis_tables()[i];
+    INFO(t.name);
+    CHECK(passes.count(t.pass) == 1);
+    CHECK(r.table_rows[i].first == t.name);
+    CHECK(std::string(t.ddl).find(std::string("CREATE TABLE ") + t.name + "(") !=
+          std::string::npos);
+    CHECK(db.scalar(std::string("SELECT count(*) FROM sqlite_master WHERE name = '") + t.name +
+                    "'") == "1");
+  }
+  CHECK(r.table_rows[1] == std::pair<std::string, int64_t>{"compiles", 3});
 }

@@ -145,3 +145,62 @@ TEST_CASE("log redaction: a missing input and an unwritable output name the path
   CHECK_FALSE(b.ok);
   CHECK(b.error.find(bad_out) != std::string::npos);
 }
+
+TEST_CASE("log redaction: secrets in headers, envelopes and split payload lines go, records stay") {
+  // Issue 12 defects 6 and 8: every form below survived, and a token in the header's path turned
+  // into a replacement with ':' that broke the header (a bad_header error, one event fewer).
+  fs::path dir = scratch("log_planted_forms");
+  const std::string gh = "ghp_0123456789abcdefghijABCDEFGHIJ012345";
+  const std::vector<std::string> secrets = {gh,
+                                            "q8Jd0s9f7KqLm2Zx",
+                                            "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+                                            "dXNlcjpwYXNzd29yZA==",
+                                            "hunter2x",
+                                            "eyJhbGciOiJIUzI1NiJ9.body.sig",
+                                            "0123456789abcdefghijKLMNOPQRST9876"};
+  std::string header_with_token = "V1128 10:00:01.000000 4242 /home/a/" + gh + "/utils.py:1288]";
+  std::string log =
+      record(
+          header_with_token,
+          "{\"artifact\": {\"name\": \"planted\", \"encoding\": \"string\", \"api_key\": "
+          "\"q8Jd0s9f7KqLm2Zx\", \"note\": \"ghp\\u005f0123456789abcdefghijKLMNOPQRST9876\"}, "
+          "\"frame_id\": 0, \"frame_compile_id\": 0, \"attempt\": 0}",
+          {"aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+           "curl -H 'Authorization: Basic dXNlcjpwYXNzd29yZA==' https://x", "db password=hunter2x",
+           "headers = {'Authorization': 'Bearer", "    eyJhbGciOiJIUzI1NiJ9.body.sig'}", "done"}) +
+      slurp(kLogs + "/comp_failure.log");
+  spit(dir / "in.log", log);
+  ParseCounts before = parse(dir / "in.log");
+  REQUIRE(before.md5_mismatches == 0);
+
+  Redactor r;
+  LogRedaction out = redact_log((dir / "in.log").string(), (dir / "out.log").string(), r);
+  REQUIRE(out.ok);
+  std::string text = slurp(dir / "out.log");
+  for (const std::string& s : secrets) {
+    INFO(s);
+    CHECK(text.find(s) == std::string::npos);
+  }
+  CHECK(out.counts.total() == 7);
+  CHECK(text.find("/home/a/redacted-github_token/utils.py:1288] {") != std::string::npos);
+  CHECK(lines_of(text).size() == lines_of(log).size());
+  ParseCounts after = parse(dir / "out.log");
+  CHECK(after.events == before.events);
+  CHECK(after.other_errors == before.other_errors);
+  CHECK(after.md5_mismatches == 0);
+  CHECK(out.payloads_rehashed == 1);
+}
+
+TEST_CASE("log redaction: a FIFO or a device is refused at once, never read") {
+  // Issue 12 defect 4: opening a FIFO for reading waited for a writer forever.
+  fs::path dir = scratch("log_fifo");
+  std::string fifo = (dir / "dedicated_log_torch_trace_rank_1_f.log").string();
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  Redactor r;
+  LogRedaction a = redact_log(fifo, (dir / "out.log").string(), r);
+  CHECK_FALSE(a.ok);
+  CHECK(a.error == fifo + ": a FIFO, not a regular file: not read");
+  LogRedaction b = redact_log("/dev/zero", (dir / "out2.log").string(), r);
+  CHECK_FALSE(b.ok);
+  CHECK(b.error.find("a character device") != std::string::npos);
+}

@@ -65,3 +65,18 @@ TEST_CASE("tar.gz: unwritable destinations and missing sources fail with the pat
   CHECK(tar.error().find(missing) != std::string::npos);
   CHECK_FALSE(tar.add_bytes("/absolute", "x"));
 }
+
+TEST_CASE("tar.gz: open never replaces a file or follows a symlink") {
+  // Issue 12 defect 9: the archive was opened with gzopen("wb"), which writes through a symlink.
+  fs::path dir = scratch("tar_exclusive");
+  spit(dir / "victim.txt", "precious\n");
+  fs::create_symlink(dir / "victim.txt", dir / "link.tar.gz");
+  TarGzWriter through_link;
+  CHECK_FALSE(through_link.open((dir / "link.tar.gz").string()));
+  CHECK(through_link.error().find((dir / "link.tar.gz").string()) != std::string::npos);
+  spit(dir / "existing.tar.gz", "keep\n");
+  TarGzWriter over_file;
+  CHECK_FALSE(over_file.open((dir / "existing.tar.gz").string()));
+  CHECK(slurp(dir / "victim.txt") == "precious\n");
+  CHECK(slurp(dir / "existing.tar.gz") == "keep\n");
+}

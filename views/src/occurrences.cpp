@@ -79,8 +79,10 @@ void recompiles(const Database& db, Result<OccurrenceGroups>& out, Grouper& g) {
               std::string change;
               if (!s.text_view(5).empty() || !s.text_view(8).empty()) {
                 change = s.text(5);
-                if (!s.text_view(6).empty()) change += " " + s.text(6);
-                if (!s.is_null(7)) change += "[" + std::to_string(s.int64(7)) + "]";
+                // Appended piece by piece: `"literal" + std::string` trips GCC 12's -Wrestrict.
+                if (!s.text_view(6).empty()) change.append(" ").append(s.text_view(6));
+                if (!s.is_null(7))
+                  change.append("[").append(std::to_string(s.int64(7))).append("]");
                 change += ": " + s.text(8) + " \xE2\x86\x92 " + s.text(9);
               }
               std::string detail = s.text_view(11).empty() ? "" : "frame " + s.text(11);

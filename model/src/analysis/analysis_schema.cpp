@@ -3,36 +3,21 @@
 #include "analysis_schema.hpp"
 
 #include "sql.hpp"
+#include "tlscope/model/analysis/analyze.hpp"
 
 namespace tlscope::model::analysis {
 
 namespace {
 
-constexpr const char* kTables[] = {"findings",
-                                   "compiles",
-                                   "compile_tree",
-                                   "graph_breaks",
-                                   "graph_break_summary",
-                                   "recompiles",
-                                   "cache_limit_hits",
-                                   "dynamic_dims",
-                                   "failures",
-                                   "restarts",
-                                   "cache_events",
-                                   "compile_phases",
-                                   "tensors",
-                                   "tensor_shape_changes",
-                                   "rank_divergence",
-                                   "collectives",
-                                   "collective_matches",
-                                   "collective_groups",
-                                   "collective_rank_lateness"};
-
-constexpr const char* kDdl = R"sql(
+// Every analysis table: its name, the pass of analyze() that fills it, and its DDL. The order is
+// the documented one (docs/schema.md, "Analysis tables").
+constexpr AnalysisTable kAnalysisTables[] = {
+    {"findings", "findings", R"sql(
 CREATE TABLE findings(
   id INTEGER PRIMARY KEY, kind TEXT NOT NULL, severity TEXT NOT NULL, ranks TEXT,
   other_ranks TEXT, pg_name TEXT, pg_desc TEXT, seq INTEGER, compile_id TEXT, frame TEXT,
-  message TEXT NOT NULL, detail TEXT);
+  message TEXT NOT NULL, detail TEXT);)sql"},
+    {"compiles", "compiles", R"sql(
 CREATE TABLE compiles(
   id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, compile_id TEXT NOT NULL,
   compiled_autograd_id INTEGER, frame_id INTEGER, frame_compile_id INTEGER,
@@ -40,71 +25,92 @@ CREATE TABLE compiles(
   co_name TEXT, co_filename TEXT, co_firstlineno INTEGER, status TEXT,
   fail_type TEXT, fail_reason TEXT, graph_op_count INTEGER, restart_count INTEGER,
   recompile_reason TEXT, cache_size INTEGER, duration_us REAL, metrics_event_id INTEGER,
-  tree_node_id INTEGER);
+  tree_node_id INTEGER);)sql"},
+    {"compile_tree", "compile_tree", R"sql(
 CREATE TABLE compile_tree(
   id INTEGER PRIMARY KEY, parent_id INTEGER, file_id INTEGER, rank INTEGER, depth INTEGER,
-  filename TEXT, line INTEGER, name TEXT, compile_count INTEGER);
+  filename TEXT, line INTEGER, name TEXT, compile_count INTEGER);)sql"},
+    {"graph_breaks", "graph_breaks", R"sql(
 CREATE TABLE graph_breaks(
   id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, compile_id TEXT, attempt INTEGER,
   frame TEXT, reason TEXT, user_file TEXT, user_line INTEGER, user_stack TEXT, source TEXT,
-  event_id INTEGER, resume_compile_id TEXT);
+  event_id INTEGER, resume_compile_id TEXT);)sql"},
+    {"graph_break_summary", "graph_breaks", R"sql(
 CREATE TABLE graph_break_summary(
   id INTEGER PRIMARY KEY, reason TEXT, user_file TEXT, user_line INTEGER, count INTEGER,
-  compile_ids TEXT, ranks TEXT, frames TEXT);
+  compile_ids TEXT, ranks TEXT, frames TEXT);)sql"},
+    {"recompiles", "recompiles", R"sql(
 CREATE TABLE recompiles(
   id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, frame_id INTEGER, frame TEXT,
   compile_id TEXT, prev_compile_id TEXT, reason TEXT, guard_input TEXT, guard_property TEXT,
-  guard_index INTEGER, expected TEXT, actual TEXT, all_reasons TEXT, event_id INTEGER);
+  guard_index INTEGER, expected TEXT, actual TEXT, all_reasons TEXT, event_id INTEGER);)sql"},
+    {"cache_limit_hits", "recompiles", R"sql(
 CREATE TABLE cache_limit_hits(
   id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, frame_id INTEGER, frame TEXT,
-  compile_id TEXT, cache_size INTEGER, cache_size_limit INTEGER, evidence TEXT);
+  compile_id TEXT, cache_size INTEGER, cache_size_limit INTEGER, evidence TEXT);)sql"},
+    {"dynamic_dims", "tensors", R"sql(
 CREATE TABLE dynamic_dims(
   id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, frame_id INTEGER, frame TEXT,
-  compile_id TEXT, input TEXT, source TEXT, dim INTEGER, symbol TEXT);
+  compile_id TEXT, input TEXT, source TEXT, dim INTEGER, symbol TEXT);)sql"},
+    {"failures", "failures_restarts", R"sql(
 CREATE TABLE failures(
   id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, compile_id TEXT, frame TEXT,
-  fail_type TEXT, fail_reason TEXT, user_file TEXT, user_line INTEGER, event_id INTEGER);
+  fail_type TEXT, fail_reason TEXT, user_file TEXT, user_line INTEGER, event_id INTEGER);)sql"},
+    {"restarts", "failures_restarts", R"sql(
 CREATE TABLE restarts(
   id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, compile_id TEXT, frame TEXT,
-  attempt INTEGER, reason TEXT, event_id INTEGER);
+  attempt INTEGER, reason TEXT, event_id INTEGER);)sql"},
+    {"cache_events", "compile_costs", R"sql(
 CREATE TABLE cache_events(
   id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, compile_id TEXT, cache TEXT,
-  result TEXT, event_id INTEGER);
+  result TEXT, event_id INTEGER);)sql"},
+    {"compile_phases", "compile_costs", R"sql(
 CREATE TABLE compile_phases(
   id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, compile_id TEXT, phase TEXT,
-  source TEXT, start_us REAL, duration_us REAL);
+  source TEXT, start_us REAL, duration_us REAL);)sql"},
+    {"tensors", "tensors", R"sql(
 CREATE TABLE tensors(
   id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, compile_id TEXT, attempt INTEGER,
   frame_id INTEGER, describer_id INTEGER, tensor_id INTEGER, source TEXT, input TEXT,
   dtype TEXT, device TEXT, size TEXT, stride TEXT, storage_offset INTEGER, storage_bytes INTEGER,
   requires_grad INTEGER, is_leaf INTEGER, is_view INTEGER, is_parameter INTEGER,
-  symbolic INTEGER, event_id INTEGER);
+  symbolic INTEGER, event_id INTEGER);)sql"},
+    {"tensor_shape_changes", "tensors", R"sql(
 CREATE TABLE tensor_shape_changes(
   id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, frame_id INTEGER, compile_id TEXT,
   prev_compile_id TEXT, input TEXT, source TEXT, prev_size TEXT, size TEXT, prev_stride TEXT,
-  stride TEXT, prev_dtype TEXT, dtype TEXT);
+  stride TEXT, prev_dtype TEXT, dtype TEXT);)sql"},
+    {"rank_divergence", "rank_divergence", R"sql(
 CREATE TABLE rank_divergence(
   id INTEGER PRIMARY KEY, aspect TEXT, compile_id TEXT, ranks TEXT, other_ranks TEXT,
-  value TEXT, other_value TEXT, detail TEXT);
+  value TEXT, other_value TEXT, detail TEXT);)sql"},
+    {"collectives", "collectives", R"sql(
 CREATE TABLE collectives(
   id INTEGER PRIMARY KEY, event_id INTEGER, file_id INTEGER, rank INTEGER, compile_id TEXT,
   pg_name TEXT, pg_desc TEXT, pg_ranks TEXT, pg_size INTEGER, seq INTEGER, op TEXT,
   input_sizes TEXT, output_sizes TEXT, dtype TEXT, in_nelems INTEGER, out_nelems INTEGER,
   bytes INTEGER, state TEXT, created_us REAL, started_us REAL, completed_us REAL,
-  timeout_ms REAL, peer INTEGER);
+  timeout_ms REAL, peer INTEGER);)sql"},
+    {"collective_matches", "collectives", R"sql(
 CREATE TABLE collective_matches(
   id INTEGER PRIMARY KEY, pg_name TEXT, pg_desc TEXT, seq INTEGER, expected_ranks TEXT,
   present_ranks TEXT, missing_ranks TEXT, op TEXT, ops_agree INTEGER, sizes_agree INTEGER,
   dtypes_agree INTEGER, timed_out_ranks TEXT, bytes INTEGER, first_arrival_us REAL,
   last_arrival_us REAL, arrival_skew_us REAL, last_rank INTEGER, wait_us REAL,
   duration_us REAL, bandwidth_gbps REAL, last_lag_us REAL, others_spread_us REAL,
-  last_idle_excess_us REAL);
+  last_idle_excess_us REAL);)sql"},
+    {"collective_groups", "collectives", R"sql(
 CREATE TABLE collective_groups(
   pg_name TEXT PRIMARY KEY, pg_desc TEXT, pg_ranks TEXT, collectives INTEGER, bytes INTEGER,
-  busy_us REAL, bandwidth_gbps REAL, max_skew_us REAL);
+  busy_us REAL, bandwidth_gbps REAL, max_skew_us REAL);)sql"},
+    {"collective_rank_lateness", "collectives", R"sql(
 CREATE TABLE collective_rank_lateness(
   pg_name TEXT, rank INTEGER, times_last INTEGER, collectives INTEGER, wait_caused_us REAL,
-  PRIMARY KEY(pg_name, rank));
+  PRIMARY KEY(pg_name, rank));)sql"},
+};
+
+// compile_directory is a view over compiles and events: created after the tables it reads.
+constexpr const char* kCompileDirectoryView = R"sql(
 CREATE VIEW compile_directory AS
   SELECT c.id AS compile_row, c.file_id, c.rank, c.compile_id, e.id AS event_id, e.line,
          COALESCE(e.attempt, 0) AS attempt, e.kind,
@@ -153,12 +159,17 @@ std::string attempt_sql(std::string_view column) {
          ", '_') + 1) AS INTEGER) ELSE 0 END)";
 }
 
-std::span<const char* const> analysis_tables() { return kTables; }
+std::span<const AnalysisTable> analysis_tables() {
+  return kAnalysisTables;
+}
 
 void recreate_analysis_tables(sqlite3* db) {
   exec(db, "DROP VIEW IF EXISTS compile_directory");
-  for (const char* table : kTables) exec(db, std::string("DROP TABLE IF EXISTS ") + table);
-  exec(db, kDdl);
+  for (const AnalysisTable& t : kAnalysisTables) {
+    exec(db, std::string("DROP TABLE IF EXISTS ") + t.name);
+    exec(db, t.ddl);
+  }
+  exec(db, kCompileDirectoryView);
 }
 
 }  // namespace tlscope::model::analysis

@@ -4,14 +4,10 @@
 
 #include <sqlite3.h>
 
-#include <span>
 #include <string>
 #include <string_view>
 
 namespace tlscope::model::analysis {
-
-// The names of the tables the analyses write, in the order they are documented.
-std::span<const char* const> analysis_tables();
 
 // Drops every analysis table and view, then creates them empty. Idempotent.
 void recreate_analysis_tables(sqlite3* db);

@@ -79,8 +79,8 @@ AnalysisReport analyze(sqlite3* db) {
          "CREATE INDEX tensors_compile ON tensors(file_id, compile_id);"
          "CREATE INDEX collectives_rank ON collectives(rank, pg_name, seq);"
          "CREATE INDEX findings_kind ON findings(kind);");
-    for (const char* table : analysis_tables())
-      report.table_rows.emplace_back(table, count_rows(db, table));
+    for (const AnalysisTable& table : analysis_tables())
+      report.table_rows.emplace_back(table.name, count_rows(db, table.name));
     exec(db, "COMMIT");
     report.ok = true;
   } catch (const SqlError& e) {

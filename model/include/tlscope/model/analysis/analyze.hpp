@@ -4,6 +4,7 @@
 
 #include <sqlite3.h>
 
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,6 +18,17 @@ struct AnalysisReport {
   std::vector<std::pair<std::string, int64_t>> table_rows;   // analysis table -> rows written
   std::vector<std::pair<std::string, double>> pass_seconds;  // pass -> wall time
 };
+
+// One analysis table: its name, the pass that writes it (AnalysisReport::pass_seconds names the
+// passes) and its DDL.
+struct AnalysisTable {
+  const char* name;
+  const char* pass;
+  const char* ddl;
+};
+
+// Every table the analyses write, in the order docs/schema.md documents them.
+std::span<const AnalysisTable> analysis_tables();
 
 // The database must hold the ingest tables (files, events, payloads, artifacts, ...). On failure
 // nothing is left half-written: the transaction is rolled back.

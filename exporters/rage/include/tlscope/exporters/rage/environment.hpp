@@ -18,8 +18,11 @@ struct EnvironmentOptions {
   // NAME=value pairs; the process environment when empty.
   std::vector<std::pair<std::string, std::string>> variables;
   bool use_process_environment = true;
-  // Ask `python3` for its version and torch's (bounded by a 20 s timeout).
+  // Ask `python3` for its version and torch's, and `nvidia-smi` for the GPUs, each bounded by
+  // `probe_timeout_seconds` (a probe that runs out of time is recorded as timed out).
   bool probe_python = true;
+  std::string python = "python3", nvidia_smi = "nvidia-smi";  // looked up in PATH
+  double probe_timeout_seconds = 20;
 };
 
 // Whether a variable belongs in env.txt (TORCH*, CUDA*, NCCL*, PYTHON*, OMP_*, ...).

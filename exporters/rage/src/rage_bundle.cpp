@@ -14,6 +14,8 @@
 
 #include "rage_database.hpp"
 #include "rage_summary.hpp"
+#include "scratch_dir.hpp"
+#include "tlscope/exporters/rage/regular_file.hpp"
 #include "tlscope/exporters/report.hpp"
 #include "tlscope/parser/reader.hpp"
 
@@ -21,15 +23,6 @@ namespace tlscope::exporters::rage {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Removes the scratch folder however the build ends.
-struct Staging {
-  fs::path dir;
-  ~Staging() {
-    std::error_code ec;
-    if (!dir.empty()) fs::remove_all(dir, ec);
-  }
-};
 
 std::string utc_now() {
   return format_utc(static_cast<double>(std::time(nullptr)), "%Y-%m-%dT%H:%M:%SZ");
@@ -47,10 +40,14 @@ std::string top_folder(const std::string& out_path) {
   return name.empty() ? "tlscope-rage" : name;
 }
 
-std::string bundle_log_name(const std::string& path, std::set<std::string>& taken) {
+// The log's name inside the bundle: its file name without .gz, redacted (a token in a file name
+// would otherwise reach the tar member name, manifest.json, files.path and the report).
+std::string bundle_log_name(const std::string& path, std::set<std::string>& taken,
+                            Redactor& redactor, RedactionCounts& counts) {
   std::string name = fs::path(path).filename().string();
   if (name.size() > 3 && name.compare(name.size() - 3, 3, ".gz") == 0) name.resize(name.size() - 3);
   if (name.empty() || name == "-") name = "stdin.log";
+  redactor.redact_file_name(name, counts);
   std::string unique = name;
   for (int i = 2; !taken.insert(unique).second; ++i) unique = std::to_string(i) + "_" + name;
   return unique;
@@ -72,6 +69,10 @@ RunListing list_runs(const std::string& dir, const RunGrouping& grouping, bool s
   std::vector<TraceFile> files;
   uint64_t total = 0, done = 0;
   for (const parser::SourceInfo& source : plan.sources) {
+    if (auto kind = special_file_kind(source.path)) {
+      listing.problems.push_back(source.path + ": skipped: " + *kind + ", not a regular file");
+      continue;
+    }
     files.push_back(probe_trace_file(source.path));
     total += files.back().bytes;
   }
@@ -104,13 +105,14 @@ RageResult write_rage_bundle(const RageOptions& options) {
   fs::path parent = out.parent_path();
   if (!fs::is_directory(parent, ec)) return fail(parent.string() + ": no such directory");
 
-  Staging staging;
-  std::string pattern = out.string() + ".staging-XXXXXX";
-  if (!mkdtemp(pattern.data()))
-    return fail(parent.string() + ": cannot write here: " + std::strerror(errno));
-  staging.dir = pattern;
-  fs::create_directories(staging.dir / "logs", ec);
-  if (ec) return fail((staging.dir / "logs").string() + ": " + ec.message());
+  // Everything, the archive included, is written in a fresh private folder beside the output
+  // and only the finished archive is renamed into place: nothing is written through a name
+  // someone else could have planted (a `bug.tar.gz.part` symlink, say).
+  ScratchDir staging;
+  std::string error;
+  if (!staging.create(out.string() + ".staging-", error)) return fail(error);
+  fs::create_directories(staging.path() / "logs", ec);
+  if (ec) return fail((staging.path() / "logs").string() + ": " + ec.message());
 
   Redactor redactor(options.redaction);
   BundleSummary summary;
@@ -147,7 +149,7 @@ RageResult write_rage_bundle(const RageOptions& options) {
   };
 
   // 1. The database first in database mode: its files table names the logs to bundle.
-  std::string db = (staging.dir / "tlscope.db").string();
+  std::string db = (staging.path() / "tlscope.db").string();
   std::vector<std::string> log_sources;
   for (const TraceFile& f : options.run.files) log_sources.push_back(f.path);
   if (summary.from_database) {
@@ -165,7 +167,9 @@ RageResult write_rage_bundle(const RageOptions& options) {
           std::string shown = p;
           RedactionCounts ignored;
           redactor.redact_line(shown, ignored);
-          summary.missing_logs.push_back(shown);
+          std::optional<std::string> kind = p == "-" ? std::nullopt : special_file_kind(p);
+          summary.missing_logs.push_back(shown + ": " +
+                                         (kind ? *kind + ", not read" : std::string("not found")));
         }
       }
     }
@@ -178,10 +182,10 @@ RageResult write_rage_bundle(const RageOptions& options) {
   for (const std::string& p : log_sources) total_bytes += fs::file_size(p, ec);
   for (const std::string& path : log_sources) {
     BundledLog log;
-    log.name = bundle_log_name(path, taken);
+    log.name = bundle_log_name(path, taken, redactor, summary.name_counts);
     log.rank = parser::rank_from_filename(path);
     log.original_bytes = fs::file_size(path, ec);
-    std::string dest = (staging.dir / "logs" / log.name).string();
+    std::string dest = (staging.path() / "logs" / log.name).string();
     uint64_t base = done_bytes;
     log.redaction = redact_log(path, dest, redactor, 50, [&](uint64_t read) {
       progress("redacting logs", base + std::min(read, log.original_bytes), total_bytes);
@@ -195,6 +199,7 @@ RageResult write_rage_bundle(const RageOptions& options) {
     summary.logs.push_back(std::move(log));
   }
 
+  summary.counts.merge(summary.name_counts);
   stage_done("redact");
 
   // 3. The database from the redacted logs (so it cannot hold what the logs no longer do).
@@ -211,7 +216,7 @@ RageResult write_rage_bundle(const RageOptions& options) {
   stage_done("database");
 
   // 4. The report.
-  fs::path report_dir = staging.dir / "report";
+  fs::path report_dir = staging.path() / "report";
   if (options.with_report) {
     progress("writing report", 0, 1);
     ReportOptions report;
@@ -255,7 +260,7 @@ RageResult write_rage_bundle(const RageOptions& options) {
     std::sort(pages.begin(), pages.end());
     files.insert(files.end(), pages.begin(), pages.end());
   }
-  std::string part = out.string() + ".part";
+  std::string part = (staging.path() / "bundle.tar.gz.part").string();
   TarGzWriter tar;
   std::vector<TarEntry> entries;
   auto add_bytes = [&](const std::string& name, const std::string& text) {
@@ -296,7 +301,7 @@ RageResult write_rage_bundle(const RageOptions& options) {
   result.ingest_errors = static_cast<uint64_t>(summary.ingest_errors);
   result.counts = summary.counts;
   for (const std::string& m : summary.missing_logs)
-    result.notes.push_back(m + ": named in the database but not found; not bundled");
+    result.notes.push_back(m + " (named in the database; not bundled)");
   result.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return result;

@@ -23,7 +23,8 @@ class TarGzWriter {
   TarGzWriter(const TarGzWriter&) = delete;
   TarGzWriter& operator=(const TarGzWriter&) = delete;
 
-  // Creates (truncating) `path`. False with error() naming the path when it cannot.
+  // Creates `path`, which must not exist yet (it is never a symlink followed or a file replaced).
+  // False with error() naming the path when it cannot.
   bool open(const std::string& path, int level = 6);
   // Streams the file at `source` into the archive as `name`. The size is taken when the header is
   // written; a file that grows meanwhile is cut at that size, one that shrinks is an error.

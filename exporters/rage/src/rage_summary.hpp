@@ -25,13 +25,14 @@ struct BundleSummary {
   bool from_database = false;
   const TraceRun* run = nullptr;
   std::vector<BundledLog> logs;
-  std::vector<std::string> missing_logs;  // database mode: logs named in the database but absent
+  std::vector<std::string> missing_logs;  // database mode: "path: why not read" per absent log
   int64_t events = 0, ingest_errors = 0, compiles = -1, findings = -1;
   bool has_report = false;
   std::string report_note;  // why there is no report, when there is none
   bool paths_redacted = false;
   RedactionCounts counts;  // every redaction in the bundle
   RedactionCounts env_counts, db_counts;
+  RedactionCounts name_counts;    // in the logs' file names
   uint64_t db_cells_changed = 0;  // database mode
 };
 

@@ -68,10 +68,12 @@ std::string readme_text(const BundleSummary& s) {
   out += "Redaction (" + std::to_string(s.counts.total()) + " replacement(s)):\n";
   out += counts_text(s.counts);
   out +=
-      "  Replaced text reads <redacted:KIND>. Token shapes (GitHub, Hugging Face, AWS, Slack,\n"
-      "  OpenAI, bearer tokens), private key blocks, passwords in URLs and secret-named\n"
-      "  assignments (HF_TOKEN=..., --password=...) are found in every log line, env value and\n"
-      "  database text; environment variables with secret-looking names keep only their name.\n";
+      "  Replaced text reads <redacted:KIND> (redacted-KIND in log headers and file names).\n"
+      "  Token shapes (GitHub, Hugging Face, AWS, Slack, OpenAI), Bearer and Basic credentials,\n"
+      "  private key blocks, passwords in URLs, secret-named fields and assignments\n"
+      "  (\"api_key\": \"...\", HF_TOKEN=..., password = ..., --password=...) are found in every\n"
+      "  log line, log file name, env value and database text; environment variables with\n"
+      "  secret-looking names keep only their name.\n";
   out += s.paths_redacted
              ? "  The home directory reads ~ and the user name <user> (--redact-paths).\n"
              : "  Paths were left as they are (pass --redact-paths to hide the home directory and "
@@ -115,6 +117,7 @@ std::string manifest_json(const BundleSummary& s, const std::vector<TarEntry>& e
   out += "    \"total\": " + std::to_string(s.counts.total()) + ",\n";
   out += "    \"by_kind\": " + counts_json(s.counts) + ",\n";
   out += "    \"environment\": " + counts_json(s.env_counts) + ",\n";
+  out += "    \"file_names\": " + counts_json(s.name_counts) + ",\n";
   if (s.from_database) {
     out += "    \"database\": " + counts_json(s.db_counts) + ",\n";
     out += "    \"database_cells_changed\": " + std::to_string(s.db_cells_changed) + ",\n";

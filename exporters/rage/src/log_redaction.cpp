@@ -4,6 +4,8 @@
 // the longest line, never by the payload or the file.
 #include "tlscope/exporters/rage/log_redaction.hpp"
 
+#include "tlscope/exporters/rage/regular_file.hpp"
+
 #include <unistd.h>
 #include <zlib.h>
 
@@ -11,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "tlscope/parser/glog.hpp"
 #include "tlscope/parser/md5.hpp"
 
 namespace tlscope::exporters::rage {
@@ -47,9 +50,17 @@ class LogCopy {
   bool open(const std::string& in_path, const std::string& out_path) {
     in_path_ = in_path;
     out_path_ = out_path;
-    errno = 0;
-    in_ = gzopen(in_path.c_str(), "rb");
-    if (!in_) return fail(in_path, errno ? std::strerror(errno) : "cannot open");
+    std::string error;
+    int fd = open_regular_file(in_path, error);
+    if (fd < 0) {
+      result_.error = error;
+      return false;
+    }
+    in_ = gzdopen(fd, "rb");
+    if (!in_) {
+      ::close(fd);
+      return fail(in_path, "cannot open");
+    }
     gzbuffer(in_, 256 * 1024);
     out_ = std::fopen(out_path.c_str(), "wb");
     if (!out_) return fail(out_path, std::strerror(errno));
@@ -162,7 +173,7 @@ class LogCopy {
       // Any other non-blank line ends the previous record (tlparse drops blank lines anywhere).
       if (!finish_payload()) return false;
       redactor_.end_block();
-      if (redactor_.redact_line(line, result_.counts)) note(before);
+      if (redact_record_line(line)) note(before);
       redactor_.end_block();  // a key block cannot run from a header into the next lines
       size_t at = line.find(kHasPayload);
       if (at != std::string::npos && is_hex32(line, at + kHasPayload.size())) {
@@ -173,6 +184,13 @@ class LogCopy {
       }
     }
     return emit(line) && (!newline || emit("\n"));
+  }
+
+  // The glog prefix keeps its grammar (`path:line]`, so no ':' in a replacement there); the
+  // envelope after it is JSON text. One pass over the line either way.
+  bool redact_record_line(std::string& line) {
+    std::optional<parser::GlogLine> glog = parser::parse_glog_header(line);
+    return redactor_.redact_record(line, glog ? glog->envelope_offset : 0, result_.counts);
   }
 
   bool finish_payload() {

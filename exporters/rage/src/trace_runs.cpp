@@ -2,6 +2,7 @@
 #include "tlscope/exporters/rage/trace_runs.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <ctime>
 #include <functional>
 
+#include "tlscope/exporters/rage/regular_file.hpp"
 #include "tlscope/parser/reader.hpp"
 
 namespace tlscope::exporters::rage {
@@ -45,10 +47,12 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 bool for_each_record_line(const std::string& path,
                           const std::function<void(std::string_view)>& on_record,
                           std::string& error) {
-  errno = 0;
-  gzFile in = gzopen(path.c_str(), "rb");
+  int fd = open_regular_file(path, error);
+  if (fd < 0) return false;
+  gzFile in = gzdopen(fd, "rb");
   if (!in) {
-    error = path + ": " + (errno ? std::strerror(errno) : "cannot open");
+    ::close(fd);
+    error = path + ": cannot open";
     return false;
   }
   gzbuffer(in, 256 * 1024);
@@ -100,6 +104,17 @@ std::optional<double> last_header_time(std::string_view text, int64_t mtime) {
     end = start - 1;
   }
   return std::nullopt;
+}
+
+// The file for reading, or nullptr for a FIFO, a device or a file that cannot be opened (its
+// span then comes from its modification time).
+std::FILE* open_regular(const std::string& path) {
+  std::string ignored;
+  int fd = open_regular_file(path, ignored);
+  if (fd < 0) return nullptr;
+  std::FILE* f = ::fdopen(fd, "rb");
+  if (!f) ::close(fd);
+  return f;
 }
 
 std::string read_range(std::FILE* f, int64_t offset, size_t len) {
@@ -177,7 +192,7 @@ TraceFile probe_trace_file(const std::string& path) {
           }
         },
         error);
-  } else if (std::FILE* in = std::fopen(path.c_str(), "rb")) {
+  } else if (std::FILE* in = open_regular(path)) {
     constexpr size_t kWindow = 64 * 1024;
     std::string head = read_range(in, 0, kWindow);
     size_t start = 0;

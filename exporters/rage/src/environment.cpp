@@ -1,6 +1,7 @@
 // env.txt: build, machine and relevant environment variables (see environment.hpp).
 #include "tlscope/exporters/rage/environment.hpp"
 
+#include <gnu/libc-version.h>
 #include <sqlite3.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -12,10 +13,17 @@
 #include <fstream>
 #include <thread>
 
+#include "probe_command.hpp"
+
 extern char** environ;
 
 namespace tlscope::exporters::rage {
 namespace {
+
+std::string last_line(const std::string& text) {
+  size_t nl = text.rfind('\n');
+  return nl == std::string::npos ? text : text.substr(nl + 1);
+}
 
 std::string first_line_with(const char* path, std::string_view key) {
   std::ifstream in(path);
@@ -46,17 +54,21 @@ std::string os_release() {
   return "unknown";
 }
 
-// Runs a fixed command (no user input reaches the shell) and returns its trimmed output.
-std::string command_output(const char* command) {
-  std::FILE* p = popen(command, "r");
-  if (!p) return "";
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0 && out.size() < 64 * 1024) out.append(buf, n);
-  pclose(p);
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-  return out;
+// What env.txt says about a probe that did not answer; `missing` when it is not installed.
+std::string probe_problem(const ProbeResult& r, double timeout, const std::string& missing) {
+  char buf[64];
+  switch (r.status) {
+    case ProbeResult::Status::kNotFound:
+      return missing;
+    case ProbeResult::Status::kTimedOut:
+      std::snprintf(buf, sizeof buf, "timed out after %g s", timeout);
+      return buf;
+    case ProbeResult::Status::kFailed:
+    case ProbeResult::Status::kOk:
+      break;
+  }
+  return "failed (exit " + std::to_string(r.exit_code) + ")" +
+         (r.output.empty() ? "" : ": " + last_line(r.output));
 }
 
 }  // namespace
@@ -120,22 +132,33 @@ std::string describe_environment(const EnvironmentOptions& options, Redactor& re
   if (!model.empty()) line("cpu model", model);
   std::string mem = first_line_with("/proc/meminfo", "MemTotal");
   if (!mem.empty()) line("memory", mem);
-  std::string libc = command_output("getconf GNU_LIBC_VERSION 2>/dev/null");
-  if (!libc.empty()) line("libc", libc);
+  line("libc", std::string("glibc ") + gnu_get_libc_version());
 
   if (options.probe_python) {
     out += "\n[python]\n";
-    std::string py = command_output("timeout 20 python3 --version 2>&1");
-    line("python3", py.empty() ? "not found" : py);
-    if (!py.empty()) {
-      std::string torch = command_output(
-          "timeout 20 python3 -c \"import torch; print(torch.__version__, "
-          "'cuda', torch.version.cuda, 'available', torch.cuda.is_available())\" 2>&1 | tail -n 1");
-      line("torch", torch.empty() ? "not importable" : torch);
+    double timeout = options.probe_timeout_seconds;
+    ProbeResult py = run_probe({options.python, "--version"}, timeout);
+    bool have_python = py.status == ProbeResult::Status::kOk && !py.output.empty();
+    line("python3", have_python ? py.output : probe_problem(py, timeout, "not found"));
+    if (have_python) {
+      ProbeResult torch = run_probe(
+          {options.python, "-c",
+           "import torch; print(torch.__version__, 'cuda', torch.version.cuda, 'available', "
+           "torch.cuda.is_available())"},
+          timeout);
+      bool ok = torch.status == ProbeResult::Status::kOk && !torch.output.empty();
+      line("torch", ok ? last_line(torch.output)
+                    : torch.status == ProbeResult::Status::kFailed
+                        ? "not importable: " + last_line(torch.output)
+                        : probe_problem(torch, timeout, "not importable"));
     }
-    std::string smi = command_output(
-        "timeout 20 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null");
-    line("gpus (nvidia-smi)", smi.empty() ? "none found" : smi);
+    ProbeResult smi = run_probe(
+        {options.nvidia_smi, "--query-gpu=name,driver_version", "--format=csv,noheader"}, timeout);
+    bool gpus = smi.status == ProbeResult::Status::kOk && !smi.output.empty();
+    line("gpus (nvidia-smi)", gpus ? smi.output
+                              : smi.status == ProbeResult::Status::kTimedOut
+                                  ? probe_problem(smi, timeout, "")
+                                  : "none found");
   }
 
   std::vector<std::pair<std::string, std::string>> vars = options.variables;

@@ -3,7 +3,9 @@
 // which GNU tar, bsdtar and Python's tarfile all read.
 #include "tlscope/exporters/rage/tar_gz.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -65,9 +67,14 @@ bool TarGzWriter::fail(const std::string& message) {
 bool TarGzWriter::open(const std::string& path, int level) {
   path_ = path;
   std::string mode = "wb" + std::to_string(level);
-  errno = 0;
-  gz_ = gzopen(path.c_str(), mode.c_str());
-  if (!gz_) return fail(errno ? std::strerror(errno) : "cannot open for writing");
+  // O_EXCL | O_NOFOLLOW: never through a planted symlink, never over an existing file.
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) return fail(std::strerror(errno));
+  gz_ = gzdopen(fd, mode.c_str());
+  if (!gz_) {
+    ::close(fd);
+    return fail("cannot open a gzip stream");
+  }
   gzbuffer(gz_, 256 * 1024);
   return true;
 }

@@ -1,0 +1,73 @@
+// One compile's detail over a real log (simple.log: one compile, 0/0): its payloads by section in
+// log order, its metrics, input tensor and cache outcome, as read off the log's envelopes.
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "tlscope/model/analysis/analyze.hpp"
+#include "tlscope/model/ingest.hpp"
+#include "tlscope/model/sqlite.hpp"
+#include "tlscope/views/compile_detail.hpp"
+
+using namespace tlscope::views;
+
+namespace {
+
+std::string analysed_db(const std::string& log, const std::string& name) {
+  std::string path = std::string(TLSCOPE_BINARY_DIR) + "/tests/" + name;
+  std::filesystem::remove(path);
+  tlscope::model::ingest(path, {std::string(TLSCOPE_SHARED_LOGS) + "/" + log});
+  tlscope::model::Connection c(path, tlscope::model::OpenMode::kReadWrite);
+  REQUIRE(tlscope::model::analysis::analyze(c.handle()).ok);
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("Compile detail of simple.log's one compile: sections, metrics, tensor, cache") {
+  Database db(analysed_db("simple.log", "views_compile_detail.db"));
+  REQUIRE(db.ok());
+  auto rows = load_compile_rows(db);
+  INFO(rows.error);
+  REQUIRE(rows->size() == 1);
+  const CompileRow& c = rows->at(0);
+  CHECK(c.compile_id == "0/0");
+  CHECK(c.status == "ok");
+  CompileDetailReader reader(db);
+  auto d = reader.read(c);
+  INFO(d.error);
+  REQUIRE(d.ok());
+  std::map<PayloadSection, std::vector<std::string>> by_section;
+  for (const PayloadEntry& e : d->payloads) by_section[e.section].push_back(e.title());
+  // The log's graph envelopes, its one guard dump, its generated code (the output code and the
+  // fx_graph_runnable artifact) and its other artifacts, each in log order.
+  CHECK(by_section[PayloadSection::kGraphs] ==
+        std::vector<std::string>{"dynamo_output_graph", "aot_inference_graph",
+                                 "inductor_post_grad_graph"});
+  CHECK(by_section[PayloadSection::kGuards] == std::vector<std::string>{"dynamo_cpp_guards_str"});
+  CHECK(by_section[PayloadSection::kCode].size() == 2);
+  CHECK(by_section[PayloadSection::kArtifacts].size() == 3);
+  for (const PayloadEntry& e : d->payloads) {
+    INFO(e.title());
+    if (e.section == PayloadSection::kGraphs) CHECK(e.language == PayloadLanguage::kPython);
+    if (e.section == PayloadSection::kArtifacts) CHECK(e.language == PayloadLanguage::kPlain);
+    auto text = reader.payload_text(e.payload_id);
+    CHECK(text.ok());
+    CHECK(static_cast<int64_t>(text->size()) == e.size);
+  }
+  REQUIRE(d->metrics.size() == 1);
+  CHECK(d->metrics[0].kind == "compilation_metrics");
+  bool has_co_name = false;
+  for (const MetricsField& f : d->metrics[0].fields) has_co_name |= f.name == "co_name";
+  CHECK(has_co_name);
+  REQUIRE(d->tensors.size() == 1);  // the one describe_tensor
+  CHECK(d->tensors[0].dtype == "torch.float32");
+  // fx_graph_cache_miss: the FX graph cache missed once.
+  REQUIRE(d->cache.size() >= 1);
+  CHECK(d->cache[0].cache == "fx_graph");
+  CHECK(d->cache[0].result == "miss");
+  auto missing = reader.payload_text(-5);
+  CHECK_FALSE(missing.ok());
+  CHECK(missing.error.find("views_compile_detail.db") != std::string::npos);
+  auto dir = load_compile_directory(db, c.row);
+  CHECK(dir->size() > d->payloads.size());  // dynamo_start and metrics carry no payload here
+}
