@@ -20,7 +20,8 @@ CommandRegistration export_registration(50, [](CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand("export", "Export a database to other tools' formats");
   cmd->require_subcommand(1);
   auto args = std::make_shared<ExportArgs>();
-  CLI::App* chrome = cmd->add_subcommand("chrome-trace", "Chrome trace JSON (Perfetto, chrome://tracing)");
+  CLI::App* chrome =
+      cmd->add_subcommand("chrome-trace", "Chrome trace JSON (Perfetto, chrome://tracing)");
   add_read_inputs(chrome, args->inputs);
   chrome->add_option("-o,--out", args->out, "Output .json file")->required();
   chrome->callback([args, &exit_code] {

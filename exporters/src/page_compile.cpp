@@ -196,9 +196,9 @@ class CompilePageWriter {
 
 }  // namespace
 
-void write_compile_pages(ReportContext& ctx, const std::vector<CompileRow>& compiles,
-                         const TensorSnapshots& snapshots) {
-  CompilePageWriter writer(ctx, snapshots);
+void write_compile_pages(ReportContext& ctx) {
+  const std::vector<CompileRow>& compiles = ctx.shared.compile_tree.compiles;
+  CompilePageWriter writer(ctx, ctx.shared.snapshots);
   size_t limit = std::min(compiles.size(), ctx.options.max_compile_pages);
   for (size_t i = 0; i < limit; ++i) writer.write(compiles[i]);
   if (limit < compiles.size())

@@ -86,7 +86,8 @@ class TreePages {
 
 }  // namespace
 
-void write_compile_tree(ReportContext& ctx, const views::CompileTree& compile_tree) {
+void write_compile_tree(ReportContext& ctx) {
+  const views::CompileTree& compile_tree = ctx.shared.compile_tree;
   const std::vector<CompileRow>& compiles = compile_tree.compiles;
   if (compile_tree.frames.size() < compile_tree.frames_total)
     ctx.warnings.push_back("compile tree cut at " + std::to_string(compile_tree.frames.size()) +

@@ -38,12 +38,15 @@ class Site {
   uint64_t bytes_ = 0, largest_page_ = 0;
 };
 
+struct SharedViews;  // pages.hpp
+
 // Everything a page writer needs.
 struct ReportContext {
   const Database& db;
   Site& site;
   const ReportOptions& options;
   std::vector<std::string>& warnings;
+  const SharedViews& shared;  // the view models several page families draw
 };
 
 // The view model of `loaded`; a failed read becomes a report note ("what: message") on the summary

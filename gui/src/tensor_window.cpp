@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "palette.hpp"
-#include "tlscope/views/tensor_grid_text.hpp"
+#include "tlscope/views/tensor_grid.hpp"
 #include "viewer_data.hpp"
 
 namespace tlscope::gui {
