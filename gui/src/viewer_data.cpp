@@ -1,6 +1,7 @@
 // Loading the viewer's data through the views layer's queries.
 #include <cstdio>
 
+#include "tlscope/views/phase_timeline.hpp"
 #include "viewer_data.hpp"
 
 namespace tlscope::gui {
@@ -25,7 +26,7 @@ bool load_viewer_data(const ViewerOptions& options, ViewerData& data, std::strin
   note("ingest errors");
   data.tensors = views::load_tensors(db, &why);
   note("tensors");
-  data.timeline = views::build_timeline(views::load_chromium_intervals(db, &why));
+  data.timeline = views::load_phase_timeline(db, views::load_trace_runs(db, &why), &why).timeline;
   note("timeline");
   std::snprintf(data.tensor_view.mesh, sizeof data.tensor_view.mesh, "%s",
                 options.tensor_mesh.c_str());
