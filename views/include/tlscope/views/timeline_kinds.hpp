@@ -17,7 +17,7 @@ namespace tlscope::views {
   X(backend, "backend compile", 0x76b7b2) \
   X(codegen, "code generation", 0xc9a227) \
   X(cache, "cache", 0x9c755f)             \
-  X(instant, "instant event", 0xe0e0e0)   \
+  X(instant, "instant event", 0x7f8c9a)   \
   X(other_phase, "other phase", 0x8c8c8c)
 
 #define TLSCOPE_COLLECTIVE_KINDS(X)             \
