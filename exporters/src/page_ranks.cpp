@@ -1,111 +1,64 @@
-// ranks.html: multi-rank divergence. A per-rank table of counts (a cell that differs from the
-// value most ranks have is marked) and every divergence the analysis found (rank_divergence).
-#include <cstdio>
-#include <map>
-
+// ranks.html: multi-rank divergence, drawn from views::RankDivergence: the per-rank table of
+// counts (a cell that differs from the majority is marked) and every divergence row.
 #include "pages.hpp"
 #include "tlscope/exporters/html.hpp"
+#include "tlscope/views/rank_divergence.hpp"
 
 namespace tlscope::exporters {
 
 namespace {
 
-using PerRank = std::map<int64_t, std::string>;
+constexpr size_t kMaxCellChars = 400;
 
-// One table row; cells whose value differs from the majority get class "bad".
-std::string count_row(std::string_view label, const std::vector<int64_t>& ranks,
-                      const PerRank& values, bool mark) {
-  std::map<std::string, int> votes;
-  for (int64_t r : ranks) {
-    auto it = values.find(r);
-    ++votes[it == values.end() ? "0" : it->second];
-  }
-  std::string majority;
-  int best = -1;
-  for (auto& [v, n] : votes)
-    if (n > best) best = n, majority = v;
-  std::string h = "<tr><th>" + html_escape(label) + "</th>";
-  for (int64_t r : ranks) {
-    auto it = values.find(r);
-    std::string v = it == values.end() ? "0" : it->second;
-    h += mark && v != majority ? "<td class=\"num bad\">" : "<td class=\"num\">";
-    append_html_escaped(h, v);
+std::string count_row(const views::RankCountRow& row) {
+  std::string h = "<tr><th>" + html_escape(row.label) + "</th>";
+  for (size_t i = 0; i < row.values.size(); ++i) {
+    h += row.differs[i] ? "<td class=\"num bad\">" : "<td class=\"num\">";
+    append_html_escaped(h, row.values[i]);
     h += "</td>";
   }
   return h + "</tr>\n";
 }
 
-PerRank per_rank(const Database& db, std::string_view sql) {
-  PerRank out;
-  Statement s = db.prepare(sql);
-  while (s.step()) out[s.int64(0)] = s.text(1);
-  return out;
+std::string divergence_row(const views::RankDivergenceRow& d) {
+  std::string r = "<tr>";
+  int col = 0;
+  for (const std::string* v :
+       {&d.aspect, &d.compile_id, &d.ranks, &d.value, &d.other_ranks, &d.other_value}) {
+    r += col++ == 3 ? "<td class=\"bad\">" : "<td>";
+    std::string_view text = *v;
+    append_html_escaped(r, text.substr(0, kMaxCellChars));
+    if (text.size() > kMaxCellChars) r += "&hellip;";
+    r += "</td>";
+  }
+  return r + "</tr>\n";
 }
 
 }  // namespace
 
-void write_ranks_page(ReportContext& ctx, const std::vector<CompileInfo>& compiles) {
-  std::vector<int64_t> ranks;
-  {
-    Statement s =
-        ctx.db.prepare("SELECT DISTINCT rank FROM files WHERE rank IS NOT NULL ORDER BY rank");
-    while (s.step()) ranks.push_back(s.int64(0));
-  }
+void write_ranks_page(ReportContext& ctx) {
+  views::Result<views::RankDivergence> view = views::load_rank_divergence(ctx.db);
+  if (!view.ok()) ctx.warnings.push_back(view.error);
+  const views::RankDivergence& v = *view;
   std::string h = page_head("Ranks", "ranks", 0);
-  h += "<p id=\"rank-count\" data-count=\"" + std::to_string(ranks.size()) + "\">" +
-       plural(static_cast<int64_t>(ranks.size()), "rank") + ".";
-  if (ranks.size() < 2) h += " There is nothing to compare across ranks.";
+  h += "<p id=\"rank-count\" data-count=\"" + std::to_string(v.ranks.size()) + "\">" +
+       plural(static_cast<int64_t>(v.ranks.size()), "rank") + ".";
+  if (v.ranks.size() < 2) h += " There is nothing to compare across ranks.";
   h += "</p>\n";
-  if (ranks.size() >= 2) {
+  if (!v.counts.empty()) {
     h += "<h2>Per rank</h2>\n<table id=\"rank-counts\"><thead><tr><th></th>";
-    for (int64_t r : ranks) h += "<th>rank " + std::to_string(r) + "</th>";
+    for (int64_t r : v.ranks) h += "<th>rank " + std::to_string(r) + "</th>";
     h += "</tr></thead><tbody>\n";
-    PerRank time;
-    std::map<int64_t, double> seconds;
-    for (const CompileInfo& c : compiles)
-      if (c.rank) seconds[*c.rank] += c.duration_us / 1e6;
-    for (auto& [r, sec] : seconds) {
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "%.2f s", sec);
-      time[r] = buf;
-    }
-    auto count = [&](std::string_view table, std::string_view where = "") {
-      return per_rank(ctx.db, "SELECT rank, count(*) FROM " + std::string(table) +
-                                  " WHERE rank IS NOT NULL " + std::string(where) +
-                                  " GROUP BY rank");
-    };
-    h += count_row("compiles", ranks, count("compiles"), true);
-    h += count_row("failed compiles", ranks, count("failures"), true);
-    h += count_row("graph breaks", ranks, count("graph_breaks"), true);
-    h += count_row("recompiles", ranks, count("recompiles"), true);
-    h += count_row("cache hits", ranks, count("cache_events", "AND result = 'hit'"), true);
-    h += count_row("cache misses", ranks, count("cache_events", "AND result = 'miss'"), true);
-    h += count_row("collectives", ranks, count("collectives"), true);
-    // Compile time naturally varies between ranks; shown for reading, never marked.
-    h += count_row("compile time", ranks, time, false);
+    for (const views::RankCountRow& row : v.counts) h += count_row(row);
     h += "</tbody></table>\n";
   }
-  int64_t n = ctx.db.scalar("SELECT count(*) FROM rank_divergence");
+  size_t n = v.divergences.total;
   std::string table_open =
       "<table id=\"rank-divergence\" data-count=\"" + std::to_string(n) +
       "\"><thead><tr><th>aspect</th><th>compile</th><th>ranks</th><th>value</th>"
       "<th>other ranks</th><th>their value</th></tr></thead><tbody>\n";
-  Statement d = ctx.db.prepare(
-      "SELECT coalesce(aspect, ''), coalesce(compile_id, ''), coalesce(ranks, ''), "
-      "coalesce(value, ''), coalesce(other_ranks, ''), coalesce(other_value, '') "
-      "FROM rank_divergence ORDER BY id");
   std::vector<std::string> rows;
-  while (d.step()) {
-    std::string r = "<tr>";
-    for (int col = 0; col < 6; ++col) {
-      std::string_view v = d.text_view(col);
-      r += col == 3 ? "<td class=\"bad\">" : "<td>";
-      append_html_escaped(r, v.size() > 400 ? v.substr(0, 400) : v);
-      if (v.size() > 400) r += "&hellip;";
-      r += "</td>";
-    }
-    rows.push_back(r + "</tr>\n");
-  }
+  for (const views::RankDivergenceRow& d : v.divergences.rows) rows.push_back(divergence_row(d));
   h += "<h2>Divergences (" + std::to_string(n) + ")</h2>\n" + table_open;
   for (size_t i = 0; i < rows.size() && i < ctx.options.rows_per_page; ++i) h += rows[i];
   h += "</tbody></table>\n";

@@ -7,10 +7,19 @@
 #include "pages.hpp"
 #include "tensor_grid_html.hpp"
 #include "tlscope/exporters/html.hpp"
+#include "tlscope/views/rank_colors.hpp"
 
 namespace tlscope::exporters {
 
 namespace {
+
+// Snapshots past this many get no page of their own (they stay listed).
+constexpr size_t kMaxValuePages = 2000;
+
+// The page of the index-th snapshot of the database, "" past the page limit.
+std::string snapshot_page(size_t index) {
+  return index < kMaxValuePages ? "tensor/values_" + std::to_string(index + 1) + ".html" : "";
+}
 
 std::string shape_text(const std::vector<int64_t>& shape) {
   std::string s = "[";
@@ -71,7 +80,8 @@ std::string legend(const views::TensorSnapshot& s) {
     h += "<tr data-mesh-rank=\"" + std::to_string(b.mesh_rank) +
          "\"><td><i class=\"swatch\" "
          "style=\"background:" +
-         mesh_rank_colour(b.mesh_rank) + "\"></i>r" + std::to_string(b.mesh_rank) + "</td><td>";
+         views::css_color(views::rank_color(b.mesh_rank)) + "\"></i>r" +
+         std::to_string(b.mesh_rank) + "</td><td>";
     for (size_t m = 0; m < b.mesh_coords.size(); ++m) {
       const auto& names = s.placement->mesh_dim_names;
       h += (m ? ", " : "");
@@ -90,7 +100,7 @@ std::string legend(const views::TensorSnapshot& s) {
   return h + "</tbody></table>\n";
 }
 
-void write_snapshot_page(ReportContext& ctx, const SnapshotEntry& e) {
+void write_snapshot_page(ReportContext& ctx, const SnapshotEntry& e, const std::string& page) {
   const views::TensorSnapshot& s = e.snapshot;
   std::string h = page_head(title_of(s), "tensor", 1);
   h += "<table class=\"kv\" id=\"snapshot\" data-shape=\"";
@@ -140,7 +150,7 @@ void write_snapshot_page(ReportContext& ctx, const SnapshotEntry& e) {
          grid_of(r.values.shape, r.values.values, std::nullopt,
                  "tensor-grid-rank-" + std::to_string(r.rank));
   }
-  ctx.site.write(e.page, h + page_tail(1));
+  ctx.site.write(page, h + page_tail(1));
 }
 
 }  // namespace
@@ -149,12 +159,12 @@ std::string snapshot_rows_html(const TensorSnapshots& snaps, size_t begin, size_
   std::string up = depth ? "../" : "";
   std::string h;
   for (size_t i = begin; i < end && i < snaps.entries.size(); ++i) {
-    const SnapshotEntry& e = snaps.entries[i];
-    const views::TensorSnapshot& s = e.snapshot;
+    const views::TensorSnapshot& s = snaps.entries[i].snapshot;
+    std::string page = snapshot_page(snaps.first + i);
     h += "<tr><td>";
-    if (!e.page.empty()) h += "<a href=\"" + up + e.page + "\">";
+    if (!page.empty()) h += "<a href=\"" + up + page + "\">";
     append_html_escaped(h, s.name.empty() ? "(unnamed)" : s.name);
-    if (!e.page.empty()) h += "</a>";
+    if (!page.empty()) h += "</a>";
     h += "</td><td class=\"num\">" + std::to_string(s.occurrence) + "</td><td>";
     append_html_escaped(h, s.dtype);
     h += "</td><td>" + shape_text(s.shape) + "</td><td>" + ranks_text(s) + "</td><td>";
@@ -178,7 +188,7 @@ std::string snapshot_table_head(std::string_view id, size_t total) {
 void write_tensor_values_pages(ReportContext& ctx, const TensorSnapshots& snaps) {
   for (const std::string& err : snaps.errors) ctx.warnings.push_back(err);
   size_t per_page = std::max<size_t>(ctx.options.rows_per_page, 1);
-  size_t total = snaps.entries.size();
+  size_t total = snaps.total;
   size_t page_count = std::max<size_t>(1, (total + per_page - 1) / per_page);
   for (size_t page = 0; page < page_count; ++page) {
     std::string h = page_head("Logged tensor values", "tensors", 0);
@@ -194,10 +204,14 @@ void write_tensor_values_pages(ReportContext& ctx, const TensorSnapshots& snaps)
          "</tbody></table>\n" + pager("tensor_values", page, page_count) + page_tail(0);
     ctx.site.write(page_file("tensor_values", page), h);
   }
-  for (const SnapshotEntry& e : snaps.entries)
-    if (!e.page.empty()) write_snapshot_page(ctx, e);
-  size_t without = std::count_if(snaps.entries.begin(), snaps.entries.end(),
-                                 [](const SnapshotEntry& e) { return e.page.empty(); });
+  size_t without = 0;
+  for (size_t i = 0; i < snaps.entries.size(); ++i) {
+    std::string page = snapshot_page(snaps.first + i);
+    if (page.empty())
+      ++without;
+    else
+      write_snapshot_page(ctx, snaps.entries[i], page);
+  }
   if (without > 0)
     ctx.warnings.push_back(std::to_string(without) + " tensor snapshots got no page of their own");
 }

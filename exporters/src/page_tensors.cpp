@@ -2,11 +2,11 @@
 // counts and shape changes between compiles; per layout a matrix-of-matrices drawing of storage
 // offsets; and sharding pictures of the tensors that all_gather / reduce_scatter split by rank.
 #include <algorithm>
-#include <set>
 
 #include "pages.hpp"
 #include "tensor_grid_html.hpp"
 #include "tlscope/exporters/html.hpp"
+#include "tlscope/views/tensor_screens.hpp"
 
 namespace tlscope::exporters {
 
@@ -15,37 +15,8 @@ namespace {
 constexpr size_t kMaxTensorPages = 2000;
 constexpr size_t kMaxShardPages = 20;
 
-struct TensorLayout {
-  std::string dtype, size, stride, device, source;
-  int64_t count = 0, compiles = 0, storage_offset = 0, file_id = 0;
-  std::optional<int64_t> rank;
-  std::string compile_id;
-};
-
-std::string dims_text(const std::string& json) {
-  std::vector<std::string> dims = json_dims(json);
-  std::string s = "[";
-  for (size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + dims[i];
-  return s + "]";
-}
-
-bool is_int(const std::string& s) {
-  return !s.empty() && s.size() < 16 &&
-         std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-// Symbolic dims are drawn with 3 items and named by their symbol.
-views::TensorGridInput grid_input(const std::string& size_json) {
-  views::TensorGridInput in;
-  bool symbolic = false;
-  for (const std::string& d : json_dims(size_json)) {
-    in.shape.push_back(is_int(d) ? std::stoll(d) : 3);
-    in.names.push_back(is_int(d) ? "" : d);
-    symbolic |= !is_int(d);
-  }
-  if (!symbolic) in.names.clear();
-  return in;
-}
+using views::dims_text;
+using views::json_dims;
 
 std::string grid_section(const views::TensorGridResult& r, const std::vector<std::string>& text,
                          size_t rank) {
@@ -58,7 +29,7 @@ std::string grid_section(const views::TensorGridResult& r, const std::vector<std
          tensor_grid_html(*r.grid, text) + "</div>\n";
 }
 
-void write_tensor_page(ReportContext& ctx, const TensorLayout& t) {
+void write_tensor_page(ReportContext& ctx, const views::TensorLayout& t) {
   std::string h = page_head("Tensor " + t.dtype + " " + dims_text(t.size), "tensor", 1);
   h += "<table class=\"kv\"><tr><th>dtype</th><td>" + html_escape(t.dtype) +
        "</td></tr><tr><th>size</th><td>" + html_escape(dims_text(t.size)) +
@@ -68,14 +39,14 @@ void write_tensor_page(ReportContext& ctx, const TensorLayout& t) {
        plural(t.compiles, "compile") + ", e.g. " +
        compile_link(t.file_id, t.rank, t.compile_id, 1) +
        "</td></tr><tr><th>example source</th><td>" + html_escape(t.source) + "</td></tr></table>\n";
-  views::TensorGridInput in = grid_input(t.size);
+  views::TensorGridInput in = views::layout_grid_input(t.size);
   views::TensorGridResult r = views::layout_tensor_grid(in);
   h += "<h2>Layout</h2>\n<p>Matrix of matrices: the last dim runs across, the one before it down; "
        "outer dims tile blocks, alternating across and down, with wider gaps for outer levels. "
        "Each cell shows the element's offset in storage (from the strides), so transposed, "
        "sliced or broadcast (stride 0) layouts show at a glance.</p>\n";
   std::vector<std::string> text;
-  if (r.grid) text = storage_offsets(*r.grid, json_dims(t.stride), t.storage_offset);
+  if (r.grid) text = views::storage_offsets(*r.grid, json_dims(t.stride), t.storage_offset);
   h += grid_section(r, text, in.shape.size()) + page_tail(1);
   ctx.site.write(tensor_page(t.dtype, t.size, t.stride), h);
 }
@@ -83,61 +54,55 @@ void write_tensor_page(ReportContext& ctx, const TensorLayout& t) {
 // Sharding pictures: the full tensor of an all_gather (its output) or reduce_scatter (its input)
 // split over the group's ranks along dim 0, as the collective's sizes show.
 std::string shard_pictures(ReportContext& ctx) {
-  Statement s = ctx.db.prepare(
-      "SELECT op, CASE WHEN op = 'all_gather' THEN json_extract(output_sizes, '$[0]') "
-      "ELSE json_extract(input_sizes, '$[0]') END AS full, pg_size, coalesce(pg_desc, ''), "
-      "coalesce(dtype, ''), count(*) FROM collectives WHERE op IN ('all_gather', 'reduce_scatter') "
-      "AND pg_size > 1 GROUP BY 1, 2, 3 ORDER BY count(*) DESC");
+  views::Result<std::vector<views::CollectiveShard>> shards =
+      views::load_collective_shards(ctx.db, kMaxShardPages);
+  if (!shards.ok()) ctx.warnings.push_back(shards.error);
   std::string list;
   size_t n = 0;
-  while (s.step() && n < kMaxShardPages) {
-    std::string op = s.text(0), full = s.text(1);
-    int64_t parts = s.int64(2);
-    views::TensorGridInput in = grid_input(full);
-    if (in.shape.empty()) continue;
-    in.mesh = views::DeviceMesh{{parts}, {{views::MeshPlacement::Kind::kShard, 0}}};
-    in.flat_index_values = true;
+  for (const views::CollectiveShard& shard : *shards) {
+    views::TensorGridInput in = views::shard_grid_input(shard);
     views::TensorGridResult r = views::layout_tensor_grid(in);
     std::string rel = "tensor/shard_" + std::to_string(++n) + ".html";
-    std::string title = op + " of " + dims_text(full) + " over " + std::to_string(parts) + " ranks";
+    std::string title = shard.op + " of " + dims_text(shard.full_size) + " over " +
+                        std::to_string(shard.ranks) + " ranks";
     std::string h = page_head("Sharding: " + title, "tensor", 1);
-    h += "<p>" + html_escape(op) + " in group " + html_escape(s.text_view(3)) + " (" +
-         plural(s.int64(5), "record") + "): each of the " + std::to_string(parts) +
+    h += "<p>" + html_escape(shard.op) + " in group " + html_escape(shard.group_desc) + " (" +
+         plural(shard.records, "record") + "): each of the " + std::to_string(shard.ranks) +
          " ranks holds one chunk of dim 0 (Shard(0) over a 1-D mesh). Cell colour and the r-tag "
          "name the rank that holds the element; cell text is its flat index.</p>\n";
     h += grid_section(r, {}, in.shape.size()) + page_tail(1);
     ctx.site.write(rel, h);
     list += "<li><a href=\"" + rel + "\">" + html_escape(title) + "</a> <span class=\"muted\">" +
-            plural(s.int64(5), "record") + "</span></li>\n";
+            plural(shard.records, "record") + "</span></li>\n";
   }
   if (list.empty()) return "";
   return "<h2>Sharded tensors (" + std::to_string(n) + ")</h2>\n<ul id=\"shard-pictures\">\n" +
          list + "</ul>\n";
 }
 
+// A cell of the shape-change table: the value, or "previous -> now" marked when it changed.
+std::string change(const std::string& before, const std::string& now) {
+  return before == now ? html_escape(now)
+                       : "<span class=\"bad\">" + html_escape(before) + " \xE2\x86\x92 " +
+                             html_escape(now) + "</span>";
+}
+
 std::string shape_changes(ReportContext& ctx) {
-  int64_t n = ctx.db.scalar("SELECT count(*) FROM tensor_shape_changes");
+  views::Result<views::Paged<views::TensorShapeChange>> changes =
+      views::load_tensor_shape_changes(ctx.db);
+  if (!changes.ok()) ctx.warnings.push_back(changes.error);
+  size_t n = changes->total;
   if (n == 0) return "";
   std::string table_open = "<table id=\"shape-changes\" data-count=\"" + std::to_string(n) +
                            "\"><thead><tr><th>compile</th><th>previous</th><th>input</th>"
                            "<th>size</th><th>stride</th><th>dtype</th></tr></thead><tbody>\n";
-  Statement s = ctx.db.prepare(
-      "SELECT file_id, rank, coalesce(compile_id, ''), coalesce(prev_compile_id, ''), "
-      "coalesce(input, source, ''), coalesce(prev_size, ''), coalesce(size, ''), "
-      "coalesce(prev_stride, ''), coalesce(stride, ''), coalesce(prev_dtype, ''), "
-      "coalesce(dtype, '') FROM tensor_shape_changes ORDER BY id");
-  auto change = [&](int a, int b) {
-    std::string x = s.text(a), y = s.text(b);
-    return x == y ? html_escape(y)
-                  : "<span class=\"bad\">" + html_escape(x) + " \xE2\x86\x92 " + html_escape(y) +
-                        "</span>";
-  };
   std::vector<std::string> rows;
-  while (s.step()) {
-    rows.push_back("<tr><td>" + compile_link(s.int64(0), s.opt_int64(1), s.text(2), 0) +
-                   "</td><td>" + html_escape(s.text_view(3)) + "</td><td>" +
-                   html_escape(s.text_view(4)) + "</td><td>" + change(5, 6) + "</td><td>" +
-                   change(7, 8) + "</td><td>" + change(9, 10) + "</td></tr>\n");
+  for (const views::TensorShapeChange& c : changes->rows) {
+    rows.push_back("<tr><td>" + compile_link(c.file_id, c.rank, c.compile_id, 0) + "</td><td>" +
+                   html_escape(c.prev_compile_id) + "</td><td>" + html_escape(c.input) +
+                   "</td><td>" + change(c.prev_size, c.size) + "</td><td>" +
+                   change(c.prev_stride, c.stride) + "</td><td>" + change(c.prev_dtype, c.dtype) +
+                   "</td></tr>\n");
   }
   std::string h =
       "<h2>Shape changes between compiles (" + std::to_string(n) + ")</h2>\n" + table_open;
@@ -152,7 +117,7 @@ std::string shape_changes(ReportContext& ctx) {
 // The first logged-value snapshots, with a link to the full (paginated) list.
 std::string logged_values(const TensorSnapshots& snaps) {
   constexpr size_t kShown = 20;
-  size_t n = snaps.entries.size();
+  size_t n = snaps.total;
   if (n == 0 && snaps.errors.empty()) return "";
   std::string h = "<h2>Logged tensor values (" + std::to_string(n) +
                   ")</h2>\n<p>Tensors whose values the log records (tensor_values), drawn with "
@@ -165,17 +130,10 @@ std::string logged_values(const TensorSnapshots& snaps) {
 }  // namespace
 
 void write_tensors_page(ReportContext& ctx, const TensorSnapshots& snapshots) {
-  std::vector<TensorLayout> layouts;
-  int64_t total = ctx.db.scalar("SELECT count(*) FROM tensors");
-  Statement s = ctx.db.prepare(
-      "SELECT coalesce(dtype, ''), coalesce(size, '[]'), coalesce(stride, '[]'), "
-      "coalesce(min(device), ''), coalesce(min(source), ''), count(*), "
-      "count(DISTINCT file_id || ' ' || compile_id), min(coalesce(storage_offset, 0)), "
-      "min(file_id), min(rank), min(compile_id) FROM tensors GROUP BY 1, 2, 3 ORDER BY 6 DESC");
-  while (s.step()) {
-    layouts.push_back({s.text(0), s.text(1), s.text(2), s.text(3), s.text(4), s.int64(5),
-                       s.int64(6), s.int64(7), s.int64(8), s.opt_int64(9), s.text(10)});
-  }
+  views::Result<views::TensorLayouts> view = views::load_tensor_layouts(ctx.db);
+  if (!view.ok()) ctx.warnings.push_back(view.error);
+  const std::vector<views::TensorLayout>& layouts = view->layouts.rows;
+  int64_t total = view->tensors;
   std::string extra = logged_values(snapshots) + shape_changes(ctx) + shard_pictures(ctx);
   size_t per_page = std::max<size_t>(ctx.options.rows_per_page, 1);
   size_t page_count = std::max<size_t>(1, (layouts.size() + per_page - 1) / per_page);
@@ -193,7 +151,7 @@ void write_tensors_page(ReportContext& ctx, const TensorSnapshots& snapshots) {
          "<tbody>\n";
     size_t end = std::min(layouts.size(), (page + 1) * per_page);
     for (size_t i = page * per_page; i < end; ++i) {
-      const TensorLayout& t = layouts[i];
+      const views::TensorLayout& t = layouts[i];
       h += "<tr><td class=\"num\">" + std::to_string(t.count) + "</td><td>" + html_escape(t.dtype) +
            "</td><td>" + html_escape(dims_text(t.size)) + "</td><td>" +
            html_escape(dims_text(t.stride)) + "</td><td>" + html_escape(t.device) +

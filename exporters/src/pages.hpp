@@ -6,9 +6,13 @@
 
 #include "compile_index.hpp"
 #include "site.hpp"
-#include "tensor_snapshots.hpp"
+#include "tlscope/views/tensor_screens.hpp"
 
 namespace tlscope::exporters {
+
+using views::input_base_name;
+using views::SnapshotEntry;
+using views::TensorSnapshots;
 
 void write_compile_pages(ReportContext& ctx, const std::vector<CompileInfo>& compiles,
                          const TensorSnapshots& snapshots);
@@ -17,7 +21,7 @@ void write_graph_breaks_page(ReportContext& ctx);
 void write_recompiles_page(ReportContext& ctx);
 void write_failures_page(ReportContext& ctx, const std::vector<CompileInfo>& compiles);
 void write_cache_page(ReportContext& ctx);
-void write_ranks_page(ReportContext& ctx, const std::vector<CompileInfo>& compiles);
+void write_ranks_page(ReportContext& ctx);
 void write_collectives_page(ReportContext& ctx);
 void write_compile_timeline_page(ReportContext& ctx);
 void write_tensors_page(ReportContext& ctx, const TensorSnapshots& snapshots);

@@ -11,8 +11,6 @@ namespace tlscope::exporters {
 
 namespace {
 
-constexpr size_t kMaxValuePages = 2000;
-
 // The pages read the analysis tables. A database ingested without analysis gets it now (the
 // tables are derived data, rebuilt the same way by `tlscope analyze`).
 bool ensure_analysis(const std::string& path, ReportResult& result) {
@@ -66,13 +64,16 @@ ReportResult write_report(const ReportOptions& options) {
   timed("load compiles", [&] { compiles = load_compiles(db); });
   timed("compile tree", [&] { write_compile_tree(ctx, compiles); });
   TensorSnapshots snapshots;
-  timed("tensor values", [&] { snapshots = load_tensor_snapshots(db, kMaxValuePages); });
+  timed("tensor values", [&] {
+    views::Result<TensorSnapshots> loaded = views::load_tensor_snapshots(db);
+    snapshots = std::move(loaded.value);
+  });
   timed("compile pages", [&] { write_compile_pages(ctx, compiles, snapshots); });
   timed("failures", [&] { write_failures_page(ctx, compiles); });
   timed("graph breaks", [&] { write_graph_breaks_page(ctx); });
   timed("recompiles", [&] { write_recompiles_page(ctx); });
   timed("cache", [&] { write_cache_page(ctx); });
-  timed("ranks", [&] { write_ranks_page(ctx, compiles); });
+  timed("ranks", [&] { write_ranks_page(ctx); });
   timed("collectives", [&] { write_collectives_page(ctx); });
   timed("compile timeline", [&] { write_compile_timeline_page(ctx); });
   timed("tensors", [&] {

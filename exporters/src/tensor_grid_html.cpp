@@ -8,6 +8,7 @@
 #include <map>
 
 #include "tlscope/exporters/html.hpp"
+#include "tlscope/views/rank_colors.hpp"
 
 namespace tlscope::exporters {
 
@@ -33,61 +34,6 @@ std::string owners_text(const std::vector<int>& owners) {
 
 }  // namespace
 
-// Distinct, readable background per mesh rank.
-std::string mesh_rank_colour(int rank) {
-  int hue = (rank * 67) % 360;
-  return "hsl(" + std::to_string(hue) + ",65%,85%)";
-}
-
-std::vector<std::string> json_dims(const std::string& json) {
-  std::vector<std::string> out;
-  std::string cur;
-  bool any = false;
-  for (char c : json) {
-    if (c == '[' || c == ']' || c == ' ' || c == '"') continue;
-    any = true;
-    if (c == ',') {
-      out.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  if (any && !cur.empty()) out.push_back(cur);
-  return out;
-}
-
-std::vector<std::string> storage_offsets(const views::TensorGrid& grid,
-                                         const std::vector<std::string>& strides,
-                                         int64_t storage_offset) {
-  std::vector<int64_t> st;
-  for (const std::string& s : strides) {
-    if (s.empty() ||
-        !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
-        s.size() > 15)
-      return std::vector<std::string>(grid.cells.size());
-    st.push_back(std::stoll(s));
-  }
-  std::vector<std::string> out;
-  out.reserve(grid.cells.size());
-  for (const views::GridCell& c : grid.cells) {
-    if (c.ellipsis || c.index.size() != st.size()) {
-      out.push_back(c.text);
-      continue;
-    }
-    int64_t off = storage_offset;
-    bool skipped = false;
-    for (size_t k = 0; k < st.size(); ++k) {
-      if (c.index[k] < 0)
-        skipped = true;
-      else
-        off += c.index[k] * st[k];
-    }
-    out.push_back(skipped ? c.text : std::to_string(off));
-  }
-  return out;
-}
-
 std::string tensor_grid_html(const views::TensorGrid& grid,
                              const std::vector<std::string>& cell_text) {
   // Labels lie at negative grid coordinates: shift by the header rows and columns.
@@ -107,7 +53,7 @@ std::string tensor_grid_html(const views::TensorGrid& grid,
     const views::GridCell& c = grid.cells[i];
     std::string text = i < cell_text.size() && !cell_text[i].empty() ? cell_text[i] : c.text;
     h += "<div class=\"cell\" style=\"" + box(X(c.x), Y(c.y), c.w * kCellW, c.h * kCellH);
-    if (!c.owners.empty()) h += ";background:" + mesh_rank_colour(c.owners.front());
+    if (!c.owners.empty()) h += ";background:" + views::css_color(views::owners_color(c.owners));
     h += "\"";
     if (!c.owners.empty()) {
       h += " title=\"ranks";
@@ -161,7 +107,7 @@ std::string tensor_values_grid_html(const views::TensorGrid& grid,
   char num[40];
   for (const views::GridCell& c : grid.cells) {
     h += "<div class=\"cell\" style=\"" + box(X(c.x), Y(c.y), c.w * kValueW, c.h * kCellH);
-    if (!c.owners.empty()) h += ";background:" + mesh_rank_colour(c.owners.front());
+    if (!c.owners.empty()) h += ";background:" + views::css_color(views::owners_color(c.owners));
     h += "\"";
     if (!c.ellipsis) {
       int64_t flat = 0;
@@ -205,8 +151,9 @@ std::string tensor_values_grid_html(const views::TensorGrid& grid,
     for (const auto& [owners, r] : boxes) {
       h += "<div class=\"shard\" data-owners=\"" + owners_text(owners) + "\" style=\"" +
            box(X(r[0]), Y(r[1]), (r[2] - r[0]) * kValueW, (r[3] - r[1]) * kCellH) +
-           "\"><span class=\"shard-tag\" style=\"background:" + mesh_rank_colour(owners.front()) +
-           "\">r" + owners_text(owners) + "</span></div>";
+           "\"><span class=\"shard-tag\" style=\"background:" +
+           views::css_color(views::owners_color(owners)) + "\">r" + owners_text(owners) +
+           "</span></div>";
     }
   }
   for (const views::GridEllipsis& e : grid.ellipses)

@@ -1,6 +1,6 @@
 // HTML drawing of a views::TensorGrid (the matrix-of-matrices layout): positioned cells, index
 // ticks, separators between blocks, ellipses for summarised runs and, for a sharded tensor, the
-// mesh rank owning each cell as its colour.
+// mesh rank owning each cell as its colour (views::rank_color).
 #pragma once
 
 #include <cstdint>
@@ -22,17 +22,5 @@ std::string tensor_grid_html(const views::TensorGrid& grid,
 std::string tensor_values_grid_html(const views::TensorGrid& grid,
                                     const std::vector<double>& values,
                                     const std::vector<int64_t>& shape);
-
-// The background colour of a mesh rank's cells (and its legend swatch).
-std::string mesh_rank_colour(int rank);
-
-// Storage offset of every grid cell (ellipsis cells get ""), from strides and an offset;
-// strides that are not plain integers give "".
-std::vector<std::string> storage_offsets(const views::TensorGrid& grid,
-                                         const std::vector<std::string>& strides,
-                                         int64_t storage_offset);
-
-// "[2, s0, 4]" -> {"2", "s0", "4"} (items as text, quotes removed).
-std::vector<std::string> json_dims(const std::string& json);
 
 }  // namespace tlscope::exporters

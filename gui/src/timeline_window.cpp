@@ -49,16 +49,10 @@ void draw_axis(ImDrawList* dl, ImVec2 origin, float width, const TimelineViewSta
 }  // namespace
 
 void draw_timeline_window(ViewerData& data) {
-  ImGui::SetNextWindowPos(ImVec2(420, 0), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(860, 340), ImGuiCond_FirstUseEver);
   auto& v = data.timeline_view;
   v.last_frame = {};
   v.items_drawn = 0;
   v.folded_drawn = 0;
-  if (!ImGui::Begin("Timeline")) {
-    ImGui::End();
-    return;
-  }
   const auto& t = data.timeline;
   if (!v.fitted) fit(data);
   if (ImGui::Button("Fit")) fit(data);
@@ -68,7 +62,6 @@ void draw_timeline_window(ViewerData& data) {
               (v.end_us - v.start_us) / 1000.0);
   if (t.lanes.empty()) {
     ImGui::TextDisabled("no chromium_events intervals in this database");
-    ImGui::End();
     return;
   }
 
@@ -161,7 +154,6 @@ void draw_timeline_window(ViewerData& data) {
   }
   v.items_drawn = drawn;
   ImGui::EndChild();
-  ImGui::End();
 }
 
 }  // namespace tlscope::gui

@@ -6,13 +6,15 @@
 
 namespace tlscope::gui {
 
-bool load_viewer_data(const ViewerOptions& options, ViewerData& data, std::string* error) {
-  views::Database db(options.db_path);
-  if (!db.ok()) {
-    if (error) *error = db.error();
+bool load_viewer_data(const std::string& db_path, const ViewerOptions& options, ViewerData& data,
+                      std::string* error) {
+  views::Database db(db_path);
+  std::string refused = db.not_tlscope_reason();
+  if (!refused.empty()) {
+    if (error) *error = refused;
     return false;
   }
-  data.db_path = options.db_path;
+  data.db_path = db_path;
   std::string why;
   auto note = [&](const char* what) {
     if (!why.empty()) data.load_problems.push_back(std::string(what) + ": " + why);

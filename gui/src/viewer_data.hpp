@@ -1,5 +1,5 @@
-// Everything the viewer windows show, loaded once from the database through the views layer,
-// plus the per-window interaction state.
+// Everything the viewer's panels show, loaded once from the database through the views layer,
+// plus the per-panel interaction state that other files read (frame statistics for tests).
 #pragma once
 
 #include <optional>
@@ -46,13 +46,11 @@ struct ViewerData {
   TensorViewState tensor_view;
 };
 
-// Loads all windows' data; false (with error) only when the database cannot be opened.
-bool load_viewer_data(const ViewerOptions& options, ViewerData& data, std::string* error);
+// Loads all panels' data; false (with error) only when the database cannot be opened.
+bool load_viewer_data(const std::string& db_path, const ViewerOptions& options, ViewerData& data,
+                      std::string* error);
 
-void draw_summary_window(ViewerData& data);
-void draw_compiles_window(ViewerData& data);
-void draw_errors_window(ViewerData& data);
+// The timeline panel's drawing (timeline_window.cpp), into the current window.
 void draw_timeline_window(ViewerData& data);
-void draw_tensor_window(ViewerData& data);
 
 }  // namespace tlscope::gui

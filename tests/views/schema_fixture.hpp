@@ -1,6 +1,7 @@
 // A tlscope database built by hand with the tables of docs/schema.md, for view and GUI tests that
 // must not wait for the store. Values come from /work/shared/logs/torch: chromium_events.log's
-// three B/E pairs, comp_failure.log's compilation_metrics, simple.log's first describe_tensor.
+// three B/E pairs, comp_failure.log's compilation_metrics (and its compiles row), simple.log's
+// first describe_tensor.
 #pragma once
 
 #include <sqlite3.h>
@@ -47,6 +48,14 @@ CREATE TABLE describe_tensor(event_id INTEGER, file_id INTEGER, rank INTEGER, co
   describer_id INTEGER, tensor_id INTEGER, ndim INTEGER, dtype TEXT, device TEXT, size TEXT,
   stride TEXT, storage_offset INTEGER, storage_id INTEGER, requires_grad INTEGER,
   is_leaf INTEGER, is_view INTEGER, is_parameter INTEGER, json TEXT);
+CREATE TABLE compiles(
+  id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, compile_id TEXT NOT NULL,
+  compiled_autograd_id INTEGER, frame_id INTEGER, frame_compile_id INTEGER,
+  first_event_id INTEGER, last_event_id INTEGER, attempts INTEGER,
+  co_name TEXT, co_filename TEXT, co_firstlineno INTEGER, status TEXT,
+  fail_type TEXT, fail_reason TEXT, graph_op_count INTEGER, restart_count INTEGER,
+  recompile_reason TEXT, cache_size INTEGER, duration_us REAL, metrics_event_id INTEGER,
+  tree_node_id INTEGER);
 CREATE TABLE chromium_events(id INTEGER PRIMARY KEY, event_id INTEGER, file_id INTEGER,
   rank INTEGER, name TEXT, cat TEXT, ph TEXT, ts REAL, dur REAL, pid INTEGER, tid INTEGER,
   compile_id TEXT, args TEXT);
@@ -78,6 +87,13 @@ INSERT INTO compilation_metrics(event_id, file_id, rank, kind, compile_id, co_na
    '/data/users/xmfan/a/pytorch/test/dynamo/test_misc.py', 10755, NULL, 'BackendCompilerFailed',
    'backend=''broken_backend'' raised:
 RuntimeError: broken backend', NULL);
+-- The analysis row of that compile, as `tlscope analyze` writes it.
+INSERT INTO compiles(id, file_id, rank, compile_id, frame_id, frame_compile_id, first_event_id,
+  last_event_id, attempts, co_name, co_filename, co_firstlineno, status, fail_type, fail_reason,
+  graph_op_count, duration_us, metrics_event_id) VALUES
+  (1, 2, NULL, '0/0', 0, 0, 8, 10, 1, 'fn', '/data/users/xmfan/a/pytorch/test/dynamo/test_misc.py',
+   10755, 'failed', 'BackendCompilerFailed', 'backend=''broken_backend'' raised:
+RuntimeError: broken backend', NULL, NULL, 8);
 INSERT INTO describe_tensor(event_id, file_id, rank, compile_id, describer_id, tensor_id, ndim,
   dtype, device, size, stride) VALUES
   (10, 2, NULL, '0/0', 0, 0, 4, 'torch.float32', 'device(type=''cuda'', index=0)',

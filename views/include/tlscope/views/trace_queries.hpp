@@ -7,48 +7,15 @@
 #include <string>
 #include <vector>
 
+#include "tlscope/views/compile_row.hpp"
 #include "tlscope/views/database.hpp"
+#include "tlscope/views/ingest_errors.hpp"
+#include "tlscope/views/summary.hpp"
+#include "tlscope/views/timeline.hpp"
 
 namespace tlscope::views {
 
-struct FileRow {
-  int64_t id = 0;
-  std::string path;
-  int64_t rank = -1;
-  int64_t lines = 0, events = 0, errors = 0;
-  bool completed = false;
-};
-
-struct KindCount {
-  std::string kind;
-  int64_t count = 0;
-};
-
-struct TraceSummary {
-  std::vector<FileRow> files;
-  std::vector<KindCount> kinds;  // events per kind, most frequent first
-  int64_t events = 0;
-  int64_t errors = 0;  // rows in ingest_errors
-};
-
-struct CompileRow {
-  int64_t event_id = 0;
-  int64_t rank = -1;
-  std::string kind;  // compilation_metrics, bwd_compilation_metrics, ...
-  std::string compile_id;
-  std::string co_name, co_filename;
-  int64_t co_firstlineno = -1;
-  double duration_us = -1;  // -1 when unknown
-  int64_t graph_op_count = -1;
-  std::string fail_type, fail_reason;
-};
-
-struct IngestErrorRow {
-  int64_t id = 0;
-  std::string path;  // "" for errors not tied to a file
-  int64_t line = -1;
-  std::string kind, reason, excerpt;
-};
+using TraceSummary = Summary;
 
 struct TensorRow {
   int64_t event_id = 0;
@@ -60,6 +27,8 @@ struct TensorRow {
   std::string shape_error;
 };
 
+// The viewer's loaders in the older style (rows, with `error` set on failure), until it reads
+// the Result loaders of summary.hpp, compile_row.hpp and ingest_errors.hpp directly.
 std::optional<TraceSummary> load_summary(const Database& db, std::string* error);
 std::vector<CompileRow> load_compiles(const Database& db, std::string* error);
 std::vector<IngestErrorRow> load_ingest_errors(const Database& db, size_t limit,

@@ -1,4 +1,4 @@
-// Tensor window: a describe_tensor row or a typed shape drawn with ImDrawList from the
+// Tensors panel: a describe_tensor row or a typed shape drawn with ImDrawList from the
 // TensorGrid structs, optionally sharded over a device mesh and coloured by owner rank.
 #include <imgui.h>
 
@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "palette.hpp"
+#include "panel.hpp"
 #include "tlscope/views/tensor_grid_text.hpp"
 #include "viewer_data.hpp"
 
@@ -167,16 +168,8 @@ void draw_grid(ViewerData& data) {
   ImGui::EndChild();
 }
 
-}  // namespace
-
-void draw_tensor_window(ViewerData& data) {
-  ImGui::SetNextWindowPos(ImVec2(420, 340), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(860, 460), ImGuiCond_FirstUseEver);
+void draw_tensors(ViewerData& data) {
   auto& tv = data.tensor_view;
-  if (!ImGui::Begin("Tensor")) {
-    ImGui::End();
-    return;
-  }
   std::string current = "typed shape";
   if (tv.picked_row >= 0 && tv.picked_row < static_cast<int>(data.tensors.size())) {
     const auto& r = data.tensors[static_cast<size_t>(tv.picked_row)];
@@ -248,7 +241,21 @@ void draw_tensor_window(ViewerData& data) {
     }
     draw_grid(data);
   }
-  ImGui::End();
+}
+
+class TensorsPanel : public Panel {
+ public:
+  TensorsPanel() : Panel(views::ScreenId::tensors) {}
+  std::optional<int64_t> count(const ViewerData& data) const override {
+    return static_cast<int64_t>(data.tensors.size());
+  }
+  void draw(PanelContext& ctx) override { draw_tensors(ctx.data); }
+};
+
+}  // namespace
+
+std::unique_ptr<Panel> make_tensors_panel() {
+  return std::make_unique<TensorsPanel>();
 }
 
 }  // namespace tlscope::gui

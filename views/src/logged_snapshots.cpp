@@ -1,12 +1,12 @@
 // Reads tensor_values / dtensor_placement artifacts in log order and groups them per (name,
 // occurrence): the k-th values record of a name on each rank is one snapshot, paired with that
 // rank's latest placement of the same name.
-#include "tensor_snapshots.hpp"
-
 #include <algorithm>
 #include <filesystem>
 
-namespace tlscope::exporters {
+#include "tlscope/views/tensor_screens.hpp"
+
+namespace tlscope::views {
 
 std::string input_base_name(const std::string& source) {
   // L['x'] -> x; L['self'].layer.w -> w; plain names stay.
@@ -32,9 +32,10 @@ std::vector<size_t> TensorSnapshots::for_compile(int64_t file_id, const std::str
   return {out.begin(), out.end()};
 }
 
-TensorSnapshots load_tensor_snapshots(const Database& db, size_t max_pages) {
-  TensorSnapshots result;
-  if (!db.has_table("artifacts")) return result;
+Result<TensorSnapshots> load_tensor_snapshots(const Database& db, Page page) {
+  Result<TensorSnapshots> out;
+  TensorSnapshots& result = out.value;
+  if (!db.has_table("artifacts")) return out;
   Statement s = db.prepare(
       "SELECT a.file_id, coalesce(f.rank, a.rank, -1), coalesce(a.compile_id, ''), a.name, "
       "coalesce(p.text, ''), coalesce(e.line, 0), coalesce(f.path, '') FROM artifacts a "
@@ -42,14 +43,14 @@ TensorSnapshots load_tensor_snapshots(const Database& db, size_t max_pages) {
       "LEFT JOIN files f ON f.id = a.file_id "
       "WHERE a.name IN ('tensor_values', 'dtensor_placement') ORDER BY a.file_id, a.event_id");
   struct Pending {
-    std::vector<views::RankValues> ranks;
+    std::vector<RankValues> ranks;
     std::set<int64_t> files;
     std::set<std::pair<int64_t, std::string>> compiles;
   };
   std::vector<std::pair<std::string, int>> order;  // (name, occurrence) by first appearance
   std::map<std::pair<std::string, int>, Pending> pending;
-  std::map<std::pair<int64_t, std::string>, views::LoggedPlacement> placement;  // (file, name)
-  std::map<std::pair<int64_t, std::string>, int> seen;                          // (file, name)
+  std::map<std::pair<int64_t, std::string>, LoggedPlacement> placement;  // (file, name)
+  std::map<std::pair<int64_t, std::string>, int> seen;                   // (file, name)
   while (s.step()) {
     int64_t file = s.int64(0);
     // The file name (not the whole path) keeps the page readable; ranks tell files apart.
@@ -57,14 +58,14 @@ TensorSnapshots load_tensor_snapshots(const Database& db, size_t max_pages) {
         std::filesystem::path(s.text(6)).filename().string() + ":" + std::to_string(s.int64(5));
     std::string error;
     if (s.text_view(3) == "dtensor_placement") {
-      auto p = views::parse_logged_placement(s.text_view(4), where, &error);
+      auto p = parse_logged_placement(s.text_view(4), where, &error);
       if (p)
         placement[{file, p->tensor}] = std::move(*p);
       else
         result.errors.push_back(error);
       continue;
     }
-    auto v = views::parse_logged_values(s.text_view(4), where, &error);
+    auto v = parse_logged_values(s.text_view(4), where, &error);
     if (!v) {
       result.errors.push_back(error);
       continue;
@@ -73,7 +74,7 @@ TensorSnapshots load_tensor_snapshots(const Database& db, size_t max_pages) {
     std::pair<std::string, int> key{v->name, occurrence};
     auto [it, inserted] = pending.try_emplace(key);
     if (inserted) order.push_back(key);
-    views::RankValues rv;
+    RankValues rv;
     rv.rank = s.int64(1);
     rv.source = where;
     auto pl = placement.find({file, v->name});
@@ -84,20 +85,25 @@ TensorSnapshots load_tensor_snapshots(const Database& db, size_t max_pages) {
     std::string compile = s.text(2).substr(0, s.text(2).find('_'));
     if (!compile.empty()) it->second.compiles.insert({file, compile});
   }
-  if (!s.error().empty()) result.errors.push_back("tensor values: " + s.error());
-  for (const auto& key : order) {
+  if (!s.error().empty()) {
+    result.errors.push_back("tensor values: " + s.error());
+    out.fail(s.error());
+  }
+  result.total = order.size();
+  result.first = std::min(page.offset, order.size());
+  size_t end = result.first + std::min(page.limit, order.size() - result.first);
+  for (size_t k = result.first; k < end; ++k) {
+    const auto& key = order[k];
     Pending& p = pending[key];
     SnapshotEntry e;
-    e.snapshot = views::assemble_snapshot(std::move(p.ranks), key.second);
-    if (result.entries.size() < max_pages)
-      e.page = "tensor/values_" + std::to_string(result.entries.size() + 1) + ".html";
+    e.snapshot = assemble_snapshot(std::move(p.ranks), key.second);
     e.file_ids = std::move(p.files);
     e.compiles = std::move(p.compiles);
     for (int64_t f : e.file_ids)
       result.by_file_name[{f, key.first}].push_back(result.entries.size());
     result.entries.push_back(std::move(e));
   }
-  return result;
+  return out;
 }
 
-}  // namespace tlscope::exporters
+}  // namespace tlscope::views

@@ -1,0 +1,164 @@
+// The UI dump recorder and the drawing helpers that feed it.
+#include "ui_dump.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+namespace tlscope::gui {
+namespace {
+
+UiDump* g_dump = nullptr;
+
+// Length of the valid UTF-8 sequence at s[i], or 0 when it is not one.
+size_t utf8_length(std::string_view s, size_t i) {
+  const auto b = static_cast<unsigned char>(s[i]);
+  size_t n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (size_t k = 1; k < n; ++k) {
+    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
+  }
+  if (n == 2 && b < 0xC2) return 0;  // overlong
+  return n;
+}
+
+}  // namespace
+
+void UiDump::begin_frame(std::string_view panel) {
+  panel_ = panel;
+  items_.clear();
+}
+
+void UiDump::add(std::string_view kind, std::string_view text) {
+  items_.push_back({std::string(kind), std::string(text)});
+}
+
+std::string json_escape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 8);
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+      ++i;
+    } else if (c < 0x20 || c == 0x7F) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+      ++i;
+    } else if (size_t n = utf8_length(s, i)) {
+      out.append(s.substr(i, n));
+      i += n;
+    } else {
+      out += "\xEF\xBF\xBD";
+      ++i;
+    }
+  }
+  return out;
+}
+
+std::string UiDump::json(size_t frame) const {
+  std::string out = "{\"panel\": \"" + json_escape(panel_) +
+                    "\", \"frame\": " + std::to_string(frame) + ", \"items\": [";
+  for (size_t i = 0; i < items_.size(); ++i) {
+    out += i ? ",\n  " : "\n  ";
+    out += "{\"kind\": \"" + json_escape(items_[i].kind) + "\", \"text\": \"" +
+           json_escape(items_[i].text) + "\"}";
+  }
+  out += "\n]}\n";
+  return out;
+}
+
+bool UiDump::write(const std::string& path, size_t frame, std::string* error) const {
+  const std::string part = path + ".part";
+  {
+    std::ofstream out(part, std::ios::binary | std::ios::trunc);
+    out << json(frame);
+    if (!out.flush()) {
+      if (error) *error = part + ": cannot write the UI dump";
+      return false;
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(part, path, ec);
+  if (ec) {
+    if (error) *error = path + ": cannot write the UI dump: " + ec.message();
+    return false;
+  }
+  return true;
+}
+
+void set_current_dump(UiDump* dump) {
+  g_dump = dump;
+}
+
+UiDump* current_dump() {
+  return g_dump;
+}
+
+namespace ui {
+
+void record(std::string_view kind, std::string_view text) {
+  if (g_dump) g_dump->add(kind, text);
+}
+
+void text(std::string_view kind, std::string_view t) {
+  ImGui::TextUnformatted(t.data(), t.data() + t.size());
+  record(kind, t);
+}
+
+void text_colored(std::string_view kind, const ImVec4& colour, std::string_view t) {
+  ImGui::PushStyleColor(ImGuiCol_Text, colour);
+  ImGui::TextUnformatted(t.data(), t.data() + t.size());
+  ImGui::PopStyleColor();
+  record(kind, t);
+}
+
+void text_disabled(std::string_view kind, std::string_view t) {
+  text_colored(kind, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled], t);
+}
+
+void text_wrapped(std::string_view kind, std::string_view t) {
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextUnformatted(t.data(), t.data() + t.size());
+  ImGui::PopTextWrapPos();
+  record(kind, t);
+}
+
+void cell(std::string_view kind, std::string_view t) {
+  ImGui::TableNextColumn();
+  text(kind, t);
+}
+
+void cell_colored(std::string_view kind, const ImVec4& colour, std::string_view t) {
+  ImGui::TableNextColumn();
+  text_colored(kind, colour, t);
+}
+
+// ImGui reads "##" in a label as the start of its hidden id: log text must not cut itself short.
+std::string imgui_label(std::string_view t) {
+  std::string label;
+  label.reserve(t.size());
+  for (size_t i = 0; i < t.size(); ++i) {
+    label += t[i];
+    if (t[i] == '#' && i + 1 < t.size() && t[i + 1] == '#') label += ' ';
+  }
+  return label;
+}
+
+bool selectable(std::string_view kind, std::string_view t, bool selected,
+                ImGuiSelectableFlags flags, const char* id_suffix) {
+  std::string label = imgui_label(t);
+  if (id_suffix) label += std::string("##") + id_suffix;
+  record(kind, t);
+  return ImGui::Selectable(label.c_str(), selected, flags);
+}
+
+bool button(std::string_view kind, std::string_view t) {
+  record(kind, t);
+  return ImGui::Button(imgui_label(t).c_str());
+}
+
+}  // namespace ui
+}  // namespace tlscope::gui

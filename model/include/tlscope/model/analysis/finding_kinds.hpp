@@ -1,0 +1,60 @@
+// The one list of finding kinds: what the analyses write into `findings.kind`, how serious each
+// is, the title every front end shows for it, the report page that explains it and its colour.
+// Order is the order every front end lists them in: most serious first. Adding a kind is one row.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace tlscope::model::analysis {
+
+// X(kind, severity, title, page, colour)
+//   kind      findings.kind
+//   severity  findings.severity: error, warning or info
+//   title     the heading of the kind's group (summary, report index, viewer findings panel)
+//   page      the report page (views::kScreens report_page) that shows the kind in full
+//   colour    0xRRGGBB for front ends that colour the kind (viewer, terminal)
+#define TLSCOPE_FINDING_KINDS(X)                                                         \
+  X(compile_failure, "error", "Compile failures", "failures", 0xE05252)                  \
+  X(desync, "error", "Collective desyncs", "collectives", 0xE05252)                      \
+  X(missing_collective, "error", "Missing collectives (hangs)", "collectives", 0xE05252) \
+  X(straggler, "warning", "Stragglers", "collectives", 0xE0A030)                         \
+  X(rank_divergence, "warning", "Rank divergence", "ranks", 0xE0A030)                    \
+  X(recompile_storm, "warning", "Recompile storms", "recompiles", 0xE0A030)              \
+  X(cache_limit, "warning", "Cache size limit hits", "recompiles", 0xE0A030)             \
+  X(recompile, "warning", "Recompiles", "recompiles", 0xD0C040)                          \
+  X(graph_break, "warning", "Graph breaks", "graph_breaks", 0xD0C040)                    \
+  X(bad_record, "warning", "Unreadable collective records", "collectives", 0x9A9A9A)
+
+enum class FindingKind {
+#define TLSCOPE_FINDING_KIND_ENUM(kind, severity, title, page, colour) kind,
+  TLSCOPE_FINDING_KINDS(TLSCOPE_FINDING_KIND_ENUM)
+#undef TLSCOPE_FINDING_KIND_ENUM
+};
+
+struct FindingKindInfo {
+  FindingKind id;
+  std::string_view kind, severity, title, page;
+  uint32_t colour;
+};
+
+inline constexpr std::array kFindingKinds = {
+#define TLSCOPE_FINDING_KIND_ROW(kind, severity, title, page, colour) \
+  FindingKindInfo{FindingKind::kind, #kind, severity, title, page, colour},
+    TLSCOPE_FINDING_KINDS(TLSCOPE_FINDING_KIND_ROW)
+#undef TLSCOPE_FINDING_KIND_ROW
+};
+
+constexpr const FindingKindInfo& finding_kind(FindingKind id) {
+  return kFindingKinds[static_cast<size_t>(id)];
+}
+
+// The row of findings.kind `kind`, or nullptr for a kind this build does not know.
+constexpr const FindingKindInfo* find_finding_kind(std::string_view kind) {
+  for (const FindingKindInfo& k : kFindingKinds)
+    if (k.kind == kind) return &k;
+  return nullptr;
+}
+
+}  // namespace tlscope::model::analysis

@@ -1,0 +1,82 @@
+// One compile's detail: its row, the compilation metrics of each attempt, the payloads it logged
+// (graphs, guards, generated code, other artifacts), its input tensors and cache outcomes.
+// A CompileDetailReader keeps its statements prepared, for front ends that show many compiles.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "tlscope/views/compile_row.hpp"
+
+namespace tlscope::views {
+
+// Sections in the order front ends show them.
+enum class PayloadSection { kGraphs, kGuards, kCode, kArtifacts };
+inline constexpr std::pair<PayloadSection, const char*> kPayloadSections[] = {
+    {PayloadSection::kGraphs, "Graphs"},
+    {PayloadSection::kGuards, "Guards"},
+    {PayloadSection::kCode, "Generated code"},
+    {PayloadSection::kArtifacts, "Other artifacts"}};
+
+enum class PayloadLanguage { kPython, kCpp, kPlain };
+
+struct PayloadEntry {
+  int64_t event_id = 0, line = 0, attempt = 0, payload_id = 0, size = 0;
+  std::string kind, name;  // name: the artifact name, "" when the kind is the name
+  PayloadSection section = PayloadSection::kArtifacts;
+  PayloadLanguage language = PayloadLanguage::kPlain;
+  const std::string& title() const { return name.empty() ? kind : name; }
+};
+
+struct MetricsField {
+  std::string name, value;
+};
+
+struct CompileMetrics {
+  std::string kind;                  // compilation_metrics, bwd_compilation_metrics, ...
+  std::vector<MetricsField> fields;  // non-NULL columns other than the raw json and ids
+};
+
+struct InputTensorRow {
+  int64_t attempt = 0, tensor_id = -1;
+  std::string source, size, stride, dtype, device;
+};
+
+struct CacheOutcome {
+  std::string cache, result;  // result: hit, miss, bypass
+};
+
+struct CompileDetail {
+  CompileRow compile;  // status, failure (fail_type, fail_reason), recompile reason
+  std::vector<CompileMetrics> metrics;
+  std::vector<PayloadEntry> payloads;  // log order
+  std::vector<InputTensorRow> tensors;
+  std::set<std::string> inputs;  // each input tensor's input (or source) name, for logged values
+  std::vector<CacheOutcome> cache;
+};
+
+class CompileDetailReader {
+ public:
+  explicit CompileDetailReader(const Database& db);
+  Result<CompileDetail> read(const CompileRow& compile);
+  // A payload's text (payloads.text), read only when a front end shows it.
+  Result<std::string> payload_text(int64_t payload_id);
+
+ private:
+  const Database& db_;
+  Statement payloads_, text_, metrics_;
+  std::string load_error_;
+  using Key = std::pair<int64_t, std::string>;  // (file_id, compile_id)
+  std::map<Key, std::vector<InputTensorRow>> tensors_;
+  std::map<Key, std::set<std::string>> inputs_;
+  std::map<Key, std::vector<CacheOutcome>> cache_;
+};
+
+// One compile's detail without keeping a reader.
+Result<CompileDetail> load_compile_detail(const Database& db, const CompileRow& compile);
+
+}  // namespace tlscope::views

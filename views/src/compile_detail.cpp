@@ -1,0 +1,132 @@
+// One compile's detail. Tensors and cache outcomes are read once for all compiles when the
+// reader is made, so showing thousands of compiles costs no query per compile for them.
+#include "tlscope/views/compile_detail.hpp"
+
+#include "read_rows.hpp"
+
+namespace tlscope::views {
+
+namespace {
+
+// compile_directory classifies by the real kinds and artifact names (docs/schema.md).
+PayloadSection section_of(std::string_view category) {
+  if (category == "graph") return PayloadSection::kGraphs;
+  if (category == "code") return PayloadSection::kCode;
+  if (category == "guards") return PayloadSection::kGuards;
+  return PayloadSection::kArtifacts;
+}
+
+PayloadLanguage language_of(std::string_view kind, PayloadSection section,
+                            std::string_view metadata) {
+  if (kind == "graph_dump" && metadata.find("\"cpp\"") != std::string_view::npos)
+    return PayloadLanguage::kCpp;
+  return section == PayloadSection::kGraphs || section == PayloadSection::kCode
+             ? PayloadLanguage::kPython
+             : PayloadLanguage::kPlain;
+}
+
+}  // namespace
+
+CompileDetailReader::CompileDetailReader(const Database& db)
+    : db_(db),
+      payloads_(db.prepare(
+          "SELECT d.event_id, d.line, d.attempt, d.payload_id, coalesce(d.payload_size, 0), "
+          "d.kind, coalesce(d.name, ''), d.category, coalesce(e.metadata, '') "
+          "FROM compile_directory d JOIN events e ON e.id = d.event_id "
+          "WHERE d.compile_row = ? AND d.payload_id IS NOT NULL ORDER BY d.event_id")),
+      text_(db.prepare("SELECT text FROM payloads WHERE id = ?")),
+      metrics_(db.prepare("SELECT * FROM compilation_metrics WHERE compile_id = ?1 "
+                          "AND file_id = ?2 ORDER BY event_id")) {
+  Result<int> loaded;
+  if (db.has_table("tensors")) {
+    read_rows(db,
+              "SELECT file_id, compile_id, coalesce(tensor_id, -1), coalesce(source, ''), "
+              "coalesce(size, ''), coalesce(stride, ''), coalesce(dtype, ''), "
+              "coalesce(device, ''), coalesce(attempt, 0), coalesce(input, source, '') "
+              "FROM tensors ORDER BY id",
+              loaded, [&](const Statement& t) {
+                Key key{t.int64(0), t.text(1)};
+                inputs_[key].insert(t.text(9));
+                tensors_[key].push_back({t.int64(8), t.int64(2), t.text(3), t.text(4), t.text(5),
+                                         t.text(6), t.text(7)});
+              });
+  }
+  if (db.has_table("cache_events")) {
+    read_rows(db,
+              "SELECT file_id, coalesce(compile_id, ''), coalesce(cache, ''), "
+              "coalesce(result, '') FROM cache_events ORDER BY id",
+              loaded, [&](const Statement& c) {
+                cache_[{c.int64(0), c.text(1)}].push_back({c.text(2), c.text(3)});
+              });
+  }
+  load_error_ = loaded.error;
+}
+
+Result<CompileDetail> CompileDetailReader::read(const CompileRow& compile) {
+  Result<CompileDetail> out;
+  CompileDetail& d = out.value;
+  d.compile = compile;
+  out.fail(load_error_);
+  if (!payloads_.ok()) out.fail(payloads_.error());
+  if (metrics_.ok()) {
+    metrics_.reset();
+    metrics_.bind(1, compile.compile_id).bind(2, compile.file_id);
+    while (metrics_.step()) {
+      CompileMetrics m;
+      for (int i = 0; i < metrics_.column_count(); ++i) {
+        std::string_view name = metrics_.column_name(i);
+        if (name == "kind") m.kind = metrics_.text(i);
+        if (metrics_.is_null(i) || name == "json" || name == "event_id" || name == "file_id")
+          continue;
+        m.fields.push_back({std::string(name), metrics_.text(i)});
+      }
+      d.metrics.push_back(std::move(m));
+    }
+    if (!metrics_.error().empty()) out.fail(metrics_.error());
+  }
+  if (payloads_.ok()) {
+    payloads_.reset();
+    payloads_.bind(1, compile.row);
+    while (payloads_.step()) {
+      PayloadEntry e;
+      e.event_id = payloads_.int64(0);
+      e.line = payloads_.int64(1);
+      e.attempt = payloads_.int64(2);
+      e.payload_id = payloads_.int64(3);
+      e.size = payloads_.int64(4);
+      e.kind = payloads_.text(5);
+      e.name = payloads_.text(6);
+      e.section = section_of(payloads_.text_view(7));
+      e.language = language_of(e.kind, e.section, payloads_.text_view(8));
+      d.payloads.push_back(std::move(e));
+    }
+    if (!payloads_.error().empty()) out.fail(payloads_.error());
+  }
+  Key key{compile.file_id, compile.compile_id};
+  if (auto it = tensors_.find(key); it != tensors_.end()) d.tensors = it->second;
+  if (auto it = inputs_.find(key); it != inputs_.end()) d.inputs = it->second;
+  if (auto it = cache_.find(key); it != cache_.end()) d.cache = it->second;
+  return out;
+}
+
+Result<std::string> CompileDetailReader::payload_text(int64_t payload_id) {
+  Result<std::string> out;
+  if (!text_.ok()) {
+    out.fail(text_.error());
+    return out;
+  }
+  text_.reset();
+  text_.bind(1, payload_id);
+  if (text_.step())
+    out.value = text_.text(0);
+  else
+    out.fail(text_.error().empty() ? db_.path() + ": no payload " + std::to_string(payload_id)
+                                   : text_.error());
+  return out;
+}
+
+Result<CompileDetail> load_compile_detail(const Database& db, const CompileRow& compile) {
+  return CompileDetailReader(db).read(compile);
+}
+
+}  // namespace tlscope::views

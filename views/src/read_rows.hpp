@@ -1,0 +1,33 @@
+// How the views/ loaders run a query: every row into `row`, a failure into the Result (the
+// message already names the database and the statement).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "tlscope/views/database.hpp"
+#include "tlscope/views/result.hpp"
+
+namespace tlscope::views {
+
+template <typename T, typename Row>
+bool read_rows(const Database& db, std::string_view sql, Result<T>& result, Row&& row) {
+  std::string error;
+  if (db.prepare(sql).for_each(row, &error)) return true;
+  result.fail(error);
+  return false;
+}
+
+// As read_rows, with `bind(statement)` called before the first step.
+template <typename T, typename Bind, typename Row>
+bool read_rows_bound(const Database& db, std::string_view sql, Result<T>& result, Bind&& bind,
+                     Row&& row) {
+  Statement st = db.prepare(sql);
+  bind(st);
+  std::string error;
+  if (st.for_each(row, &error)) return true;
+  result.fail(error);
+  return false;
+}
+
+}  // namespace tlscope::views
