@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "command.hpp"
+#include "tlscope/gui/timeline_bench.hpp"
 #include "tlscope/gui/viewer.hpp"
 #include "tlscope/views/screens.hpp"
 
@@ -47,7 +48,15 @@ const CommandRegistration gui_registration(80, [](CLI::App& app, int& exit_code)
                   "device mesh for the tensors panel, e.g. 2x2");
   cmd->add_option("--tensor-placement", opts->tensor_placement,
                   "placements for the tensors panel, e.g. \"Shard(0),Replicate()\"");
-  cmd->callback([opts, &exit_code]() {
+  auto bench_zones = std::make_shared<size_t>(0);
+  cmd->add_option("--bench-timeline", *bench_zones,
+                  "print the CPU time per frame to lay out N synthetic zones on 64 lanes (no "
+                  "window) and exit");
+  cmd->callback([opts, bench_zones, &exit_code]() {
+    if (*bench_zones) {
+      exit_code = gui::run_timeline_bench(*bench_zones, stdout);
+      return;
+    }
     gui::ViewerResult r = gui::run_viewer(*opts);
     if (!r.ok) {
       std::fprintf(stderr, "tlscope gui: %s\n", r.error.c_str());
