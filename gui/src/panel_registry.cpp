@@ -10,6 +10,7 @@ namespace tlscope::gui {
 std::unique_ptr<Panel> make_findings_panel();
 std::unique_ptr<Panel> make_compile_tree_panel();
 std::unique_ptr<Panel> make_timeline_panel();
+std::unique_ptr<Panel> make_find_zone_panel();
 std::unique_ptr<Panel> make_tensors_panel();
 std::unique_ptr<Panel> make_sql_panel();
 std::unique_ptr<Panel> make_errors_panel();
@@ -25,6 +26,7 @@ const PanelRow kPanelRows[] = {
     {views::ScreenId::summary, make_findings_panel},
     {views::ScreenId::compile_tree, make_compile_tree_panel},
     {views::ScreenId::collectives, make_timeline_panel},
+    {views::ScreenId::find_zone, make_find_zone_panel},
     {views::ScreenId::tensors, make_tensors_panel},
     {views::ScreenId::sql, make_sql_panel},
     {views::ScreenId::errors, make_errors_panel},

@@ -50,7 +50,4 @@ struct ViewerData {
 bool load_viewer_data(const std::string& db_path, const ViewerOptions& options, ViewerData& data,
                       std::string* error);
 
-// The timeline panel's drawing (timeline_window.cpp), into the current window.
-void draw_timeline_window(ViewerData& data);
-
 }  // namespace tlscope::gui
