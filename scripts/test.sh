@@ -19,6 +19,8 @@ else
 fi
 
 cd "$build"
-# One X server for the whole run: the GUI suite opens real windows on it.
-exec xvfb-run -a -s "-screen 0 1280x800x24" \
+# One X server for the whole run: the GUI suite opens real windows on it. -noreset: by default
+# Xvfb resets when its last client leaves, and a window opened during the reset fails ("Failed to
+# open display"), which made back-to-back viewer runs flaky.
+exec xvfb-run -a -s "-screen 0 1280x800x24 -noreset" \
   ctest --output-on-failure -j "$(nproc)" --timeout 600

@@ -405,8 +405,11 @@ void TimelinePanel::draw_lanes(PanelContext& ctx) {
                 text.c_str(), nullptr, 0.0f, &clip);
     dl->AddLine(ImVec2(top.x, top.y + y - kLaneGap / 2),
                 ImVec2(cx + canvas_w, top.y + y - kLaneGap / 2), IM_COL32(70, 72, 80, 255));
-    ui::record("lane", label + ": " + std::to_string(zones) + " zones" +
+    // The lane's own label names it in the dump (as in the report's data file); a folded
+    // group's label is recorded beside it.
+    ui::record("lane", scene_->lane_labels[i] + ": " + std::to_string(zones) + " zones" +
                            (collapsed_[i] ? " (collapsed)" : ""));
+    if (label != scene_->lane_labels[i]) ui::record("group", label);
     if (clicked && io.MousePos.x < cx && io.MousePos.y >= top.y + y &&
         io.MousePos.y < top.y + y + kRowHeight)
       label_clicked = static_cast<int>(i);
