@@ -1,6 +1,7 @@
 // The UI dump recorder and the drawing helpers that feed it.
 #include "ui_dump.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -153,6 +154,20 @@ bool selectable(std::string_view kind, std::string_view t, bool selected,
   if (id_suffix) label += std::string("##") + id_suffix;
   record(kind, t);
   return ImGui::Selectable(label.c_str(), selected, flags);
+}
+
+bool selectable_wrapped(std::string_view kind, std::string_view t, bool selected,
+                        const ImVec4& colour, const char* id) {
+  record(kind, t);
+  const float width = std::max(40.0f, ImGui::GetContentRegionAvail().x);
+  const ImVec2 size = ImGui::CalcTextSize(t.data(), t.data() + t.size(), false, width);
+  const bool clicked =
+      ImGui::Selectable((std::string("##") + id).c_str(), selected,
+                        ImGuiSelectableFlags_AllowDoubleClick, ImVec2(width, size.y));
+  ImGui::GetWindowDrawList()->AddText(ImGui::GetFont(), ImGui::GetFontSize(),
+                                      ImGui::GetItemRectMin(), ImGui::GetColorU32(colour), t.data(),
+                                      t.data() + t.size(), width);
+  return clicked;
 }
 
 bool button(std::string_view kind, std::string_view t) {

@@ -56,6 +56,9 @@ void cell_colored(std::string_view kind, const ImVec4& colour, std::string_view 
 // A selectable row or item; true when clicked (or activated with the keyboard).
 bool selectable(std::string_view kind, std::string_view text, bool selected,
                 ImGuiSelectableFlags flags = 0, const char* id_suffix = nullptr);
+// A selectable whose text wraps at the available width (findings, messages); true when clicked.
+bool selectable_wrapped(std::string_view kind, std::string_view text, bool selected,
+                        const ImVec4& colour, const char* id);
 // A button; true when pressed.
 bool button(std::string_view kind, std::string_view text);
 // `t` with every "##" broken up, so ImGui shows it whole instead of taking the rest as an id.
