@@ -142,6 +142,7 @@ void rebuild(ViewerData& data) {
     return;
   }
   tv.grid = std::move(r.grid);
+  tv.value_width = 0;
 }
 
 std::string index_text(const std::vector<int64_t>& index) {
@@ -157,6 +158,13 @@ void draw_grid(ViewerData& data) {
   auto& tv = data.tensor_view;
   const views::TensorGrid& g = *tv.grid;
   const float s = tv.cell_px;
+  // Cells widen to their widest value, so logged values are read, not guessed.
+  if (tv.value_width == 0) {
+    tv.value_width = 1;
+    for (const auto& c : g.cells)
+      tv.value_width = std::max(tv.value_width, ImGui::CalcTextSize(ascii(c.text).c_str()).x);
+  }
+  const float sx = std::max(s, tv.value_width + 8);
   const float hr = ImGui::GetTextLineHeight() + 4;
   ImGui::BeginChild("tensor_canvas", ImVec2(0, 0), false,
                     ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
@@ -178,13 +186,13 @@ void draw_grid(ViewerData& data) {
   const float ox = cursor.x + static_cast<float>(g.vertical_levels) * kTickColumn;
   const float oy = cursor.y + static_cast<float>(g.horizontal_levels) * hr;
   auto px = [&](double x) {
-    return x >= 0 ? ox + static_cast<float>(x) * s : ox + static_cast<float>(x) * kTickColumn;
+    return x >= 0 ? ox + static_cast<float>(x) * sx : ox + static_cast<float>(x) * kTickColumn;
   };
   auto py = [&](double y) {
     return y >= 0 ? oy + static_cast<float>(y) * s : oy + static_cast<float>(y) * hr;
   };
   ImGui::Dummy(ImVec2(
-      static_cast<float>(g.vertical_levels) * kTickColumn + static_cast<float>(g.width) * s + 8,
+      static_cast<float>(g.vertical_levels) * kTickColumn + static_cast<float>(g.width) * sx + 8,
       static_cast<float>(g.horizontal_levels) * hr + static_cast<float>(g.height) * s + 8));
   const ImVec2 view_min = ImGui::GetWindowPos();
   const ImVec2 view_max(view_min.x + ImGui::GetWindowSize().x,

@@ -43,6 +43,7 @@ struct TensorViewState {
   bool dirty = true;
   std::string error;
   std::optional<views::TensorGrid> grid;
+  float value_width = 0;  // the widest cell text in pixels: cells are at least this wide
   size_t cells_drawn = 0;
 };
 
