@@ -36,7 +36,7 @@ class CompileTreePanel : public Panel {
     ImGui::SetNextItemWidth(std::min(320.0f, ImGui::GetContentRegionAvail().x));
     ImGui::InputTextWithHint("##compile_filter", "filter: compile id, function, file", filter_,
                              sizeof filter_);
-    if (filter_[0]) ui::record("filter", filter_);
+    ui::record_item("filter", filter_);
     ImGui::SameLine();
     if (ui::button("button", "Expand all")) collapsed_.clear();
     ImGui::SameLine();
