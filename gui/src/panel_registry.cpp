@@ -9,6 +9,9 @@ namespace tlscope::gui {
 // Defined in the panel files.
 std::unique_ptr<Panel> make_findings_panel();
 std::unique_ptr<Panel> make_compile_tree_panel();
+std::unique_ptr<Panel> make_compile_panel();
+std::unique_ptr<Panel> make_occurrence_panel(views::ScreenId screen);
+std::unique_ptr<Panel> make_divergence_panel();
 std::unique_ptr<Panel> make_timeline_panel();
 std::unique_ptr<Panel> make_find_zone_panel();
 std::unique_ptr<Panel> make_tensors_panel();
@@ -22,9 +25,21 @@ struct PanelRow {
   std::unique_ptr<Panel> (*make)();
 };
 
+// The occurrence-table panels share one implementation, made for their screen.
+template <views::ScreenId screen>
+std::unique_ptr<Panel> make_occurrences() {
+  return make_occurrence_panel(screen);
+}
+
 const PanelRow kPanelRows[] = {
     {views::ScreenId::summary, make_findings_panel},
     {views::ScreenId::compile_tree, make_compile_tree_panel},
+    {views::ScreenId::compile, make_compile_panel},
+    {views::ScreenId::graph_breaks, make_occurrences<views::ScreenId::graph_breaks>},
+    {views::ScreenId::recompiles, make_occurrences<views::ScreenId::recompiles>},
+    {views::ScreenId::failures, make_occurrences<views::ScreenId::failures>},
+    {views::ScreenId::cache, make_occurrences<views::ScreenId::cache>},
+    {views::ScreenId::ranks, make_divergence_panel},
     {views::ScreenId::collectives, make_timeline_panel},
     {views::ScreenId::find_zone, make_find_zone_panel},
     {views::ScreenId::tensors, make_tensors_panel},

@@ -35,11 +35,28 @@ void SearchPopup::search(const ViewerData& data) {
     hits_.push_back({std::move(text), Selection{kind, std::move(key), panel}});
   };
   // Compiles by id and by frame (function, file).
-  for (const auto& c : data.compiles) {
+  for (const auto& c : data.compile_tree.compiles) {
     std::string frame = c.co_name + " " + c.co_filename + ":" + std::to_string(c.co_firstlineno);
     if (contains(c.compile_id, searched_) || contains(frame, searched_)) {
-      add("compile " + c.compile_id + "  " + frame, SelectionKind::kCompile, c.compile_id,
+      add("compile " + compile_key(c) + "  " + frame, SelectionKind::kCompile, compile_key(c),
+          views::ScreenId::compile);
+    }
+  }
+  // Frames of the compile tree (functions that were compiled).
+  for (const auto& f : data.compile_tree.frames) {
+    std::string frame = f.name + " " + f.filename + ":" + std::to_string(f.line);
+    if (contains(frame, searched_) && !f.compiles.empty()) {
+      add("frame " + frame, SelectionKind::kCompile,
+          compile_key(data.compile_tree.compiles[f.compiles.front()]),
           views::ScreenId::compile_tree);
+    }
+  }
+  // Findings by their words.
+  for (size_t i = 0; i < data.finding_order.size(); ++i) {
+    const auto& row = *data.finding_order[i].row;
+    if (contains(row.message, searched_) || contains(row.kind, searched_)) {
+      add("finding " + std::to_string(i + 1) + ": " + row.message, SelectionKind::kFinding,
+          std::to_string(i + 1), views::ScreenId::summary);
     }
   }
   // Zones by name, each name once.

@@ -142,7 +142,7 @@ int TableView::draw(const char* id, const TableData& data, float height) {
             scroll_to_selected_ = false;
           }
           ImGui::PopID();
-          ui::record("cell", text);
+          ui::record_item("cell", text);
         } else if (cells[static_cast<size_t>(c)].colour) {
           ui::text_colored("cell", *cells[static_cast<size_t>(c)].colour, text);
         } else {

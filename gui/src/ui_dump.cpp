@@ -1,6 +1,7 @@
 // The UI dump recorder and the drawing helpers that feed it.
 #include "ui_dump.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -29,8 +30,8 @@ void UiDump::begin_frame(std::string_view panel) {
   items_.clear();
 }
 
-void UiDump::add(std::string_view kind, std::string_view text) {
-  items_.push_back({std::string(kind), std::string(text)});
+void UiDump::add(std::string_view kind, std::string_view text, std::optional<Rect> rect) {
+  items_.push_back({std::string(kind), std::string(text), rect});
 }
 
 std::string json_escape(std::string_view s) {
@@ -63,8 +64,16 @@ std::string UiDump::json(size_t frame) const {
                     "\", \"frame\": " + std::to_string(frame) + ", \"items\": [";
   for (size_t i = 0; i < items_.size(); ++i) {
     out += i ? ",\n  " : "\n  ";
-    out += "{\"kind\": \"" + json_escape(items_[i].kind) + "\", \"text\": \"" +
-           json_escape(items_[i].text) + "\"}";
+    const DumpItem& item = items_[i];
+    out += "{\"kind\": \"" + json_escape(item.kind) + "\", \"text\": \"" + json_escape(item.text) +
+           "\"";
+    if (item.rect) {
+      char rect[96];
+      std::snprintf(rect, sizeof rect, ", \"x\": %.0f, \"y\": %.0f, \"w\": %.0f, \"h\": %.0f",
+                    item.rect->x, item.rect->y, item.rect->w, item.rect->h);
+      out += rect;
+    }
+    out += "}";
   }
   out += "\n]}\n";
   return out;
@@ -103,16 +112,23 @@ void record(std::string_view kind, std::string_view text) {
   if (g_dump) g_dump->add(kind, text);
 }
 
+// Records the item just drawn with its rectangle on screen (what a pointer-driven test clicks).
+void record_item(std::string_view kind, std::string_view text) {
+  if (!g_dump) return;
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  g_dump->add(kind, text, Rect{a.x, a.y, b.x - a.x, b.y - a.y});
+}
+
 void text(std::string_view kind, std::string_view t) {
   ImGui::TextUnformatted(t.data(), t.data() + t.size());
-  record(kind, t);
+  record_item(kind, t);
 }
 
 void text_colored(std::string_view kind, const ImVec4& colour, std::string_view t) {
   ImGui::PushStyleColor(ImGuiCol_Text, colour);
   ImGui::TextUnformatted(t.data(), t.data() + t.size());
   ImGui::PopStyleColor();
-  record(kind, t);
+  record_item(kind, t);
 }
 
 void text_disabled(std::string_view kind, std::string_view t) {
@@ -123,7 +139,7 @@ void text_wrapped(std::string_view kind, std::string_view t) {
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextUnformatted(t.data(), t.data() + t.size());
   ImGui::PopTextWrapPos();
-  record(kind, t);
+  record_item(kind, t);
 }
 
 void cell(std::string_view kind, std::string_view t) {
@@ -151,13 +167,29 @@ bool selectable(std::string_view kind, std::string_view t, bool selected,
                 ImGuiSelectableFlags flags, const char* id_suffix) {
   std::string label = imgui_label(t);
   if (id_suffix) label += std::string("##") + id_suffix;
-  record(kind, t);
-  return ImGui::Selectable(label.c_str(), selected, flags);
+  const bool clicked = ImGui::Selectable(label.c_str(), selected, flags);
+  record_item(kind, t);
+  return clicked;
+}
+
+bool selectable_wrapped(std::string_view kind, std::string_view t, bool selected,
+                        const ImVec4& colour, const char* id) {
+  const float width = std::max(40.0f, ImGui::GetContentRegionAvail().x);
+  const ImVec2 size = ImGui::CalcTextSize(t.data(), t.data() + t.size(), false, width);
+  const bool clicked =
+      ImGui::Selectable((std::string("##") + id).c_str(), selected,
+                        ImGuiSelectableFlags_AllowDoubleClick, ImVec2(width, size.y));
+  ImGui::GetWindowDrawList()->AddText(ImGui::GetFont(), ImGui::GetFontSize(),
+                                      ImGui::GetItemRectMin(), ImGui::GetColorU32(colour), t.data(),
+                                      t.data() + t.size(), width);
+  record_item(kind, t);
+  return clicked;
 }
 
 bool button(std::string_view kind, std::string_view t) {
-  record(kind, t);
-  return ImGui::Button(imgui_label(t).c_str());
+  const bool pressed = ImGui::Button(imgui_label(t).c_str());
+  record_item(kind, t);
+  return pressed;
 }
 
 }  // namespace ui

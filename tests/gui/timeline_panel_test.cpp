@@ -11,6 +11,7 @@
 #include <regex>
 #include <sstream>
 
+#include "gui/gui_support.hpp"
 #include "tlscope/exporters/report.hpp"
 #include "tlscope/gui/viewer.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
@@ -64,28 +65,24 @@ std::string ingested(const std::string& name, const std::vector<std::string>& in
   return db;
 }
 
-std::string scenario_db(const std::string& scenario) {
-  const fs::path logs = artifacts() / ("logs-" + scenario);
+// `tag` keeps the files of test cases that ctest runs in parallel apart.
+std::string scenario_db(const std::string& scenario, const std::string& tag) {
+  const fs::path logs = artifacts() / ("logs-" + tag + "-" + scenario);
   fs::remove_all(logs);
   const std::string cmd =
       (fs::path(TLSCOPE_BINARY_DIR) / "samples/runtime/tlscope-sample").string() + " " + scenario +
       " --out " + logs.string() + " > /dev/null 2>&1";
   REQUIRE(std::system(cmd.c_str()) == 0);
-  return ingested("sample-" + scenario, {logs.string()});
+  return ingested(tag + "-" + scenario, {logs.string()});
 }
 
-// The dump's items: one {"kind": ..., "text": ...} per line, as UiDump writes them.
-std::vector<Item> parse_dump(const std::string& json) {
+// The dump's items, read with the viewer tests' simdjson reader.
+std::vector<Item> parse_dump(const std::string& path) {
+  const gui_test::Dump d = gui_test::read_dump(path);
+  INFO(d.error);
+  REQUIRE(d.ok);
   std::vector<Item> items;
-  static const std::regex line(R"re(\{"kind": "([^"]*)", "text": "((?:[^"\\]|\\.)*)"\})re");
-  for (auto it = std::sregex_iterator(json.begin(), json.end(), line); it != std::sregex_iterator();
-       ++it) {
-    std::string text;
-    const std::string raw = (*it)[2];
-    for (size_t i = 0; i < raw.size(); ++i)
-      text += raw[i] == '\\' && i + 1 < raw.size() ? raw[++i] : raw[i];
-    items.push_back({(*it)[1], text});
-  }
+  for (const auto& i : d.items) items.push_back({i.kind, i.text});
   return items;
 }
 
@@ -103,13 +100,13 @@ std::vector<Item> dump_of(const std::string& db, const std::string& panel,
   auto r = tlscope::gui::run_viewer(o);
   INFO(r.error);
   REQUIRE(r.ok);
-  if (!screenshot) return parse_dump(slurp(artifacts() / (name + ".json")));
+  if (!screenshot) return parse_dump((artifacts() / (name + ".json")).string());
   o.dump_ui_path.clear();
   o.screenshot_path = (artifacts() / (name + ".png")).string();
   auto shot = tlscope::gui::run_viewer(o);
   INFO(shot.error);
   REQUIRE(shot.ok);
-  return parse_dump(slurp(artifacts() / (name + ".json")));
+  return parse_dump((artifacts() / (name + ".json")).string());
 }
 
 std::vector<std::string> texts(const std::vector<Item>& items, const std::string& kind) {
@@ -175,7 +172,7 @@ std::map<std::string, size_t> viewer_phase_lanes(const std::vector<Item>& items)
 
 TEST_CASE("timeline: finding 1 of desync puts the view on that collective, marked on rank 2") {
   if (!have_display()) return;
-  const std::string db = scenario_db("desync");
+  const std::string db = scenario_db("desync", "finding");
   auto items = dump_of(db, "timeline", "finding:1", "desync-finding-1", true);
   const auto markers = texts(items, "marker");
   CHECK(any_starts(markers, "desync on rank 2 at "));
@@ -198,7 +195,7 @@ TEST_CASE("timeline: finding 1 of desync puts the view on that collective, marke
 TEST_CASE(
     "timeline: hang marks the missing rank; collective and zone selections find their items") {
   if (!have_display()) return;
-  const std::string db = scenario_db("hang");
+  const std::string db = scenario_db("hang", "marker");
   sqlite3* raw = nullptr;
   REQUIRE(sqlite3_open(db.c_str(), &raw) == SQLITE_OK);
   sqlite3_stmt* st = nullptr;
@@ -237,7 +234,7 @@ TEST_CASE(
 
 TEST_CASE("find zone: statistics and a histogram whose bars add up to the count") {
   if (!have_display()) return;
-  const std::string db = scenario_db("straggler");
+  const std::string db = scenario_db("straggler", "find-zone");
   auto items = dump_of(db, "find-zone", "zone:all_reduce", "straggler-find-zone", true);
   const auto stats = texts(items, "stat");
   REQUIRE_FALSE(stats.empty());
@@ -255,7 +252,7 @@ TEST_CASE("agreement: the report's compile-phase lanes and zone counts equal the
   if (!have_display()) return;
   struct Case {
     std::string name, db;
-  } cases[] = {{"desync", scenario_db("desync")},
+  } cases[] = {{"desync", scenario_db("desync", "agreement")},
                {"multi_rank_logs", ingested("multi_rank_logs", {std::string(TLSCOPE_SHARED_LOGS) +
                                                                 "/multi_rank_logs"})}};
   for (const auto& c : cases) {

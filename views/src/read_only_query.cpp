@@ -16,6 +16,19 @@ struct Refused {
   std::string what;
 };
 
+// Pragmas that only report, whose argument names what to report on (a table, an index).
+constexpr std::string_view kReportingPragmas[] = {
+    "table_info",  "table_xinfo",      "table_list",     "index_list",     "index_info",
+    "index_xinfo", "foreign_key_list", "database_list",  "collation_list", "function_list",
+    "module_list", "pragma_list",      "compile_options"};
+
+bool reporting_pragma(const char* name) {
+  if (!name) return false;
+  for (std::string_view p : kReportingPragmas)
+    if (p == name) return true;
+  return false;
+}
+
 int admit_reads_only(void* user, int action, const char* arg1, const char* arg2, const char*,
                      const char*) {
   switch (action) {
@@ -25,7 +38,9 @@ int admit_reads_only(void* user, int action, const char* arg1, const char* arg2,
     case SQLITE_RECURSIVE:
       return SQLITE_OK;
     case SQLITE_PRAGMA:
-      if (arg2 == nullptr) return SQLITE_OK;  // reporting (table_info), not setting
+      // Without a value a pragma reports; with one it sets, unless it is a reporting pragma
+      // whose argument is a table or index name.
+      if (arg2 == nullptr || reporting_pragma(arg1)) return SQLITE_OK;
       break;
     default:
       break;
