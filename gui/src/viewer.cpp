@@ -12,7 +12,10 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <thread>
 #include <vector>
 
 #include "viewer_shell.hpp"
@@ -93,7 +96,15 @@ ViewerResult run_viewer(const ViewerOptions& options) {
   }
 
   glfwSetErrorCallback(on_glfw_error);
-  if (!glfwInit()) {
+  // An X server resets when its last client leaves (Xvfb does by default), and refuses
+  // connections while it does: a viewer started right after another closed retries briefly.
+  bool initialised = glfwInit();
+  const char* display = std::getenv("DISPLAY");
+  for (int attempt = 0; !initialised && display && *display && attempt < 20; ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    initialised = glfwInit();
+  }
+  if (!initialised) {
     result.error = "cannot open a window (is DISPLAY set?): " + g_glfw_error;
     return result;
   }
