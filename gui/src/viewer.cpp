@@ -129,6 +129,13 @@ ViewerResult run_viewer(const ViewerOptions& options) {
   io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
   io.ConfigInputTextCursorBlink = false;  // a blinking cursor would need frames while idle
   ImGui::StyleColorsDark();
+  // On a HiDPI screen (a 4K monitor at 200%) text and spacing grow with the monitor's scale.
+  float scale_x = 1.0f, scale_y = 1.0f;
+  glfwGetWindowContentScale(window, &scale_x, &scale_y);
+  if (scale_y > 1.0f) {
+    io.FontGlobalScale = scale_y;
+    ImGui::GetStyle().ScaleAllSizes(scale_y);
+  }
   ImGui_ImplGlfw_InitForOpenGL(window, true);
   ImGui_ImplOpenGL3_Init("#version 130");
 
