@@ -3,6 +3,7 @@
 // panel on it.
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <set>
 
 #include "panel.hpp"
@@ -33,7 +34,7 @@ class CompileTreePanel : public Panel {
   void draw(PanelContext& ctx) override {
     const views::CompileTree& tree = ctx.data.compile_tree;
     if (!indexed_) index(ctx.data);
-    ImGui::SetNextItemWidth(std::min(320.0f, ImGui::GetContentRegionAvail().x));
+    ImGui::SetNextItemWidth(std::min(320.0f, ImGui::GetContentRegionAvail().x * 0.4f));
     ImGui::InputTextWithHint("##compile_filter", "filter: compile id, function, file", filter_,
                              sizeof filter_);
     ui::record_item("filter", filter_);
@@ -155,8 +156,11 @@ class CompileTreePanel : public Panel {
     const std::string key = compile_key(c);
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + x);
     std::string label = "[" + c.compile_id + "] " + status_words(c);
-    if (c.duration_us >= 0)
-      label += "  " + std::to_string(static_cast<int64_t>(c.duration_us / 1000)) + " ms";
+    if (c.duration_us >= 0) {
+      char ms[32];
+      std::snprintf(ms, sizeof ms, "  %.1f ms", c.duration_us / 1000.0);
+      label += ms;
+    }
     if (c.graph_op_count >= 0) label += "  " + std::to_string(c.graph_op_count) + " ops";
     if (c.failed()) label += "  " + c.fail_type;
     ImGui::PushStyleColor(ImGuiCol_Text, colour_of(c));

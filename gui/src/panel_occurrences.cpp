@@ -144,21 +144,22 @@ class OccurrencePanel : public Panel {
     ctx.nav.open(Selection{SelectionKind::kCompile, key, views::ScreenId::compile});
   }
 
+  // Count and ranks first: group cells can be long (reasons, guards), and the numbers must stay
+  // in view without scrolling sideways.
   static void build(const views::OccurrenceGroups& groups, TableData& table) {
-    table.columns = groups.headers;
-    table.columns.push_back("count");
-    table.columns.push_back("ranks");
+    table.columns = {"count", "ranks"};
+    table.columns.insert(table.columns.end(), groups.headers.begin(), groups.headers.end());
     for (const auto& g : groups.groups) {
       auto& row = table.rows.emplace_back();
+      row.push_back(number_cell(g.count));
+      row.push_back(TableCell(rank_set(g.ranks)));
       for (const auto& cell : g.cells) {
         TableCell c(cell.text);
         if (cell.tone != views::CellTone::kPlain && cell.tone != views::CellTone::kPreformatted)
           c.colour = tone_colour(cell.tone);
         row.push_back(std::move(c));
       }
-      row.resize(groups.headers.size());
-      row.push_back(number_cell(g.count));
-      row.push_back(TableCell(rank_set(g.ranks)));
+      row.resize(table.columns.size());
     }
   }
 

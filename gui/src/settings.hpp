@@ -11,7 +11,7 @@ namespace tlscope::gui {
 struct ViewerSettings {
   int window_width = 1280, window_height = 800;
   float nav_width = 190.0f;         // navigation list
-  float details_width = 340.0f;     // details pane
+  float details_width = 320.0f;     // details pane
   std::vector<std::string> recent;  // newest first; each a line of inputs joined by '\t'
 
   static constexpr size_t kMaxRecent = 12;

@@ -80,7 +80,7 @@ void TableView::rebuild(const TableData& data, const ImGuiTableSortSpecs* specs)
 }
 
 int TableView::draw(const char* id, const TableData& data, float height) {
-  ImGui::SetNextItemWidth(std::min(320.0f, ImGui::GetContentRegionAvail().x));
+  ImGui::SetNextItemWidth(std::min(320.0f, ImGui::GetContentRegionAvail().x * 0.5f));
   if (ImGui::InputTextWithHint((std::string("##filter_") + id).c_str(), "filter", filter_,
                                sizeof filter_)) {
     dirty_ = true;

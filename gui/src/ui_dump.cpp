@@ -176,12 +176,14 @@ bool selectable_wrapped(std::string_view kind, std::string_view t, bool selected
                         const ImVec4& colour, const char* id) {
   const float width = std::max(40.0f, ImGui::GetContentRegionAvail().x);
   const ImVec2 size = ImGui::CalcTextSize(t.data(), t.data() + t.size(), false, width);
+  // The selectable's rectangle reaches half the item spacing beyond the text: draw at the cursor.
+  const ImVec2 at = ImGui::GetCursorScreenPos();
   const bool clicked =
       ImGui::Selectable((std::string("##") + id).c_str(), selected,
                         ImGuiSelectableFlags_AllowDoubleClick, ImVec2(width, size.y));
-  ImGui::GetWindowDrawList()->AddText(ImGui::GetFont(), ImGui::GetFontSize(),
-                                      ImGui::GetItemRectMin(), ImGui::GetColorU32(colour), t.data(),
-                                      t.data() + t.size(), width);
+  ImGui::GetWindowDrawList()->AddText(ImGui::GetFont(), ImGui::GetFontSize(), at,
+                                      ImGui::GetColorU32(colour), t.data(), t.data() + t.size(),
+                                      width);
   record_item(kind, t);
   return clicked;
 }

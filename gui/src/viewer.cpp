@@ -12,7 +12,10 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <thread>
 #include <vector>
 
 #include "viewer_shell.hpp"
@@ -93,7 +96,15 @@ ViewerResult run_viewer(const ViewerOptions& options) {
   }
 
   glfwSetErrorCallback(on_glfw_error);
-  if (!glfwInit()) {
+  // An X server resets when its last client leaves (Xvfb does by default), and refuses
+  // connections while it does: a viewer started right after another closed retries briefly.
+  bool initialised = glfwInit();
+  const char* display = std::getenv("DISPLAY");
+  for (int attempt = 0; !initialised && display && *display && attempt < 20; ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    initialised = glfwInit();
+  }
+  if (!initialised) {
     result.error = "cannot open a window (is DISPLAY set?): " + g_glfw_error;
     return result;
   }
@@ -118,6 +129,13 @@ ViewerResult run_viewer(const ViewerOptions& options) {
   io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
   io.ConfigInputTextCursorBlink = false;  // a blinking cursor would need frames while idle
   ImGui::StyleColorsDark();
+  // On a HiDPI screen (a 4K monitor at 200%) text and spacing grow with the monitor's scale.
+  float scale_x = 1.0f, scale_y = 1.0f;
+  glfwGetWindowContentScale(window, &scale_x, &scale_y);
+  if (scale_y > 1.0f) {
+    io.FontGlobalScale = scale_y;
+    ImGui::GetStyle().ScaleAllSizes(scale_y);
+  }
   ImGui_ImplGlfw_InitForOpenGL(window, true);
   ImGui_ImplOpenGL3_Init("#version 130");
 

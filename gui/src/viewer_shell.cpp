@@ -183,7 +183,7 @@ void ViewerShell::frame() {
     // The layout follows the window: the side panes keep their width within bounds that leave
     // the central area at least half the window.
     const float nav_max = std::max(120.0f, avail.x * 0.22f);
-    const float details_max = std::max(180.0f, avail.x * 0.32f);
+    const float details_max = std::max(180.0f, avail.x * 0.28f);
     float nav_w = std::clamp(settings_.nav_width, 120.0f, nav_max);
     float details_w = std::clamp(settings_.details_width, 180.0f, details_max);
     const float center_w = std::max(
