@@ -485,9 +485,17 @@ bool TimelinePanel::select(PanelContext& ctx, const Selection& s, std::string* w
     if (bar < 0) return fail("no collective " + std::to_string(seq) + " of group " + pg);
     selected_ = interval_of_bar(*scene_, bar);
     focus_collective(pg, seq);
-    if (selected_marker_ >= 0) {
-      const auto& m = c.markers[static_cast<size_t>(selected_marker_)];
-      if (m.pg_name != pg || m.seq != seq) selected_marker_ = -1;
+    // A click-through from a finding: the ranks involved are marked; select the first marker
+    // and the bar of its rank.
+    selected_marker_ = -1;
+    for (size_t i = 0; i < c.markers.size() && selected_marker_ < 0; ++i) {
+      const auto& m = c.markers[i];
+      if (m.pg_name != pg || m.seq != seq) continue;
+      selected_marker_ = static_cast<int>(i);
+      for (size_t b = 0; b < c.bars.size(); ++b)
+        if (c.bars[b].pg_name == pg && c.bars[b].seq == seq && c.bars[b].rank == m.rank)
+          selected_ = interval_of_bar(*scene_, static_cast<int>(b));
+      reveal_lane(lane_of_marker(m));
     }
     return true;
   }
@@ -560,7 +568,8 @@ void TimelinePanel::describe_interval(PanelContext& ctx, int interval) {
 
 void TimelinePanel::draw_details(PanelContext& ctx, const Selection& s) {
   ensure(ctx.data);
-  if (s.kind == SelectionKind::kFinding && selected_marker_ >= 0) {
+  if ((s.kind == SelectionKind::kFinding || s.kind == SelectionKind::kCollective) &&
+      selected_marker_ >= 0) {
     const auto& m = scene_->collectives.markers[static_cast<size_t>(selected_marker_)];
     ui::text_colored(
         "details", ImVec4(1, 0.45f, 0.45f, 1),

@@ -76,6 +76,21 @@ std::string scenario_db(const std::string& scenario, const std::string& tag) {
   return ingested(tag + "-" + scenario, {logs.string()});
 }
 
+// The first column of the first row of `sql` on `db`, as text ("" when there is none).
+std::string first_row(const std::string& db, const std::string& sql) {
+  sqlite3* raw = nullptr;
+  std::string out;
+  if (sqlite3_open(db.c_str(), &raw) == SQLITE_OK) {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(raw, sql.c_str(), -1, &st, nullptr) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+      out = reinterpret_cast<const char*>(sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+  }
+  sqlite3_close(raw);
+  return out;
+}
+
 // The dump's items, read with the viewer tests' simdjson reader.
 std::vector<Item> parse_dump(const std::string& path) {
   const gui_test::Dump d = gui_test::read_dump(path);
@@ -190,6 +205,15 @@ TEST_CASE("timeline: finding 1 of desync puts the view on that collective, marke
   CHECK(any_starts(details, "all_gather #"));
   CHECK(any_starts(details, "rank 0: all_reduce"));
   CHECK_FALSE(texts(items, "ruler").empty());
+
+  // The findings panel's click-through selects the collective: the ranks involved are marked
+  // and named in the details as well.
+  const std::string key =
+      first_row(db, "SELECT pg_name || ':' || seq FROM findings WHERE kind = 'desync'");
+  auto through = dump_of(db, "timeline", "collective:" + key, "desync-collective");
+  CHECK(any_starts(texts(through, "details"), "desync on rank 2"));
+  CHECK(any_starts(texts(through, "link"),
+                   "all_gather #" + key.substr(key.find(':') + 1) + " of group "));
 }
 
 TEST_CASE(
