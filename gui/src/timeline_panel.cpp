@@ -160,7 +160,8 @@ void TimelinePanel::draw_toolbar() {
     if (phase[i]) entry(views::kPhaseKinds[i]);
   for (size_t i = 0; i < op.size(); ++i)
     if (op[i]) entry(views::kCollectiveKinds[i]);
-  if (!scene_->collectives.markers.empty()) entry(views::style_of(views::ProblemKind::desync));
+  if (!scene_->collectives.markers.empty())
+    entry({"problem", "problem marker", views::style_of(views::ProblemKind::desync).rgb});
   ImGui::NewLine();
   for (const auto& p : scene_->problems) ui::text_colored("error", ImVec4(1, 0.45f, 0.45f, 1), p);
 }

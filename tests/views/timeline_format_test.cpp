@@ -30,6 +30,7 @@ TEST_CASE("ruler steps are 1, 2 or 5 x 10^k and labels follow the step's unit") 
   CHECK(format_ruler_label(4000, 2000) == "4 ms");
   CHECK(format_ruler_label(0.006, 0.002) == "6 ns");
   CHECK(format_ruler_label(3e6, 1e6) == "3 s");
+  CHECK(format_ruler_label(-1e-9, 100000) == "0 ms");  // rounding never shows "-0"
 }
 
 TEST_CASE("phase and collective kinds come from one table with distinct colours") {

@@ -61,7 +61,9 @@ std::string format_ruler_label(double offset_us, double step_us) {
   int decimals = 0;
   while (decimals < 3 && step_in_unit * std::pow(10.0, decimals) < 0.999) ++decimals;
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f %s", decimals, offset_us / u.us, u.name);
+  double v = offset_us / u.us;
+  if (std::fabs(v) < 0.5 * std::pow(10.0, -decimals)) v = 0;  // never "-0 ms"
+  std::snprintf(buf, sizeof buf, "%.*f %s", decimals, v, u.name);
   return buf;
 }
 
