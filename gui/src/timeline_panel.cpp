@@ -501,6 +501,10 @@ bool TimelinePanel::select(PanelContext& ctx, const Selection& s, std::string* w
     return true;
   }
   if (s.kind == SelectionKind::kFinding) {
+    // The key comes from --select (checked there) or another panel: parse it defensively.
+    if (s.key.empty() || s.key.size() > 9 ||
+        s.key.find_first_not_of("0123456789") != std::string::npos)
+      return fail("a finding is its 1-based position in the findings list");
     const size_t k = static_cast<size_t>(std::stoul(s.key));
     if (k < 1 || k > scene_->finding_ids.size())
       return fail("there are " + std::to_string(scene_->finding_ids.size()) + " findings");
