@@ -142,19 +142,29 @@ void TimelinePanel::draw_toolbar() {
       has_range_ = false;
     }
   }
-  ImGui::SameLine();
-  ui::text_disabled("hint",
-                    "wheel/W S zoom, drag/A D/arrows pan, right-drag measures, click selects");
+  // Toolbar items flow onto the next line when the panel is narrow (nothing is clipped).
+  auto next_fits = [](float width) {
+    ImGui::SameLine();
+    if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+  };
+  const char* hint = "wheel/W S zoom, drag/A D/arrows pan, right-drag measures, click selects";
+  next_fits(ImGui::CalcTextSize(hint).x);
+  ui::text_disabled("hint", hint);
   // The legend: the kinds on screen, in the colours they are drawn with.
   std::vector<bool> phase(std::size(views::kPhaseKinds)), op(std::size(views::kCollectiveKinds));
-  for (const auto& iv : scene_->timeline.intervals)
-    (iv.source == views::TimelineSource::collective ? op : phase)[iv.kind] = true;
-  auto entry = [](const views::KindStyle& k) {
+  for (const auto& iv : scene_->timeline.intervals) {
+    auto& seen = iv.source == views::TimelineSource::collective ? op : phase;
+    seen[std::min<size_t>(iv.kind, seen.size() - 1)] = true;
+  }
+  bool first = true;
+  auto entry = [&](const views::KindStyle& k) {
+    const float width = 16 + ImGui::CalcTextSize(std::string(k.label).c_str()).x;
+    if (!first) next_fits(width);
+    first = false;
     ImGui::ColorButton(std::string("##").append(k.id).c_str(), rgb_vec(k.rgb),
                        ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
     ImGui::SameLine(0, 4);
     ui::text("legend", k.label);
-    ImGui::SameLine();
   };
   for (size_t i = 0; i < phase.size(); ++i)
     if (phase[i]) entry(views::kPhaseKinds[i]);
@@ -162,7 +172,6 @@ void TimelinePanel::draw_toolbar() {
     if (op[i]) entry(views::kCollectiveKinds[i]);
   if (!scene_->collectives.markers.empty())
     entry({"problem", "problem marker", views::style_of(views::ProblemKind::desync).rgb});
-  ImGui::NewLine();
   for (const auto& p : scene_->problems) ui::text_colored("error", ImVec4(1, 0.45f, 0.45f, 1), p);
 }
 
