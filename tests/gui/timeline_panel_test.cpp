@@ -17,12 +17,7 @@
 #include "tlscope/model/analysis/analyze.hpp"
 #include "tlscope/model/ingest.hpp"
 
-#if defined(__SANITIZE_ADDRESS__)
-// Mesa's GL driver leaks a few blocks per context (see viewer_test.cpp).
-extern "C" const char* __asan_default_options() {
-  return "detect_leaks=0";
-}
-#endif
+// (Mesa's leaks under ASan are silenced once for this binary, in viewer_test.cpp.)
 
 namespace fs = std::filesystem;
 
