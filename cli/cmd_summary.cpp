@@ -1,154 +1,165 @@
-// `tlscope summary DB`: what a database holds: files, ranks, event kinds, compile ids, errors and
-// the per-file line accounting, plus a warning for any file whose ingest did not finish.
+// `tlscope summary DB`: what a database holds: files, ranks, event kinds, compile ids, errors, the
+// per-file line accounting and the findings, plus a warning for any file whose ingest did not
+// finish. Everything it prints comes from views/ (summary.hpp, findings.hpp, ingest_errors.hpp).
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "command.hpp"
-#include "tlscope/model/analysis/findings.hpp"
-#include "tlscope/model/sqlite.hpp"
+#include "tlscope/views/findings.hpp"
+#include "tlscope/views/ingest_errors.hpp"
+#include "tlscope/views/summary.hpp"
 
 namespace tlscope::cli {
 namespace {
 
-using model::Connection;
-using model::Statement;
-
-std::string text_or(const Statement& s, int col, const char* null_text) {
-  return s.column_is_null(col) ? null_text : s.column_text(col);
+// Every log-derived string goes through here on its way to the terminal. Identity until
+// cli/terminal_text.hpp's terminal_safe() lands on main (issue 12, `hostile`); then it calls it.
+std::string show(std::string_view log_text) {
+  return std::string(log_text);
 }
 
-void print_files(Connection& db) {
-  Statement s = db.prepare(
-      "SELECT id, path, rank, bytes, lines, events, errors, completed, gzip FROM files ORDER BY "
-      "id");
+std::string rank_text(int64_t rank, const char* none) {
+  return rank < 0 ? none : std::to_string(rank);
+}
+
+void print_files(const views::Summary& s) {
   std::printf("Files\n");
-  int n = 0;
-  while (s.step()) {
-    ++n;
+  for (const views::FileRow& f : s.files) {
     std::printf("  #%lld %s  rank %s  %lld bytes%s  %lld lines  %lld events  %lld errors%s\n",
-                static_cast<long long>(s.column_int(0)), s.column_text(1).c_str(),
-                text_or(s, 2, "-").c_str(), static_cast<long long>(s.column_int(3)),
-                s.column_int(8) ? " (gunzipped)" : "", static_cast<long long>(s.column_int(4)),
-                static_cast<long long>(s.column_int(5)), static_cast<long long>(s.column_int(6)),
-                s.column_int(7) ? "" : "  INCOMPLETE");
+                static_cast<long long>(f.id), show(f.path).c_str(), rank_text(f.rank, "-").c_str(),
+                static_cast<long long>(f.bytes), f.gzip ? " (gunzipped)" : "",
+                static_cast<long long>(f.lines), static_cast<long long>(f.events),
+                static_cast<long long>(f.errors), f.completed ? "" : "  INCOMPLETE");
   }
-  if (n == 0) std::printf("  (none)\n");
+  if (s.files.empty()) std::printf("  (none)\n");
 }
 
-void print_incomplete(Connection& db) {
-  Statement s = db.prepare("SELECT path FROM files WHERE completed = 0 ORDER BY id");
-  while (s.step()) {
+void print_incomplete(const views::Summary& s) {
+  for (const views::FileRow& f : s.files) {
+    if (f.completed) continue;
     std::printf(
         "\nWARNING: %s is INCOMPLETE: its ingest was interrupted or reading stopped early, so "
         "its rows are partial. Re-ingest it into a fresh database.\n",
-        s.column_text(0).c_str());
+        show(f.path).c_str());
   }
+}
+
+void print_ranks(const views::Summary& s) {
+  std::printf("\nRanks: %lld\n", static_cast<long long>(s.rank_count));
+  for (const views::RankRow& r : s.ranks) {
+    std::printf("  rank %s: %lld file(s), %lld events\n", rank_text(r.rank, "(none)").c_str(),
+                static_cast<long long>(r.files), static_cast<long long>(r.events));
+  }
+}
+
+void print_kinds(const views::Summary& s) {
+  std::printf("\nEvents per kind\n");
+  for (const views::KindCount& k : s.kinds)
+    std::printf("  %8lld  %s\n", static_cast<long long>(k.count), show(k.kind).c_str());
+}
+
+void print_compile_ids(const views::Summary& s) {
+  std::string list;
+  for (const std::string& id : s.compile_ids) list += (list.empty() ? "" : ", ") + show(id);
+  long long n = s.compile_id_count;
+  std::printf("\nCompile ids: %lld distinct%s%s%s\n", n, n ? " (" : "", list.c_str(),
+              n > static_cast<long long>(s.compile_ids.size()) ? ", ...)" : (n ? ")" : ""));
+}
+
+void print_errors(const views::Summary& s, const views::Paged<views::IngestErrorRow>& first) {
+  std::string by_kind;
+  for (const views::KindCount& k : s.error_kinds)
+    by_kind += (by_kind.empty() ? "" : ", ") + show(k.kind) + " " + std::to_string(k.count);
+  long long n = s.errors;
+  std::printf("\nErrors: %lld%s%s%s\n", n, n ? " (" : "", by_kind.c_str(), n ? ")" : "");
+  for (const views::IngestErrorRow& e : first.rows) {
+    std::string where = e.path.empty() ? "(input)" : e.path;
+    if (e.line >= 0) where += ":" + std::to_string(e.line);
+    std::string_view reason = e.reason;
+    // Parser reasons already start with "<path>:<line>: "; say it once.
+    if (reason.rfind(where + ": ", 0) == 0) reason.remove_prefix(where.size() + 2);
+    std::printf("  %s: [%s] %s\n", show(where).c_str(), show(e.kind).c_str(), show(reason).c_str());
+  }
+  if (static_cast<size_t>(n) > first.rows.size())
+    std::printf("  ... (tlscope query DB \"SELECT * FROM ingest_errors\")\n");
+}
+
+void print_line_accounting(const views::Summary& s) {
+  std::printf("\nLine accounting (envelope + payload + blank + error = total)\n");
+  for (const views::FileRow& f : s.files) {
+    long long sum = f.envelope_lines + f.payload_lines + f.blank_lines + f.error_lines;
+    std::printf(
+        "  %s: %lld + %lld + %lld + %lld = %lld  %s\n", show(f.path).c_str(),
+        static_cast<long long>(f.envelope_lines), static_cast<long long>(f.payload_lines),
+        static_cast<long long>(f.blank_lines), static_cast<long long>(f.error_lines),
+        static_cast<long long>(f.lines),
+        sum == f.lines ? "ok" : ("MISMATCH: buckets sum to " + std::to_string(sum)).c_str());
+  }
+}
+
+std::string rank_words(const std::vector<int64_t>& ranks) {
+  if (ranks.empty()) return "no rank";
+  std::string out = ranks.size() == 1 ? "rank " : "ranks ";
+  for (size_t i = 0; i < ranks.size(); ++i) out += (i ? ", " : "") + std::to_string(ranks[i]);
+  return out;
 }
 
 // Findings exist once `tlscope analyze` (run by ingest) has written them.
-void print_findings(Connection& db) {
-  Statement exists = db.prepare(
-      "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'findings'");
-  if (!exists.step() || exists.column_int(0) == 0) {
+void print_findings(const views::Findings& f) {
+  if (!f.analysed) {
     std::printf("\nFindings: not analysed yet (tlscope analyze DB)\n");
     return;
   }
-  std::printf("\nFindings\n%s", model::analysis::findings_text(db.handle()).c_str());
-}
-
-void print_ranks(Connection& db) {
-  // files.events is each file's count of events rows, kept by the writer: no scan of events.
-  Statement s = db.prepare(
-      "SELECT rank, count(*), sum(events) FROM files GROUP BY rank ORDER BY rank");
-  std::printf("\nRanks\n");
-  while (s.step()) {
-    std::printf("  rank %s: %lld file(s), %lld events\n", text_or(s, 0, "(none)").c_str(),
-                static_cast<long long>(s.column_int(1)), static_cast<long long>(s.column_int(2)));
+  std::printf("\nFindings\n");
+  if (f.total == 0) {
+    std::printf("No findings.\n");
+    return;
   }
-}
-
-void print_kinds(Connection& db) {
-  Statement s =
-      db.prepare("SELECT kind, count(*) FROM events GROUP BY kind ORDER BY count(*) DESC, kind");
-  std::printf("\nEvents per kind\n");
-  while (s.step()) {
-    std::printf("  %8lld  %s\n", static_cast<long long>(s.column_int(1)), s.column_text(0).c_str());
+  std::printf("%lld %s\n", static_cast<long long>(f.total), f.total == 1 ? "finding" : "findings");
+  for (const views::FindingGroup& g : f.groups) {
+    std::printf("\n%s (%lld):\n", std::string(g.kind->title).c_str(),
+                static_cast<long long>(g.count));
+    for (const views::FindingRow& row : g.rows) std::printf("  %s\n", show(row.message).c_str());
   }
-}
-
-void print_compile_ids(Connection& db) {
-  Statement s = db.prepare(
-      "SELECT compile_id FROM events WHERE compile_id IS NOT NULL GROUP BY compile_id "
-      "ORDER BY min(id)");
-  std::string list;
-  int n = 0;
-  while (s.step()) {
-    if (n < 40) list += (n ? ", " : "") + s.column_text(0);
-    ++n;
-  }
-  std::printf("\nCompile ids: %d distinct%s%s%s\n", n, n ? " (" : "", list.c_str(),
-              n > 40 ? ", ...)" : (n ? ")" : ""));
-}
-
-void print_errors(Connection& db) {
-  Statement total =
-      db.prepare("SELECT kind, count(*) FROM ingest_errors GROUP BY kind ORDER BY kind");
-  std::string by_kind;
-  long long n = 0;
-  while (total.step()) {
-    by_kind += (by_kind.empty() ? "" : ", ") + total.column_text(0) + " " +
-               std::to_string(total.column_int(1));
-    n += total.column_int(1);
-  }
-  std::printf("\nErrors: %lld%s%s%s\n", n, n ? " (" : "", by_kind.c_str(), n ? ")" : "");
-  Statement first = db.prepare(
-      "SELECT coalesce(f.path, '(input)'), e.line, e.kind, e.reason FROM ingest_errors e "
-      "LEFT JOIN files f ON f.id = e.file_id ORDER BY e.id LIMIT 5");
-  while (first.step()) {
-    std::string where = first.column_text(0);
-    if (!first.column_is_null(1)) where += ":" + first.column_text(1);
-    std::string reason = first.column_text(3);
-    // Parser reasons already start with "<path>:<line>: "; say it once.
-    if (reason.rfind(where + ": ", 0) == 0) reason.erase(0, where.size() + 2);
-    std::printf("  %s: [%s] %s\n", where.c_str(), first.column_text(2).c_str(), reason.c_str());
-  }
-  if (n > 5) std::printf("  ... (tlscope query DB \"SELECT * FROM ingest_errors\")\n");
-}
-
-void print_line_accounting(Connection& db) {
-  Statement s = db.prepare(
-      "SELECT path, envelope_lines, payload_lines, blank_lines, error_lines, lines FROM files "
-      "ORDER BY id");
-  std::printf("\nLine accounting (envelope + payload + blank + error = total)\n");
-  while (s.step()) {
-    long long sum = s.column_int(1) + s.column_int(2) + s.column_int(3) + s.column_int(4);
-    long long total = s.column_int(5);
-    std::printf("  %s: %lld + %lld + %lld + %lld = %lld  %s\n", s.column_text(0).c_str(),
-                static_cast<long long>(s.column_int(1)), static_cast<long long>(s.column_int(2)),
-                static_cast<long long>(s.column_int(3)), static_cast<long long>(s.column_int(4)),
-                total,
-                sum == total ? "ok" : ("MISMATCH: buckets sum to " + std::to_string(sum)).c_str());
+  for (const views::FindingRow& row : f.unknown)
+    std::printf("  [%s] %s\n", show(row.kind).c_str(), show(row.message).c_str());
+  if (!f.late_again.empty()) std::printf("\nRanks late again and again:\n");
+  for (const views::LateRank& late : f.late_again) {
+    std::printf("  %s was late %lld times in group %s; the others waited %.1f ms for it in total\n",
+                rank_words(late.ranks).c_str(), static_cast<long long>(late.times),
+                show(late.pg_desc.empty() ? late.pg_name : late.pg_desc).c_str(),
+                late.wait_us / 1000.0);
   }
 }
 
 int run_summary(const std::string& path) {
-  try {
-    Connection db(path, model::OpenMode::kReadOnly);
-    std::printf("tlscope summary of %s\n\n", path.c_str());
-    print_files(db);
-    print_ranks(db);
-    print_kinds(db);
-    print_compile_ids(db);
-    print_errors(db);
-    print_line_accounting(db);
-    print_findings(db);
-    print_incomplete(db);
-    return kOk;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "tlscope summary: %s: %s\n", path.c_str(), e.what());
+  views::Database db(path);
+  if (std::string why = db.not_tlscope_reason(); !why.empty()) {
+    std::fprintf(stderr, "tlscope summary: %s\n", why.c_str());
     return kUsageOrIo;
   }
+  constexpr size_t kFirstErrors = 5;
+  views::Result<views::Summary> summary = views::load_summary(db);
+  views::Result<views::Paged<views::IngestErrorRow>> errors =
+      views::load_ingest_errors(db, views::Page{0, kFirstErrors});
+  views::Result<views::Findings> findings = views::load_findings(db);
+  for (const std::string* error : {&summary.error, &errors.error, &findings.error}) {
+    if (error->empty()) continue;
+    std::fprintf(stderr, "tlscope summary: %s\n", error->c_str());
+    return kUsageOrIo;
+  }
+  std::printf("tlscope summary of %s\n\n", path.c_str());
+  print_files(*summary);
+  print_ranks(*summary);
+  print_kinds(*summary);
+  print_compile_ids(*summary);
+  print_errors(*summary, *errors);
+  print_line_accounting(*summary);
+  print_findings(*findings);
+  print_incomplete(*summary);
+  return kOk;
 }
 
 CommandRegistration summary_registration{

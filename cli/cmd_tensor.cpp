@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "command.hpp"
+#include "tensor_grid_text.hpp"
 #include "tlscope/views/tensor_grid.hpp"
-#include "tlscope/views/tensor_grid_text.hpp"
 #include "tlscope/views/tensor_values.hpp"
 #include "tlscope/views/trace_queries.hpp"
 
@@ -151,10 +151,10 @@ int run_tensor(const TensorArgs& a) {
     std::fprintf(stderr, "tlscope tensor: %s\n", result.error.c_str());
     return kUsageOrIo;
   }
-  views::TensorTextOptions text_opts;
+  TensorTextOptions text_opts;
   text_opts.color = a.color == "always" || (a.color == "auto" && isatty(STDOUT_FILENO));
   if (!header.empty()) std::printf("%s\n", header.c_str());
-  std::fputs(views::render_tensor_grid_text(*result.grid, text_opts).c_str(), stdout);
+  std::fputs(render_tensor_grid_text(*result.grid, text_opts).c_str(), stdout);
   return kOk;
 }
 

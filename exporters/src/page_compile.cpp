@@ -1,10 +1,10 @@
 // compile/*.html: one page per compile with its metrics, graphs, guards, generated code, other
 // artifacts and input tensors, all attempts together. Large payloads get pages of their own.
-#include <map>
 #include <set>
 
 #include "pages.hpp"
 #include "tlscope/exporters/html.hpp"
+#include "tlscope/views/compile_detail.hpp"
 
 namespace tlscope::exporters {
 
@@ -15,69 +15,54 @@ namespace {
 constexpr size_t kInlineBytes = 2048;
 constexpr size_t kPageInlineBudget = 256 << 10;
 
-enum class Section { kGraphs, kCode, kGuards, kArtifacts };
-
-struct PayloadEvent {
-  int64_t event_id, line, attempt, payload_id, size;
-  std::string kind, name, category, metadata;
-};
-
-// compile_directory classifies by the real kinds and artifact names (docs/schema.md).
-Section section_of(const PayloadEvent& e) {
-  if (e.category == "graph") return Section::kGraphs;
-  if (e.category == "code") return Section::kCode;
-  if (e.category == "guards") return Section::kGuards;
-  return Section::kArtifacts;
-}
-
-CodeLanguage language_of(const PayloadEvent& e) {
-  if (e.kind == "graph_dump" && e.metadata.find("\"cpp\"") != std::string::npos)
-    return CodeLanguage::kCpp;
-  Section s = section_of(e);
-  return s == Section::kGraphs || s == Section::kCode ? CodeLanguage::kPython
-                                                      : CodeLanguage::kPlain;
+CodeLanguage language_of(const views::PayloadEntry& e) {
+  switch (e.language) {
+    case views::PayloadLanguage::kPython:
+      return CodeLanguage::kPython;
+    case views::PayloadLanguage::kCpp:
+      return CodeLanguage::kCpp;
+    case views::PayloadLanguage::kPlain:
+      return CodeLanguage::kPlain;
+  }
+  return CodeLanguage::kPlain;
 }
 
 class CompilePageWriter {
  public:
   CompilePageWriter(ReportContext& ctx, const TensorSnapshots& snapshots)
-      : ctx_(ctx),
-        snapshots_(snapshots),
-        events_(ctx.db.prepare(
-            "SELECT d.event_id, d.line, d.attempt, d.payload_id, coalesce(d.payload_size, 0), "
-            "d.kind, coalesce(d.name, ''), d.category, coalesce(e.metadata, '') "
-            "FROM compile_directory d JOIN events e ON e.id = d.event_id "
-            "WHERE d.compile_row = ? AND d.payload_id IS NOT NULL ORDER BY d.event_id")),
-        payload_(ctx.db.prepare("SELECT text FROM payloads WHERE id = ?")),
-        metrics_(ctx.db.prepare("SELECT * FROM compilation_metrics WHERE compile_id = ?1 "
-                                "AND file_id = ?2 ORDER BY event_id")) {
-    if (!events_.ok()) ctx.warnings.push_back("compile pages: " + events_.error());
-    load_tensors();
-  }
+      : ctx_(ctx), snapshots_(snapshots), reader_(ctx.db) {}
 
-  void write(const CompileInfo& c) {
+  void write(const CompileRow& row) {
+    views::Result<views::CompileDetail> loaded = reader_.read(row);
+    // One note for the whole report: the same statement fails for every compile.
+    if (!loaded.ok() && !noted_error_) {
+      noted_error_ = true;
+      ctx_.warnings.push_back("compile pages: " + loaded.error);
+    }
+    const views::CompileDetail& d = loaded.value;
+    const CompileRow& c = d.compile;
     std::string title = "Compile " +
-                        std::string(c.rank ? "r" + std::to_string(*c.rank) + " " : "") + "[" +
+                        std::string(c.rank >= 0 ? "r" + std::to_string(c.rank) + " " : "") + "[" +
                         c.compile_id + "]";
     std::string h = page_head(title, "compile", 1);
     overview(c, h);
-    metrics(c, h);
-    payload_sections(c, h);
-    tensors(c, h);
-    logged_values(c, h);
+    metrics(d, h);
+    payload_sections(d, h);
+    tensors(d, h);
+    logged_values(d, h);
     h += page_tail(1);
     ctx_.site.write(compile_page(c.file_id, c.compile_id), h);
   }
 
  private:
-  void overview(const CompileInfo& c, std::string& h) {
+  void overview(const CompileRow& c, std::string& h) {
     h += "<table class=\"kv\" id=\"compile-overview\" data-status=\"";
     append_html_escaped(h, c.status);
     h += "\">";
     auto row = [&](std::string_view k, const std::string& v_html) {
       h += "<tr><th>" + std::string(k) + "</th><td>" + v_html + "</td></tr>";
     };
-    row("rank", rank_label(c.rank));
+    row("rank", rank_label(views::rank_opt(c.rank)));
     row("status", html_escape(c.status));
     if (c.attempts > 1) row("attempts", std::to_string(c.attempts));
     if (!c.co_name.empty())
@@ -91,54 +76,35 @@ class CompilePageWriter {
     h += "</table>\n";
   }
 
-  void metrics(const CompileInfo& c, std::string& h) {
-    metrics_.reset();
-    metrics_.bind(1, c.compile_id).bind(2, c.file_id);
-    while (metrics_.step()) {
+  void metrics(const views::CompileDetail& d, std::string& h) {
+    for (const views::CompileMetrics& m : d.metrics) {
       h += "<details><summary>Metrics: ";
-      for (int i = 0; i < metrics_.column_count(); ++i)
-        if (metrics_.column_name(i) == "kind") append_html_escaped(h, metrics_.text_view(i));
+      append_html_escaped(h, m.kind);
       h += "</summary><table class=\"metrics\">";
-      for (int i = 0; i < metrics_.column_count(); ++i) {
-        std::string_view name = metrics_.column_name(i);
-        if (metrics_.is_null(i) || name == "json" || name == "event_id" || name == "file_id")
-          continue;
+      for (const views::MetricsField& f : m.fields) {
         h += "<tr><th>";
-        append_html_escaped(h, name);
+        append_html_escaped(h, f.name);
         h += "</th><td>";
-        append_html_escaped(h, metrics_.text_view(i));
+        append_html_escaped(h, f.value);
         h += "</td></tr>";
       }
       h += "</table></details>\n";
     }
   }
 
-  void payload_sections(const CompileInfo& c, std::string& h) {
-    std::vector<PayloadEvent> events;
-    events_.reset();
-    events_.bind(1, c.row);
-    while (events_.step()) {
-      events.push_back({events_.int64(0), events_.int64(1), events_.int64(2), events_.int64(3),
-                        events_.int64(4), events_.text(5), events_.text(6), events_.text(7),
-                        events_.text(8)});
-    }
+  void payload_sections(const views::CompileDetail& d, std::string& h) {
     size_t budget = kPageInlineBudget;
-    static constexpr std::pair<Section, const char*> kSections[] = {
-        {Section::kGraphs, "Graphs"},
-        {Section::kGuards, "Guards"},
-        {Section::kCode, "Generated code"},
-        {Section::kArtifacts, "Other artifacts"}};
-    for (auto [section, title] : kSections) {
+    for (auto [section, title] : views::kPayloadSections) {
       size_t count = 0;
-      for (const PayloadEvent& e : events) count += section_of(e) == section;
+      for (const views::PayloadEntry& e : d.payloads) count += e.section == section;
       if (count == 0) continue;
       h += "<h2>" + std::string(title) + " (" + std::to_string(count) + ")</h2>\n";
-      for (const PayloadEvent& e : events)
-        if (section_of(e) == section) payload_block(e, h, budget);
+      for (const views::PayloadEntry& e : d.payloads)
+        if (e.section == section) payload_block(e, h, budget);
     }
   }
 
-  void payload_block(const PayloadEvent& e, std::string& h, size_t& budget) {
+  void payload_block(const views::PayloadEntry& e, std::string& h, size_t& budget) {
     h += "<details class=\"payload\" data-kind=\"";
     append_html_escaped(h, e.kind);
     h += "\"><summary><b>";
@@ -152,11 +118,7 @@ class CompilePageWriter {
     // graph often recurs in many compiles) as their own page, shown in a lazily loaded frame
     // when the block is opened; beyond highlight_limit they are plain .txt files.
     // The text is read only when it is shown inline or written the first time.
-    auto text = [&] {
-      payload_.reset();
-      payload_.bind(1, e.payload_id);
-      return payload_.step() ? payload_.text(0) : std::string();
-    };
+    auto text = [&] { return reader_.payload_text(e.payload_id).value; };
     size_t size = static_cast<size_t>(e.size);
     if (size <= kInlineBytes && size <= budget) {
       budget -= size;
@@ -183,52 +145,37 @@ class CompilePageWriter {
     h += "</details>\n";
   }
 
-  // One pass over the analysis `tensors` table, so each page needs no query of its own.
-  void load_tensors() {
-    Statement t = ctx_.db.prepare(
-        "SELECT file_id, compile_id, coalesce(tensor_id, -1), coalesce(source, ''), "
-        "coalesce(size, ''), coalesce(stride, ''), coalesce(dtype, ''), coalesce(device, ''), "
-        "coalesce(attempt, 0), coalesce(input, source, '') FROM tensors ORDER BY id");
-    while (t.step()) {
-      input_names_[{t.int64(0), t.text(1)}].insert(input_base_name(t.text(9)));
-      auto& [count, rows] = tensor_rows_[{t.int64(0), t.text(1)}];
-      ++count;
-      rows += "<tr><td class=\"num\">" + std::to_string(t.int64(8)) + "</td><td class=\"num\">" +
-              std::to_string(t.int64(2)) + "</td><td>";
-      append_html_escaped(rows, t.text_view(3));
-      rows += "</td><td>";
-      append_html_escaped(rows, t.text_view(4));
-      rows += "</td><td>";
-      append_html_escaped(rows, t.text_view(5));
-      rows += "</td><td>";
-      append_html_escaped(rows, t.text_view(6));
-      rows += "</td><td>";
-      append_html_escaped(rows, t.text_view(7));
-      rows += "</td><td><a href=\"../" +
-              tensor_page(t.text_view(6), t.text_view(4), t.text_view(5)) +
-              "\">layout</a></td></tr>\n";
-    }
-  }
-
-  void tensors(const CompileInfo& c, std::string& h) {
-    auto it = tensor_rows_.find({c.file_id, c.compile_id});
-    if (it == tensor_rows_.end()) return;
-    auto& [count, rows] = it->second;
-    h += "<h2>Input tensors (" + std::to_string(count) +
-         ")</h2>\n<table id=\"compile-tensors\" data-count=\"" + std::to_string(count) +
+  void tensors(const views::CompileDetail& d, std::string& h) {
+    if (d.tensors.empty()) return;
+    h += "<h2>Input tensors (" + std::to_string(d.tensors.size()) +
+         ")</h2>\n<table id=\"compile-tensors\" data-count=\"" + std::to_string(d.tensors.size()) +
          "\"><thead><tr><th>attempt</th><th>id</th><th>source</th><th>size</th><th>stride</th>"
-         "<th>dtype</th><th>device</th><th></th></tr></thead><tbody>" +
-         rows + "</tbody></table>\n";
-    tensor_rows_.erase(it);
+         "<th>dtype</th><th>device</th><th></th></tr></thead><tbody>";
+    for (const views::InputTensorRow& t : d.tensors) {
+      h += "<tr><td class=\"num\">" + std::to_string(t.attempt) + "</td><td class=\"num\">" +
+           std::to_string(t.tensor_id) + "</td><td>";
+      append_html_escaped(h, t.source);
+      h += "</td><td>";
+      append_html_escaped(h, t.size);
+      h += "</td><td>";
+      append_html_escaped(h, t.stride);
+      h += "</td><td>";
+      append_html_escaped(h, t.dtype);
+      h += "</td><td>";
+      append_html_escaped(h, t.device);
+      h += "</td><td><a href=\"../" + tensor_page(t.dtype, t.size, t.stride) +
+           "\">layout</a></td></tr>\n";
+    }
+    h += "</tbody></table>\n";
   }
 
   // Logged values (tensor_values) recorded in this compile or named like one of its inputs.
-  void logged_values(const CompileInfo& c, std::string& h) {
+  void logged_values(const views::CompileDetail& d, std::string& h) {
     constexpr size_t kMaxLinks = 50;
-    auto names = input_names_.find({c.file_id, c.compile_id});
-    std::vector<size_t> hits = snapshots_.for_compile(
-        c.file_id, c.compile_id,
-        names == input_names_.end() ? std::set<std::string>{} : names->second);
+    std::set<std::string> names;
+    for (const std::string& input : d.inputs) names.insert(input_base_name(input));
+    std::vector<size_t> hits =
+        snapshots_.for_compile(d.compile.file_id, d.compile.compile_id, names);
     if (hits.empty()) return;
     h += "<h2>Logged tensor values (" + std::to_string(hits.size()) + ")</h2>\n" +
          snapshot_table_head("compile-values", hits.size());
@@ -242,17 +189,16 @@ class CompilePageWriter {
 
   ReportContext& ctx_;
   const TensorSnapshots& snapshots_;
-  std::map<std::pair<int64_t, std::string>, std::set<std::string>> input_names_;
-  Statement events_, payload_, metrics_;
+  views::CompileDetailReader reader_;
   std::set<int64_t> written_;
-  std::map<std::pair<int64_t, std::string>, std::pair<int64_t, std::string>> tensor_rows_;
+  bool noted_error_ = false;
 };
 
 }  // namespace
 
-void write_compile_pages(ReportContext& ctx, const std::vector<CompileInfo>& compiles,
-                         const TensorSnapshots& snapshots) {
-  CompilePageWriter writer(ctx, snapshots);
+void write_compile_pages(ReportContext& ctx) {
+  const std::vector<CompileRow>& compiles = ctx.shared.compile_tree.compiles;
+  CompilePageWriter writer(ctx, ctx.shared.snapshots);
   size_t limit = std::min(compiles.size(), ctx.options.max_compile_pages);
   for (size_t i = 0; i < limit; ++i) writer.write(compiles[i]);
   if (limit < compiles.size())

@@ -1,19 +1,15 @@
 // compiles.html: the compile tree (the stack trie of dynamo_start stacks, as tlparse draws it)
 // with every compile under the frame that started it, its status and duration.
 #include <algorithm>
-#include <map>
 
 #include "pages.hpp"
 #include "tlscope/exporters/html.hpp"
-#include "tlscope/model/analysis/compiles.hpp"
 
 namespace tlscope::exporters {
 
 namespace {
 
-constexpr size_t kMaxTreeNodes = 50000;
-
-std::string status_tag(const CompileInfo& c) {
+std::string status_tag(const CompileRow& c) {
   const char* cls = c.status == "failed"      ? "bad"
                     : c.status == "restarted" ? "warn"
                     : c.status == "ok"        ? "good"
@@ -21,9 +17,9 @@ std::string status_tag(const CompileInfo& c) {
   return "<span class=\"tag " + std::string(cls) + "\">" + html_escape(c.status) + "</span>";
 }
 
-std::string compile_item(const CompileInfo& c) {
-  std::string h =
-      "<li class=\"compile\">" + compile_link(c.file_id, c.rank, c.compile_id, 0) + status_tag(c);
+std::string compile_item(const CompileRow& c) {
+  std::string h = "<li class=\"compile\">" +
+                  compile_link(c.file_id, views::rank_opt(c.rank), c.compile_id, 0) + status_tag(c);
   if (!c.co_name.empty()) h += " " + html_escape(c.co_name);
   if (c.duration_us > 0) h += " <span class=\"muted\">" + format_us(c.duration_us) + "</span>";
   if (!c.fail_type.empty()) h += " <span class=\"bad\">" + html_escape(c.fail_type) + "</span>";
@@ -90,51 +86,41 @@ class TreePages {
 
 }  // namespace
 
-void write_compile_tree(ReportContext& ctx, const std::vector<CompileInfo>& compiles) {
-  std::map<int64_t, const CompileInfo*> by_row;
-  for (const CompileInfo& c : compiles) by_row[c.row] = &c;
-  std::vector<model::analysis::CompileTreeNode> nodes =
-      model::analysis::load_compile_tree(ctx.db.handle());
-  if (nodes.size() > kMaxTreeNodes) {
-    ctx.warnings.push_back("compile tree cut at " + std::to_string(kMaxTreeNodes) + " of " +
-                           std::to_string(nodes.size()) + " frames");
-    nodes.resize(kMaxTreeNodes);
-  }
+void write_compile_tree(ReportContext& ctx) {
+  const views::CompileTree& compile_tree = ctx.shared.compile_tree;
+  const std::vector<CompileRow>& compiles = compile_tree.compiles;
+  if (compile_tree.frames.size() < compile_tree.frames_total)
+    ctx.warnings.push_back("compile tree cut at " + std::to_string(compile_tree.frames.size()) +
+                           " of " + std::to_string(compile_tree.frames_total) + " frames");
   TreePages tree(ctx.options.rows_per_page);
   int64_t listed = 0;
   std::vector<int64_t> open;  // depths of the frames still open
-  std::optional<int64_t> file_shown;
-  for (const auto& node : nodes) {
-    while (!open.empty() && open.back() >= node.depth) {
+  for (const views::CompileTreeFrame& frame : compile_tree.frames) {
+    while (!open.empty() && open.back() >= frame.depth) {
       tree.close();
       open.pop_back();
     }
-    if (node.depth == 0 && (!file_shown || *file_shown != node.file_id)) {
-      tree.item("<li class=\"muted\">" + rank_label(node.rank) + "</li>\n", false);
-      file_shown = node.file_id;
-    }
+    if (frame.first_of_file)
+      tree.item("<li class=\"muted\">" + rank_label(views::rank_opt(frame.rank)) + "</li>\n",
+                false);
     std::string header = "<span class=\"frame\">";
-    append_html_escaped(header, node.filename);
-    header += ":" + std::to_string(node.line) + " in <b>";
-    append_html_escaped(header, node.name);
+    append_html_escaped(header, frame.filename);
+    header += ":" + std::to_string(frame.line) + " in <b>";
+    append_html_escaped(header, frame.name);
     header += "</b></span>";
     tree.open(header);
-    open.push_back(node.depth);
-    for (const auto& row : node.compiles) {
-      auto it = by_row.find(row.id);
-      if (it == by_row.end()) continue;
-      tree.item(compile_item(*it->second), true);
+    open.push_back(frame.depth);
+    for (size_t i : frame.compiles) {
+      tree.item(compile_item(compiles[i]), true);
       ++listed;
     }
   }
   while (tree.depth() > 0) tree.close();
-  int64_t without_stack = 0;
-  for (const CompileInfo& c : compiles) without_stack += !c.tree_node_id;
+  int64_t without_stack = static_cast<int64_t>(compile_tree.without_stack.size());
   if (without_stack > 0) {
     tree.open("<span class=\"frame\">Compiles without a dynamo_start stack (" +
               std::to_string(without_stack) + ")</span>");
-    for (const CompileInfo& c : compiles)
-      if (!c.tree_node_id) tree.item(compile_item(c), true);
+    for (size_t i : compile_tree.without_stack) tree.item(compile_item(compiles[i]), true);
     tree.close();
   }
   std::vector<std::pair<std::string, size_t>> pages = tree.finish();

@@ -129,7 +129,8 @@ std::string logged_values(const TensorSnapshots& snaps) {
 
 }  // namespace
 
-void write_tensors_page(ReportContext& ctx, const TensorSnapshots& snapshots) {
+void write_tensors_pages(ReportContext& ctx) {
+  const TensorSnapshots& snapshots = ctx.shared.snapshots;
   views::Result<views::TensorLayouts> view = views::load_tensor_layouts(ctx.db);
   if (!view.ok()) ctx.warnings.push_back(view.error);
   const std::vector<views::TensorLayout>& layouts = view->layouts.rows;
@@ -167,6 +168,7 @@ void write_tensors_page(ReportContext& ctx, const TensorSnapshots& snapshots) {
   }
   for (size_t i = 0; i < layouts.size() && i < kMaxTensorPages; ++i)
     write_tensor_page(ctx, layouts[i]);
+  write_tensor_values_pages(ctx, snapshots);
 }
 
 }  // namespace tlscope::exporters

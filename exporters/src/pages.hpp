@@ -1,36 +1,53 @@
-// The page writers of the HTML report, one file per page family. Each reads the database through
-// ctx.db (ingest and analysis tables, docs/schema.md) and writes its pages through ctx.site.
+// The page writers of the HTML report, one file per page family. Each formats view models of
+// views/ (read through ctx.db, or shared in ctx.shared) and writes its pages through ctx.site.
 #pragma once
 
 #include <vector>
 
-#include "compile_index.hpp"
 #include "site.hpp"
+#include "tlscope/views/compile_tree.hpp"
 #include "tlscope/views/tensor_screens.hpp"
 
 namespace tlscope::exporters {
 
+using views::CompileRow;
 using views::input_base_name;
 using views::SnapshotEntry;
 using views::TensorSnapshots;
 
-void write_compile_pages(ReportContext& ctx, const std::vector<CompileInfo>& compiles,
-                         const TensorSnapshots& snapshots);
-void write_compile_tree(ReportContext& ctx, const std::vector<CompileInfo>& compiles);
-void write_graph_breaks_page(ReportContext& ctx);
-void write_recompiles_page(ReportContext& ctx);
-void write_failures_page(ReportContext& ctx, const std::vector<CompileInfo>& compiles);
-void write_cache_page(ReportContext& ctx);
-void write_ranks_page(ReportContext& ctx);
-void write_collectives_page(ReportContext& ctx);
-void write_compile_timeline_page(ReportContext& ctx);
-void write_tensors_page(ReportContext& ctx, const TensorSnapshots& snapshots);
-void write_tensor_values_pages(ReportContext& ctx, const TensorSnapshots& snapshots);
-// Rows [begin, end) of the logged-values table and its header (tensors.html, tensor_values.html).
+// View models that several page families draw, loaded once before any page is written.
+struct SharedViews {
+  views::CompileTree compile_tree;   // compiles.html, and its compiles' pages
+  views::TensorSnapshots snapshots;  // tensors.html, tensor_values.html and the compile pages
+};
+
+// The report's page families, one row each: X(screen, writer). A row declares the family's
+// writer (defined in its page_*.cpp) and registers it under its screen (views::kScreens, whose
+// report_page gives the navigation entry); report.cpp writes the families in this order. The
+// summary comes last: it lists the notes the other pages collected.
+#define TLSCOPE_REPORT_PAGES(X)                    \
+  X(compile_tree, write_compile_tree)              \
+  X(compile, write_compile_pages)                  \
+  X(failures, write_failures_page)                 \
+  X(graph_breaks, write_graph_breaks_page)         \
+  X(recompiles, write_recompiles_page)             \
+  X(cache, write_cache_page)                       \
+  X(ranks, write_ranks_page)                       \
+  X(collectives, write_collectives_page)           \
+  X(compile_timeline, write_compile_timeline_page) \
+  X(tensors, write_tensors_pages)                  \
+  X(errors, write_errors_page)                     \
+  X(summary, write_index_page)
+
+#define TLSCOPE_DECLARE_PAGE_WRITER(screen, writer) void writer(ReportContext& ctx);
+TLSCOPE_REPORT_PAGES(TLSCOPE_DECLARE_PAGE_WRITER)
+#undef TLSCOPE_DECLARE_PAGE_WRITER
+
+// Rows [begin, end) of the logged-values table and its header (tensors.html, tensor_values.html,
+// compile pages).
 std::string snapshot_rows_html(const TensorSnapshots& snaps, size_t begin, size_t end, int depth);
 std::string snapshot_table_head(std::string_view id, size_t total);
-void write_errors_page(ReportContext& ctx);
-// Last: the summary shows the findings the other pages collected.
-void write_index_page(ReportContext& ctx, const std::vector<CompileInfo>& compiles);
+// tensor_values.html and tensor/values_<k>.html, written with tensors.html.
+void write_tensor_values_pages(ReportContext& ctx, const TensorSnapshots& snapshots);
 
 }  // namespace tlscope::exporters

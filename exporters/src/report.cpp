@@ -1,4 +1,4 @@
-// Writes the whole static site: assets, then every page family, then the summary.
+// Writes the whole static site: assets, then every page family of TLSCOPE_REPORT_PAGES in order.
 #include "tlscope/exporters/report.hpp"
 
 #include <chrono>
@@ -6,84 +6,82 @@
 #include "assets.hpp"
 #include "pages.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
+#include "tlscope/views/read_transaction.hpp"
+#include "tlscope/views/screens.hpp"
 
 namespace tlscope::exporters {
 
 namespace {
 
-// The pages read the analysis tables. A database ingested without analysis gets it now (the
-// tables are derived data, rebuilt the same way by `tlscope analyze`).
-bool ensure_analysis(const std::string& path, ReportResult& result) {
-  {
-    Database probe(path);
-    result.error = probe.not_tlscope_reason();
-    if (!result.error.empty()) return false;
-    if (probe.has_table("findings") && probe.has_table("compiles")) return true;
+constexpr size_t kMaxTreeFrames = 50000;
+
+struct PageFamily {
+  views::ScreenId screen;
+  void (*write)(ReportContext&);
+};
+
+constexpr PageFamily kPageFamilies[] = {
+#define TLSCOPE_PAGE_FAMILY(screen, writer) {views::ScreenId::screen, writer},
+    TLSCOPE_REPORT_PAGES(TLSCOPE_PAGE_FAMILY)
+#undef TLSCOPE_PAGE_FAMILY
+};
+
+// Every screen with a report page (a navigation entry) has a family that writes it.
+constexpr bool every_report_page_written() {
+  for (const views::Screen& s : views::kScreens) {
+    bool written = false;
+    for (const PageFamily& f : kPageFamilies) written |= f.screen == s.id;
+    if (!s.report_page.empty() && !written) return false;
   }
-  Database db(path, /*writable=*/true);
-  if (!db.ok()) {
-    result.error = db.error() + " (the database has no analysis tables; run `tlscope analyze`)";
-    return false;
-  }
-  model::analysis::AnalysisReport a = model::analysis::analyze(db.handle());
-  if (!a.ok) {
-    result.error = path + ": analysis failed: " + a.error;
-    return false;
-  }
-  result.ran_analysis = true;
   return true;
 }
+static_assert(every_report_page_written(),
+              "a screen's report page has no TLSCOPE_REPORT_PAGES row");
 
 }  // namespace
 
 ReportResult write_report(const ReportOptions& options) {
   ReportResult result;
-  if (!ensure_analysis(options.db_path, result)) return result;
+  {
+    Database probe(options.db_path);
+    result.error = probe.not_tlscope_reason();
+    if (!result.error.empty()) return result;
+  }
+  // The pages read the analysis tables: a database ingested without them gets them now.
+  model::analysis::EnsuredAnalysis analysis = model::analysis::ensure_analysis(options.db_path);
+  if (!analysis.ok) {
+    result.error = analysis.error;
+    return result;
+  }
+  result.ran_analysis = analysis.ran;
   Database db(options.db_path);
   if (!db.ok()) {
     result.error = db.error();
     return result;
   }
-  // One read transaction for the whole report: otherwise every statement takes and drops the
-  // file lock and probes for a journal (over 300 000 syscalls on the 1 GB benchmark log).
-  db.scalar("PRAGMA mmap_size = 1073741824");
-  db.scalar("BEGIN");
-  db.scalar("SELECT count(*) FROM sqlite_master");  // starts the read transaction now
+  views::ReadTransaction snapshot(db);
   Site site(options.out_dir);
   for (const Asset& asset : report_assets())
     site.write("assets/" + std::string(asset.name), asset.text);
-  ReportContext ctx{db, site, options, result.warnings};
+  SharedViews shared;
+  ReportContext ctx{db, site, options, result.warnings, shared};
 
-  auto timed = [&](const char* family, auto&& write) {
+  auto timed = [&](std::string_view family, auto&& write) {
     auto start = std::chrono::steady_clock::now();
     write();
     result.seconds.emplace_back(
         family, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   };
-  std::vector<CompileInfo> compiles;
-  timed("load compiles", [&] { compiles = load_compiles(db); });
-  timed("compile tree", [&] { write_compile_tree(ctx, compiles); });
-  TensorSnapshots snapshots;
+  timed("load compiles", [&] {
+    shared.compile_tree = noted(ctx, "compiles", views::load_compile_tree(db, kMaxTreeFrames));
+  });
   timed("tensor values", [&] {
-    views::Result<TensorSnapshots> loaded = views::load_tensor_snapshots(db);
-    snapshots = std::move(loaded.value);
+    // Unreadable records are listed by the tensor values pages.
+    shared.snapshots = std::move(views::load_tensor_snapshots(db).value);
   });
-  timed("compile pages", [&] { write_compile_pages(ctx, compiles, snapshots); });
-  timed("failures", [&] { write_failures_page(ctx, compiles); });
-  timed("graph breaks", [&] { write_graph_breaks_page(ctx); });
-  timed("recompiles", [&] { write_recompiles_page(ctx); });
-  timed("cache", [&] { write_cache_page(ctx); });
-  timed("ranks", [&] { write_ranks_page(ctx); });
-  timed("collectives", [&] { write_collectives_page(ctx); });
-  timed("compile timeline", [&] { write_compile_timeline_page(ctx); });
-  timed("tensors", [&] {
-    write_tensors_page(ctx, snapshots);
-    write_tensor_values_pages(ctx, snapshots);
-  });
-  timed("errors", [&] { write_errors_page(ctx); });
-  timed("summary", [&] { write_index_page(ctx, compiles); });
+  for (const PageFamily& family : kPageFamilies)
+    timed(views::screen(family.screen).name, [&] { family.write(ctx); });
 
-  db.scalar("COMMIT");
   result.ok = site.error().empty();
   result.error = site.error();
   result.pages = site.pages();

@@ -6,28 +6,11 @@
 #include <system_error>
 
 #include "tlscope/exporters/html.hpp"
+#include "tlscope/views/screens.hpp"
 
 namespace tlscope::exporters {
 
 namespace {
-
-struct NavEntry {
-  std::string_view id, file, label;
-};
-
-constexpr NavEntry kNav[] = {
-    {"index", "index.html", "Summary"},
-    {"compiles", "compiles.html", "Compiles"},
-    {"graph_breaks", "graph_breaks.html", "Graph breaks"},
-    {"recompiles", "recompiles.html", "Recompiles"},
-    {"failures", "failures.html", "Failures"},
-    {"cache", "cache.html", "Cache"},
-    {"ranks", "ranks.html", "Ranks"},
-    {"collectives", "collectives.html", "Collectives"},
-    {"compile_timeline", "compile_timeline.html", "Compile timeline"},
-    {"tensors", "tensors.html", "Tensors"},
-    {"errors", "errors.html", "Ingest errors"},
-};
 
 std::string up(int depth) {
   std::string s;
@@ -78,10 +61,12 @@ std::string page_head(std::string_view title, std::string_view page_id, int dept
   h += "<script src=\"" + base + "assets/report.js\"></script>\n</head>\n<body data-page=\"";
   append_html_escaped(h, page_id);
   h += "\">\n<nav><span class=\"brand\">tlscope</span>";
-  for (const NavEntry& e : kNav) {
-    h += "<a href=\"" + base + std::string(e.file) + "\"";
-    if (e.id == page_id) h += " class=\"active\"";
-    h += ">" + std::string(e.label) + "</a>";
+  // The navigation is the screens list (views::kScreens) that have a report page.
+  for (const views::Screen& s : views::kScreens) {
+    if (s.report_page.empty()) continue;
+    h += "<a href=\"" + base + std::string(s.report_page) + ".html\"";
+    if (s.report_page == page_id) h += " class=\"active\"";
+    h += ">" + std::string(s.label) + "</a>";
   }
   h += "</nav>\n<main>\n<h1>";
   append_html_escaped(h, title);

@@ -12,6 +12,7 @@
 
 #include "tlscope/exporters/report.hpp"
 #include "tlscope/views/database.hpp"
+#include "tlscope/views/result.hpp"
 
 namespace tlscope::exporters {
 
@@ -37,13 +38,24 @@ class Site {
   uint64_t bytes_ = 0, largest_page_ = 0;
 };
 
+struct SharedViews;  // pages.hpp
+
 // Everything a page writer needs.
 struct ReportContext {
   const Database& db;
   Site& site;
   const ReportOptions& options;
   std::vector<std::string>& warnings;
+  const SharedViews& shared;  // the view models several page families draw
 };
+
+// The view model of `loaded`; a failed read becomes a report note ("what: message") on the summary
+// page, and the page shows what did load.
+template <typename T>
+const T& noted(ReportContext& ctx, std::string_view what, const views::Result<T>& loaded) {
+  if (!loaded.ok()) ctx.warnings.push_back(std::string(what) + ": " + loaded.error);
+  return loaded.value;
+}
 
 // The page shell. `depth` is how many folders below the root the page lives (for relative links).
 std::string page_head(std::string_view title, std::string_view page_id, int depth);

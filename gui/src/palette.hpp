@@ -1,4 +1,5 @@
-// Colours shared by the viewer windows: a stable colour per name and per mesh owner set.
+// Colours shared by the viewer windows: a stable colour per name, and per rank and mesh owner set
+// from views/rank_colors.hpp (the rule the report and the terminal use too).
 #pragma once
 
 #include <imgui.h>
@@ -6,6 +7,8 @@
 #include <cstdint>
 #include <string_view>
 #include <vector>
+
+#include "tlscope/views/rank_colors.hpp"
 
 namespace tlscope::gui {
 
@@ -18,20 +21,18 @@ inline ImU32 name_color(std::string_view name, float value = 0.75f) {
   return ImGui::GetColorU32(ImVec4(r, g, b, 1.0f));
 }
 
-// Mesh ranks get evenly spaced hues; a replicated owner set mixes its members' hues.
+// A mesh owner set's colour: views' one rank-colour rule, in the tone that light text reads on.
+// `mesh_ranks` 0 (not sharded) gives grey.
 inline ImU32 owner_color(const std::vector<int>& owners, int mesh_ranks, float alpha = 1.0f) {
   if (owners.empty() || mesh_ranks <= 0) return ImGui::GetColorU32(ImVec4(0.3f, 0.3f, 0.3f, alpha));
-  float rs = 0, gs = 0, bs = 0;
-  for (int o : owners) {
-    float r, g, b;
-    ImGui::ColorConvertHSVtoRGB(static_cast<float>(o) / static_cast<float>(mesh_ranks), 0.6f, 0.8f,
-                                r, g, b);
-    rs += r;
-    gs += g;
-    bs += b;
-  }
-  float n = static_cast<float>(owners.size());
-  return ImGui::GetColorU32(ImVec4(rs / n, gs / n, bs / n, alpha));
+  views::Rgb c = views::owners_color(owners, views::RankTone::kDeep);
+  return ImGui::GetColorU32(ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, alpha));
+}
+
+// A rank's colour (timeline lanes, legends), from the same rule.
+inline ImU32 rank_color(int64_t rank, float alpha = 1.0f) {
+  views::Rgb c = views::rank_color(rank, views::RankTone::kDeep);
+  return ImGui::GetColorU32(ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, alpha));
 }
 
 }  // namespace tlscope::gui

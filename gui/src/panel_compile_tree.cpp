@@ -38,6 +38,7 @@ class CompileTreePanel : public Panel {
     ImGui::InputTextWithHint("##compile_filter", "filter: compile id, function, file", filter_,
                              sizeof filter_);
     ui::record_item("filter", filter_);
+    if (ImGui::IsItemActive()) ui::record("focus", "filter");  // typing goes here
     ImGui::SameLine();
     if (ui::button("button", "Expand all")) collapsed_.clear();
     ImGui::SameLine();

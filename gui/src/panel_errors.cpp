@@ -8,9 +8,11 @@ namespace {
 
 constexpr std::string_view kRecordPrefix = "ingest_errors:";
 
-std::string place(const views::IngestErrorRow& e) {
+// The table shows the file's base name (the column stays narrow); the details, the full path.
+std::string place(const views::IngestErrorRow& e, bool full = false) {
   if (e.path.empty()) return "(no file)";
-  return e.path + ":" + (e.line >= 0 ? std::to_string(e.line) : "?");
+  const std::string file = full ? e.path : e.path.substr(e.path.find_last_of('/') + 1);
+  return file + ":" + (e.line >= 0 ? std::to_string(e.line) : "?");
 }
 
 class ErrorsPanel : public Panel {
@@ -58,7 +60,7 @@ class ErrorsPanel : public Panel {
       return;
     }
     ui::text("details", "Ingest error " + std::to_string(e->id));
-    ui::text_wrapped("details", "at " + place(*e));
+    ui::text_wrapped("details", "at " + place(*e, true));
     ui::text("details", "kind: " + e->kind);
     ui::text_wrapped("details", "reason: " + e->reason);
     ImGui::Separator();

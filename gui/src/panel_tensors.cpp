@@ -12,7 +12,7 @@
 
 #include "panel.hpp"
 #include "tlscope/views/rank_colors.hpp"
-#include "tlscope/views/tensor_grid_text.hpp"
+#include "tlscope/views/tensor_grid.hpp"
 
 namespace tlscope::gui {
 namespace {

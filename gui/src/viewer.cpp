@@ -146,7 +146,10 @@ ViewerResult run_viewer(const ViewerOptions& options) {
   size_t loaded_frames = 0;
   std::string last_title;
   while (!glfwWindowShouldClose(window) && !shell.quit_requested()) {
-    if (exits || settle > 0) {
+    if (exits && shell.busy()) {
+      // Test mode waits for the background open without spinning: it posts an event when done.
+      glfwWaitEventsTimeout(0.1);
+    } else if (exits || settle > 0) {
       glfwPollEvents();
       --settle;
     } else {

@@ -4,10 +4,10 @@
 
 #include <cstdio>
 
+#include "analysis/findings_messages.hpp"
 #include "analysis/fixture_db.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
 #include "tlscope/model/analysis/collectives.hpp"
-#include "tlscope/model/analysis/findings.hpp"
 
 using namespace tlscope::model::analysis;
 using tlscope::test::Ctx;
@@ -84,7 +84,7 @@ TEST_CASE("collectives: desync, missing and straggler named with their ranks") {
   CHECK(db.rows("SELECT kind, ranks, other_ranks, pg_name, seq FROM findings ORDER BY id") ==
         std::vector<std::string>{"desync|[2]|[0,1,3]|0|5", "missing_collective|[1]|[0]|1|2",
                                  "straggler|[3]|[0,1,2]|0|3"});
-  std::string text = findings_text(db.db());
+  std::string text = tlscope::test::findings_messages(db.db());
   INFO(text);
   CHECK(text.find("rank 2 issued all_gather where ranks 0, 1, 3 issued all_reduce at sequence 5 "
                   "of group dp") != std::string::npos);
@@ -125,7 +125,7 @@ TEST_CASE("collectives: a clean run has no findings") {
   REQUIRE(r.ok);
   CHECK(db.scalar("SELECT count(*) FROM collective_matches") == "8");
   CHECK(db.scalar("SELECT count(*) FROM findings") == "0");
-  CHECK(findings_text(db.db()) == "No findings.\n");
+  CHECK(tlscope::test::findings_messages(db.db()).empty());
   CHECK(db.rows("SELECT pg_name, pg_desc, collectives, bytes FROM collective_groups") ==
         std::vector<std::string>{"0|dp|6|24576", "1|tp|2|8192"});
 }
@@ -166,7 +166,7 @@ TEST_CASE("rank divergence: the rank whose inductor collective schedule differs"
   REQUIRE(analyze(db.db()).ok);
   CHECK(db.rows("SELECT aspect, compile_id, ranks, other_ranks FROM rank_divergence") ==
         std::vector<std::string>{"collective_schedule|0/0|[1]|[0,2]"});
-  std::string text = findings_text(db.db());
+  std::string text = tlscope::test::findings_messages(db.db());
   INFO(text);
   CHECK(text.find("collective schedule of compile 0/0 differs between ranks: rank 1 has "
                   "[all_reduce_, wait_tensor] where ranks 0, 2 have [all_reduce_, wait_tensor, "
@@ -195,9 +195,9 @@ TEST_CASE("collectives: a swapped pair of collectives is two desyncs") {
   REQUIRE(analyze(db.db()).ok);
   CHECK(db.rows("SELECT kind, ranks, other_ranks, seq FROM findings ORDER BY id") ==
         std::vector<std::string>{"desync|[2]|[0,1,3]|2", "desync|[2]|[0,1,3]|3"});
-  CHECK(findings_text(db.db()).find("rank 2 issued all_reduce of [[32,4]] where ranks 0, 1, 3 "
-                                    "issued all_reduce of [[4]] at sequence 2 of group dp") !=
-        std::string::npos);
+  CHECK(tlscope::test::findings_messages(db.db()).find(
+            "rank 2 issued all_reduce of [[32,4]] where ranks 0, 1, 3 "
+            "issued all_reduce of [[4]] at sequence 2 of group dp") != std::string::npos);
 }
 
 TEST_CASE("collectives: a send matches its recv") {

@@ -2,18 +2,23 @@
 // breaks from each source, recompiles, failures, tensors, cache and idempotence.
 #include <catch2/catch.hpp>
 
+#include "analysis/findings_messages.hpp"
 #include "analysis/fixture_db.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
-#include "tlscope/model/analysis/compiles.hpp"
-#include "tlscope/model/analysis/findings.hpp"
 #include "tlscope/model/analysis/graph_breaks.hpp"
 #include "tlscope/model/analysis/recompiles.hpp"
+#include "tlscope/views/compile_detail.hpp"
+#include "tlscope/views/compile_tree.hpp"
 
 using namespace tlscope::model::analysis;
 using tlscope::test::ctx;
 using tlscope::test::FixtureDb;
 
 namespace {
+
+std::string scratch_path(const std::string& name) {
+  return std::string(TLSCOPE_BINARY_DIR) + "/tests/analysis_" + name;
+}
 
 void run(FixtureDb& db) {
   AnalysisReport r = analyze(db.db());
@@ -60,17 +65,22 @@ TEST_CASE("compiles: status per compile and the stack trie") {
         std::vector<std::string>{"0/0|restarted|2|fn",
                                  "1/0|restarted|2|torch_dynamo_resume_in_fn_at_9551",
                                  "2/0|ok|1|torch_dynamo_resume_in_fn_at_9553"});
-  auto tree = load_compile_tree(db.db());
+  tlscope::views::Database saved(db.saved_copy(scratch_path("compile_tree.db")));
+  auto loaded = tlscope::views::load_compile_tree(saved);
+  INFO(loaded.error);
+  REQUIRE(loaded.ok());
+  const auto& tree = loaded->frames;
+  const auto& compiles = loaded->compiles;
   // Shared prefix (2 frames), then one branch per extra frame: 2 + 1 + 1 nodes.
   REQUIRE(tree.size() == 4);
   CHECK(tree[0].name == "test_graph_break_compilation_metrics");
   CHECK(tree[1].name == "_fn");
   REQUIRE(tree[1].compiles.size() == 1);
-  CHECK(tree[1].compiles[0].compile_id == "0/0");
+  CHECK(compiles[tree[1].compiles[0]].compile_id == "0/0");
   CHECK(tree[2].name == "fn");
   CHECK(tree[2].line == 9551);
-  CHECK(tree[3].compiles.at(0).compile_id == "2/0");
-  CHECK(tree[3].compiles.at(0).status == "ok");
+  CHECK(compiles[tree[3].compiles.at(0)].compile_id == "2/0");
+  CHECK(compiles[tree[3].compiles.at(0)].status == "ok");
 }
 
 TEST_CASE("graph breaks: restart reasons located by resume frames") {
@@ -184,7 +194,7 @@ TEST_CASE("failures: fail_type, reason and user frame; status failed") {
   CHECK(db.scalar("SELECT status FROM compiles") == "failed");
   CHECK(db.rows("SELECT compile_id, frame, fail_type, user_file, user_line FROM failures") ==
         std::vector<std::string>{"0/0|fn|BackendCompilerFailed|test_misc.py|10757"});
-  std::string text = findings_text(db.db());
+  std::string text = tlscope::test::findings_messages(db.db());
   CHECK(
       text.find("compile 0/0 of fn failed with BackendCompilerFailed: backend='broken_backend'") !=
       std::string::npos);
@@ -201,20 +211,24 @@ TEST_CASE("cache events and compile phases per compile id") {
              "duration_us",
              ", 2, 1500, 2000");
   int64_t e = db.event("chromium_event", ctx(0, 0), "{}");
-  db.exec("INSERT INTO chromium_event_rows(event_id, file_id, name, ph, ts, dur, compile_id) "
-          "VALUES (" +
-          std::to_string(e) + ", 1, 'inductor_compile', 'B', 100.0, 700.0, '0/0')");
+  db.exec(
+      "INSERT INTO chromium_event_rows(event_id, file_id, name, ph, ts, dur, compile_id) "
+      "VALUES (" +
+      std::to_string(e) + ", 1, 'inductor_compile', 'B', 100.0, 700.0, '0/0')");
   run(db);
   CHECK(db.rows("SELECT compile_id, cache, result FROM cache_events ORDER BY id") ==
         std::vector<std::string>{"0/0|aotautograd|miss", "0/0|fx_graph|bypass"});
   CHECK(db.rows("SELECT phase, source, duration_us FROM compile_phases ORDER BY source, phase") ==
         std::vector<std::string>{"inductor_compile|chromium|700.0", "dynamo|metrics|1500.0"});
-  auto slow = slowest_compiles(db.db(), 5);
-  REQUIRE(slow.size() == 1);
-  CHECK(slow[0].duration_us == Approx(2000));
-  auto dir = load_compile_directory(db.db(), slow[0].id);
+  tlscope::views::Database saved(db.saved_copy(scratch_path("compile_directory.db")));
+  auto slow = tlscope::views::load_slowest_compiles(saved, 5);
+  INFO(slow.error);
+  REQUIRE(slow->size() == 1);
+  CHECK(slow->at(0).duration_us == Approx(2000));
+  auto dir = tlscope::views::load_compile_directory(saved, slow->at(0).row);
+  INFO(dir.error);
   std::vector<std::string> names;
-  for (auto& d : dir) names.push_back(d.name + ":" + d.category);
+  for (auto& d : *dir) names.push_back(d.name + ":" + d.category);
   CHECK(names == std::vector<std::string>{"dynamo_start:other", "aotautograd_cache_miss:artifact",
                                           "fx_graph_cache_bypass:artifact",
                                           "compilation_metrics:metrics"});
@@ -234,6 +248,5 @@ TEST_CASE("analyze is idempotent and refuses a database without ingest tables") 
   AnalysisReport r = analyze(empty);
   CHECK_FALSE(r.ok);
   CHECK(r.error.find("'files'") != std::string::npos);
-  CHECK(findings_text(empty).find("tlscope analyze") != std::string::npos);
   sqlite3_close(empty);
 }

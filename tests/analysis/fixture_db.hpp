@@ -1,8 +1,11 @@
-// A hand-built database with the ingest tables of docs/schema.md (created by the model itself), for testing the analyses on
-// exactly the rows a scenario needs (the real-log tests go through `tlscope ingest` instead).
+// A hand-built database with the ingest tables of docs/schema.md (created by the model itself), for
+// testing the analyses on exactly the rows a scenario needs (the real-log tests go through `tlscope
+// ingest` instead).
 #pragma once
 
 #include <sqlite3.h>
+
+#include <filesystem>
 
 #include <optional>
 #include <stdexcept>
@@ -55,6 +58,13 @@ class FixtureDb {
     return out;
   }
 
+  // The database as a file at `path` (replaced), for readers that open a path (views/).
+  std::string saved_copy(const std::string& path) {
+    std::filesystem::remove(path);
+    exec("VACUUM INTO '" + path + "'");
+    return path;
+  }
+
   // Rows of a query, columns joined with '|'.
   std::vector<std::string> rows(const std::string& sql) { return sql_rows(db_, sql); }
 
@@ -83,10 +93,10 @@ class FixtureDb {
         "compiled_autograd_id, frame_id, frame_compile_id, attempt, compile_id, metadata, "
         "payload_id) VALUES (" +
         std::to_string(file_) + ", " + std::to_string(line_) + ", " + std::to_string(line_ * 100) +
-        ", " + (payload ? "1" : "0") + ", " + q(kind) + ", " + num(rank) +
-        ", " + num(c.compiled_autograd_id) + ", " + num(c.frame_id) + ", " +
-        num(c.frame_compile_id) + ", " + num(c.attempt) + ", " + (cid.empty() ? "NULL" : q(cid)) +
-        ", " + q(metadata) + ", " + payload_id + ")");
+        ", " + (payload ? "1" : "0") + ", " + q(kind) + ", " + num(rank) + ", " +
+        num(c.compiled_autograd_id) + ", " + num(c.frame_id) + ", " + num(c.frame_compile_id) +
+        ", " + num(c.attempt) + ", " + (cid.empty() ? "NULL" : q(cid)) + ", " + q(metadata) + ", " +
+        payload_id + ")");
     return sqlite3_last_insert_rowid(db_);
   }
 

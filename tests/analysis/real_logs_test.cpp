@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "analysis/analysis_harness.hpp"
-#include "tlscope/model/analysis/findings.hpp"
+#include "analysis/findings_messages.hpp"
 
 using tlscope::test::AnalyzedDb;
 
@@ -68,7 +68,7 @@ TEST_CASE("multi_rank_schedule: the rank whose collective schedule differs") {
   // wait. Frame 1's schedules agree.
   CHECK(db.rows("SELECT aspect, compile_id, ranks, other_ranks FROM rank_divergence") ==
         std::vector<std::string>{"collective_schedule|0/0|[1]|[0,2]"});
-  std::string text = tlscope::model::analysis::findings_text(db.db());
+  std::string text = tlscope::test::findings_messages(db.db());
   INFO(text);
   CHECK(
       text.find("collective schedule of compile 0/0 differs between ranks: rank 1 has "

@@ -11,7 +11,7 @@
 #include <set>
 
 #include "analysis/analysis_harness.hpp"
-#include "tlscope/model/analysis/findings.hpp"
+#include "analysis/findings_messages.hpp"
 
 using tlscope::test::AnalyzedDb;
 
@@ -82,7 +82,7 @@ void check_scenario(const std::string& label, const std::string& args) {
   simdjson::dom::parser parser;
   simdjson::dom::element truth;
   REQUIRE_FALSE(parser.load(dir + "/truth.json").get(truth));
-  std::string text = tlscope::model::analysis::findings_text(db.db());
+  std::string text = tlscope::test::findings_messages(db.db());
   INFO(label << "\n" << text);
   bool multi = int64_t(truth["ranks"].get_int64().value()) > 0;
   g_multi = multi;

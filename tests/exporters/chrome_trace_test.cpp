@@ -75,6 +75,23 @@ TEST_CASE("chrome-trace export names the file at fault") {
   CHECK(r.error.find("/nonexistent/dir/x.db") != std::string::npos);
 }
 
+TEST_CASE("chrome-trace export refuses a database whose collectives cannot be read") {
+  // The old exporter skipped a table whose query failed and wrote a trace without it.
+  fs::path dir = fs::path(TLSCOPE_BINARY_DIR) / "test-artifacts" / "chrome-trace-broken";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::string db = (dir / "broken.db").string();
+  FixtureDb f;
+  f.add_file("rank0.log", 0);
+  f.exec("CREATE TABLE collectives(id INTEGER, rank INTEGER)");
+  f.exec("VACUUM INTO " + FixtureDb::q(db));
+  auto r = tlscope::exporters::export_chrome_trace(db, (dir / "trace.json").string());
+  CHECK_FALSE(r.ok);
+  CHECK(r.error.find(db) != std::string::npos);
+  CHECK(r.error.find("pg_name") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "trace.json"));
+}
+
 namespace {
 
 // The trace of `inputs` ingested into dir/tlscope.db, checked against the format rules.

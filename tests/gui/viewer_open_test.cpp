@@ -170,7 +170,8 @@ TEST_CASE("the UI dump is valid JSON whatever the log text holds") {
   CHECK(d.items[0].x == -1);  // draw-list texts carry no rectangle
 }
 
-TEST_CASE("--select parses each kind and refuses the rest; history goes back and forward") {
+TEST_CASE(
+    "selections parse each --select kind and refuse the rest, and history goes back and forward") {
   std::string error;
   auto f = parse_selection("finding:3", &error);
   REQUIRE(f);

@@ -1,7 +1,7 @@
 // The real window driven as a person would, with xdotool: click a finding, open the compile tree,
-// type in its filter; after each step the window's own UI dump (--dump-ui-each-frame) must show
-// the result. Then the window is left alone: it must draw no frame and burn no CPU while idle
-// (blocked in glfwWaitEvents), and Ctrl+Q must close it.
+// type in its filter, click a compile, go back, search; after each step the window's own UI dump
+// (--dump-ui-each-frame) must show the result. Then the window is left alone: it must draw no frame
+// and burn no CPU while idle (blocked in glfwWaitEvents), and Ctrl+Q must close it.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -37,9 +37,10 @@ std::string run(const std::string& cmd) {
 
 // Polls the dump until `ok` holds (or 10 s pass); returns the last dump read.
 gui_test::Dump wait_for(const std::string& path,
-                        const std::function<bool(const gui_test::Dump&)>& ok) {
+                        const std::function<bool(const gui_test::Dump&)>& ok,
+                        std::chrono::milliseconds within = 10s) {
   gui_test::Dump d;
-  for (auto until = std::chrono::steady_clock::now() + 10s;
+  for (auto until = std::chrono::steady_clock::now() + within;
        std::chrono::steady_clock::now() < until;) {
     d = gui_test::read_dump(path);
     if (d.ok && ok(d)) return d;
@@ -64,11 +65,33 @@ long cpu_ticks(pid_t pid) {
   return utime + stime;
 }
 
+// Holds a key down for 100 ms: ImGui 1.86 samples key state once per frame, so a press and
+// release that both land between two frames would go unseen (people hold keys longer).
+void press(const std::string& keys) {
+  run("xdotool keydown " + keys + " sleep 0.1 keyup " + keys);
+}
+
 void click(const std::string& window, const gui_test::Item& item) {
   const int x = static_cast<int>(item.x + std::min(item.w / 2, 40.0));
   const int y = static_cast<int>(item.y + item.h / 2);
+  // As a hand does: move, rest, press, hold, release (each at least a frame apart).
   run("xdotool mousemove --window " + window + " " + std::to_string(x) + " " + std::to_string(y) +
-      " click 1");
+      " sleep 0.1 mousedown 1 sleep 0.1 mouseup 1");
+}
+
+// Clicks `item` until the dump shows `ok` (at most three clicks, 2 s each). Under Xvfb an
+// xdotool click is now and then lost before the window sees it (about one run in three here,
+// never the same step); a second click is what a person would do too.
+gui_test::Dump click_until(const std::string& window, const gui_test::Item& item,
+                           const std::string& dump,
+                           const std::function<bool(const gui_test::Dump&)>& ok) {
+  gui_test::Dump d;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    click(window, item);
+    d = wait_for(dump, ok, 2s);
+    if (d.ok && ok(d)) break;
+  }
+  return d;
 }
 
 }  // namespace
@@ -84,6 +107,8 @@ TEST_CASE("xdotool drives the real window: click a finding, type in a filter, id
   pid_t pid = fork();
   REQUIRE(pid >= 0);
   if (pid == 0) {
+    // Under the sanitizers: Mesa's GL driver leaks at exit (see viewer_test.cpp).
+    setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
     execl(tlscope.c_str(), tlscope.c_str(), "gui", logs.c_str(), "--dump-ui", dump.c_str(),
           "--dump-ui-each-frame", static_cast<char*>(nullptr));
     _exit(127);
@@ -107,8 +132,8 @@ TEST_CASE("xdotool drives the real window: click a finding, type in a filter, id
   REQUIRE_FALSE(window.empty());
 
   // 2. Click the finding: the details pane describes it.
-  click(window, *d.find("finding", "rank 2"));
-  d = wait_for(dump, [](const gui_test::Dump& d) { return d.has("details", "Finding 1: desync"); });
+  d = click_until(window, *d.find("finding", "rank 2"), dump,
+                  [](const gui_test::Dump& d) { return d.has("details", "Finding 1: desync"); });
   INFO(d.all());
   CHECK(d.has("details", "Finding 1: desync"));
   CHECK(d.has("details", "other ranks: [0,1,3]"));
@@ -116,7 +141,9 @@ TEST_CASE("xdotool drives the real window: click a finding, type in a filter, id
   // 3. Open the compile tree from the navigation list and type into its filter.
   const gui_test::Item* nav = d.find("nav", "Compiles");
   REQUIRE(nav != nullptr);
-  click(window, *nav);
+  INFO("nav at " << nav->x << "," << nav->y << " " << nav->w << "x" << nav->h);
+  d = click_until(window, *nav, dump,
+                  [](const gui_test::Dump& d) { return d.panel == "compile-tree"; });
   d = wait_for(dump, [](const gui_test::Dump& d) {
     return d.panel == "compile-tree" && d.find("filter", "") != nullptr;
   });
@@ -124,18 +151,41 @@ TEST_CASE("xdotool drives the real window: click a finding, type in a filter, id
   REQUIRE(d.panel == "compile-tree");
   const size_t compiles_before = d.count("compile");
   CHECK(compiles_before > 0);
-  click(window, *d.find("filter", ""));
+  d = click_until(window, *d.find("filter", ""), dump,
+                  [](const gui_test::Dump& d) { return d.has("focus", "filter"); });
+  REQUIRE(d.has("focus", "filter"));
   run("xdotool type --delay 20 nomatch");
   d = wait_for(dump, [](const gui_test::Dump& d) { return d.has("filter", "nomatch"); });
   INFO(d.all());
   CHECK(d.has("filter", "nomatch"));
   CHECK(d.count("compile") == 0);
-  run("xdotool key --delay 20 ctrl+a BackSpace");
+  press("ctrl+a");
+  press("BackSpace");
   d = wait_for(dump,
                [&](const gui_test::Dump& d) { return d.count("compile") == compiles_before; });
   CHECK(d.count("compile") == compiles_before);
 
-  // 4. Idle: no frame is drawn and no CPU is spent while nothing happens. The pointer is moved
+  // 4. Click a compile (a second selection), then Alt+Left goes back to the finding.
+  const gui_test::Item* compile = d.find("compile", "[0/0]");
+  REQUIRE(compile != nullptr);
+  d = click_until(window, *compile, dump,
+                  [](const gui_test::Dump& d) { return d.has("details", "Compile 0/0"); });
+  CHECK(d.has("details", "Compile 0/0"));
+  press("alt+Left");
+  d = wait_for(dump, [](const gui_test::Dump& d) { return d.has("details", "Finding 1: desync"); });
+  CHECK(d.has("details", "Finding 1: desync"));
+  CHECK(d.panel == "findings");  // back brings the finding's panel to the front
+
+  // 5. Ctrl+F finds the finding by its words; Esc closes the search.
+  press("ctrl+f");
+  run("xdotool type --delay 20 all_gather");
+  d = wait_for(dump, [](const gui_test::Dump& d) { return d.has("row", "finding 1: rank 2"); });
+  CHECK(d.has("row", "finding 1: rank 2 issued all_gather"));
+  press("Escape");
+  d = wait_for(dump, [](const gui_test::Dump& d) { return !d.has("row", "finding 1:"); });
+  CHECK_FALSE(d.has("row", "finding 1:"));
+
+  // 6. Idle: no frame is drawn and no CPU is spent while nothing happens. The pointer is moved
   // off the window first (a hovered item is not a change, but keeps nothing pending either).
   run("xdotool mousemove 2000 2000");
   std::this_thread::sleep_for(500ms);
@@ -148,8 +198,9 @@ TEST_CASE("xdotool drives the real window: click a finding, type in a filter, id
               sysconf(_SC_CLK_TCK), static_cast<long long>(frame));
   CHECK(idle_ticks <= 2);
 
-  // 5. Ctrl+Q closes the window.
-  run("xdotool windowfocus --sync " + window + " key ctrl+q");
+  // 7. Ctrl+Q closes the window.
+  run("xdotool windowfocus --sync " + window);
+  press("ctrl+q");
   int status = -1;
   for (int i = 0; i < 100 && waitpid(pid, &status, WNOHANG) == 0; ++i)
     std::this_thread::sleep_for(50ms);

@@ -48,7 +48,7 @@ TEST_CASE("Python: keywords, def names, strings, numbers, comments, triple quote
   CHECK(tokenize_code(code, PayloadLanguage::kPython).size() == 4);
 }
 
-TEST_CASE("C++: block comments across lines, line comments, keywords; plain text is plain") {
+TEST_CASE("C++: block comments across lines, line comments, keywords, and plain text stays plain") {
   const std::string code = "for (int i = 0; i < 4; ++i) /* a\nb */ x += 1.5; // done";
   CHECK(marked(code, PayloadLanguage::kCpp, 0) ==
         std::vector<std::string>{"k:for", "k:int", "n:0", "n:4", "c:/* a"});

@@ -10,15 +10,16 @@ using tlscope::views::run_read_only_query;
 
 namespace {
 
-std::string fixture() {
+// One file per test case: ctest runs the cases in parallel.
+std::string fixture(const std::string& name) {
   return tlscope::test::make_fixture_db(std::string(TLSCOPE_BINARY_DIR) +
-                                        "/tests/read_only_query.db");
+                                        "/tests/read_only_query_" + name + ".db");
 }
 
 }  // namespace
 
-TEST_CASE("a read returns its columns and typed cells; the last statement with columns wins") {
-  const std::string db = fixture();
+TEST_CASE("a read returns its columns and typed cells, the last statement with columns winning") {
+  const std::string db = fixture("reads");
   auto r =
       run_read_only_query(db, "SELECT 1; SELECT count(*) AS n, 'x' AS s, NULL AS z FROM events");
   INFO(r.error);
@@ -40,7 +41,7 @@ TEST_CASE("a read returns its columns and typed cells; the last statement with c
 }
 
 TEST_CASE("writes, ATTACH, VACUUM INTO and setting pragmas are refused in words") {
-  const std::string db = fixture();
+  const std::string db = fixture("writes");
   const int64_t before = tlscope::views::Database(db).scalar("SELECT count(*) FROM events");
   const std::string other = std::string(TLSCOPE_BINARY_DIR) + "/tests/read_only_query_copy.db";
   std::filesystem::remove(other);

@@ -125,6 +125,21 @@ Result<std::string> CompileDetailReader::payload_text(int64_t payload_id) {
   return out;
 }
 
+Result<std::vector<DirectoryEntry>> load_compile_directory(const Database& db,
+                                                           int64_t compile_row) {
+  Result<std::vector<DirectoryEntry>> out;
+  read_rows_bound(
+      db,
+      "SELECT event_id, line, attempt, kind, coalesce(name, kind), category, payload_id, "
+      "payload_size FROM compile_directory WHERE compile_row = ?1 ORDER BY event_id",
+      out, [&](Statement& s) { s.bind(1, compile_row); },
+      [&](const Statement& s) {
+        out.value.push_back({s.int64(0), s.int64(1), s.int64(2), s.text(3), s.text(4), s.text(5),
+                             s.int64_or(6, -1), s.int64_or(7, -1)});
+      });
+  return out;
+}
+
 Result<CompileDetail> load_compile_detail(const Database& db, const CompileRow& compile) {
   return CompileDetailReader(db).read(compile);
 }

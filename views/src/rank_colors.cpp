@@ -29,7 +29,7 @@ Rgb rank_color(int64_t rank, RankTone tone) {
   bool light = tone == RankTone::kLight;
   if (rank < 0) return light ? Rgb{210, 210, 210} : Rgb{80, 80, 80};
   double hue = static_cast<double>((rank % 360) * kHueStep % 360);
-  return light ? hsl(hue, 0.65, 0.85) : hsl(hue, 0.55, 0.38);
+  return light ? hsl(hue, 0.65, 0.85) : hsl(hue, 0.60, 0.26);
 }
 
 Rgb owners_color(const std::vector<int>& owners, RankTone tone) {

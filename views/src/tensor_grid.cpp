@@ -405,4 +405,13 @@ TensorGridResult layout_tensor_grid(const TensorGridInput& input,
   return result;
 }
 
+std::string owner_tag(const std::vector<int>& owners) {
+  std::string s = "r";
+  for (size_t i = 0; i < owners.size(); ++i) {
+    if (i) s += ",";
+    s += std::to_string(owners[i]);
+  }
+  return s;
+}
+
 }  // namespace tlscope::views

@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -101,7 +100,7 @@ void desync_finding(sqlite3* db, Statement& insert, const std::string& pg, int64
   message += " where " + rank_words(reference->ranks) + " issued " + describe(*reference) +
              " at sequence " + std::to_string(seq) + " of " + group_words(pg, pg_desc);
   std::sort(at_fault.begin(), at_fault.end());
-  insert.bind(1, std::string_view("desync")).bind(2, std::string_view("error"));
+  bind_kind(insert, FindingKind::desync);
   insert.bind(3, std::string_view(ranks_json(at_fault)));
   insert.bind(4, std::string_view(ranks_json(reference->ranks)));
   insert.bind(5, std::string_view(pg)).bind(6, std::string_view(pg_desc)).bind(7, seq);
@@ -116,15 +115,17 @@ void collective_findings(sqlite3* db) {
                    "seq, message, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
   exec(db,
        "INSERT INTO findings(kind, severity, ranks, message, detail) "
-       "SELECT 'bad_record', 'warning', CASE WHEN COALESCE(f.rank, a.rank) IS NULL THEN '[]' "
-       "ELSE json_array(COALESCE(f.rank, a.rank)) END, 'collective record at ' || f.path || "
-       "':' || e.line || ' was skipped: ' || CASE WHEN p.text IS NULL THEN 'it has no payload' "
-       "WHEN NOT json_valid(p.text) THEN 'its payload is not valid JSON' "
-       "ELSE 'it has no collective_seq_id' END, json_object('event_id', a.event_id) "
-       "FROM artifacts a JOIN events e ON e.id = a.event_id JOIN files f ON f.id = a.file_id "
-       "LEFT JOIN payloads p ON p.id = a.payload_id WHERE a.name = 'collective_op' AND "
-       "(p.text IS NULL OR NOT json_valid(p.text) OR "
-       "json_extract(p.text, '$.collective_seq_id') IS NULL) ORDER BY a.event_id");
+       "SELECT " +
+           kind_severity(FindingKind::bad_record) +
+           ", CASE WHEN COALESCE(f.rank, a.rank) IS NULL THEN '[]' "
+           "ELSE json_array(COALESCE(f.rank, a.rank)) END, 'collective record at ' || f.path || "
+           "':' || e.line || ' was skipped: ' || CASE WHEN p.text IS NULL THEN 'it has no payload' "
+           "WHEN NOT json_valid(p.text) THEN 'its payload is not valid JSON' "
+           "ELSE 'it has no collective_seq_id' END, json_object('event_id', a.event_id) "
+           "FROM artifacts a JOIN events e ON e.id = a.event_id JOIN files f ON f.id = a.file_id "
+           "LEFT JOIN payloads p ON p.id = a.payload_id WHERE a.name = 'collective_op' AND "
+           "(p.text IS NULL OR NOT json_valid(p.text) OR "
+           "json_extract(p.text, '$.collective_seq_id') IS NULL) ORDER BY a.event_id");
 
   // Desync: each disagreeing sequence id of each group, the first kDesyncRowsPerGroup of them.
   std::map<std::string, int64_t> desync_seq;  // group -> first disagreeing sequence id
@@ -149,7 +150,7 @@ void collective_findings(sqlite3* db) {
                             group_words(pg, descs[pg]) + " disagree, from " +
                             std::to_string(seqs.front()) + " to " + std::to_string(seqs.back()) +
                             ": the ranks' collective streams stay out of step";
-      insert.bind(1, std::string_view("desync")).bind(2, std::string_view("error"));
+      bind_kind(insert, FindingKind::desync);
       insert.bind(3, std::string_view("[]")).bind(4, std::string_view("[]"));
       insert.bind(5, std::string_view(pg)).bind(6, std::string_view(descs[pg]));
       insert.bind(7, seqs.front()).bind(8, std::string_view(message));
@@ -178,7 +179,7 @@ void collective_findings(sqlite3* db) {
       if (!timed_out.empty()) message += "; " + rank_words(timed_out) + " timed out waiting";
       std::string detail = "{\"op\":" + json_string(q.text(5)) +
                            ",\"timed_out_ranks\":" + ranks_json(timed_out) + "}";
-      insert.bind(1, std::string_view("missing_collective")).bind(2, std::string_view("error"));
+      bind_kind(insert, FindingKind::missing_collective);
       insert.bind(3, std::string_view(ranks_json(missing)));
       insert.bind(4, std::string_view(ranks_json(present))).bind(5, std::string_view(pg));
       insert.bind(6, q.text_view(1)).bind(7, seq).bind(8, std::string_view(message));
@@ -226,29 +227,13 @@ void collective_findings(sqlite3* db) {
       std::snprintf(detail, sizeof detail,
                     "{\"lag_us\":%.1f,\"wait_us\":%.1f,\"threshold_us\":%.1f}", m.lag, m.wait,
                     threshold);
-      insert.bind(1, std::string_view("straggler")).bind(2, std::string_view("warning"));
+      bind_kind(insert, FindingKind::straggler);
       insert.bind(3, std::string_view(ranks_json({m.last_rank})));
       insert.bind(4, std::string_view(ranks_json(others))).bind(5, std::string_view(pg));
       insert.bind(6, std::string_view(m.pg_desc)).bind(7, m.seq);
       insert.bind(8, std::string_view(message)).bind(9, std::string_view(detail)).run();
     }
   }
-}
-
-std::string late_again_text(sqlite3* db) {
-  if (!has_table(db, "findings")) return "";
-  std::ostringstream out;
-  Statement q(db,
-              "SELECT pg_name, COALESCE(max(pg_desc), ''), ranks, count(*), "
-              "total(json_extract(detail, '$.wait_us')) FROM findings WHERE kind = 'straggler' "
-              "GROUP BY pg_name, ranks HAVING count(*) >= 2 ORDER BY pg_name, ranks");
-  while (q.step()) {
-    out << "  " << rank_words(int_list(q.text(2))) << " was late " << q.int64(3) << " times in "
-        << group_words(q.text(0), q.text(1)) << "; the others waited " << ms(q.real(4))
-        << " for it in total\n";
-  }
-  std::string text = out.str();
-  return text.empty() ? "" : "\nRanks late again and again:\n" + text;
 }
 
 }  // namespace tlscope::model::analysis

@@ -1,11 +1,8 @@
 // The findings table: every analysis result worth telling a user, as one row with a plain-words
 // message. Single-process findings are set-based SQL over the typed tables; divergence and
-// collective findings are composed in C++ from a handful of small queries.
-#include "tlscope/model/analysis/findings.hpp"
-
-#include <algorithm>
+// collective findings are composed in C++ from a handful of small queries. Kinds and severities
+// come from the one list, finding_kinds.hpp; front ends read the table through views/findings.hpp.
 #include <map>
-#include <sstream>
 
 #include "json_text.hpp"
 #include "passes.hpp"
@@ -27,8 +24,9 @@ void single_process_findings(sqlite3* db) {
   const std::string prefix = kRankPrefix, ranks = kRankJson;
   exec(db,
        "INSERT INTO findings(kind, severity, ranks, compile_id, frame, message, detail) "
-       "SELECT 'graph_break', 'warning', " +
-           ranks + ", compile_id, frame, " + prefix +
+       "SELECT " +
+           kind_severity(FindingKind::graph_break) + ", " + ranks + ", compile_id, frame, " +
+           prefix +
            " || 'graph break in ' || COALESCE(frame, '(unknown frame)') || ' (compile ' || "
            "compile_id || ')' || CASE WHEN user_file IS NOT NULL THEN ' at ' || user_file || ':' "
            "|| COALESCE(user_line, '?') ELSE '' END || ': ' || COALESCE(reason, ''), "
@@ -36,8 +34,8 @@ void single_process_findings(sqlite3* db) {
            "'resume_compile_id', resume_compile_id) FROM graph_breaks ORDER BY id");
   exec(db,
        "INSERT INTO findings(kind, severity, ranks, compile_id, frame, message, detail) "
-       "SELECT 'recompile', 'warning', " +
-           ranks + ", compile_id, frame, " + prefix +
+       "SELECT " +
+           kind_severity(FindingKind::recompile) + ", " + ranks + ", compile_id, frame, " + prefix +
            " || COALESCE(frame, '(unknown frame)') || ' recompiled as ' || compile_id || ' because "
            "' || reason || CASE WHEN prev_compile_id IS NOT NULL THEN ' (guard of ' || "
            "prev_compile_id || ')' ELSE '' END, "
@@ -46,8 +44,9 @@ void single_process_findings(sqlite3* db) {
            "'actual', actual) FROM recompiles ORDER BY id");
   exec(db,
        "INSERT INTO findings(kind, severity, ranks, compile_id, frame, message, detail) "
-       "SELECT 'compile_failure', 'error', " +
-           ranks + ", compile_id, frame, " + prefix +
+       "SELECT " +
+           kind_severity(FindingKind::compile_failure) + ", " + ranks + ", compile_id, frame, " +
+           prefix +
            " || 'compile ' || compile_id || ' of ' || COALESCE(frame, '(unknown frame)') || "
            "' failed with ' || fail_type || ': ' || COALESCE(fail_reason, '(no reason)') || "
            "CASE WHEN user_file IS NOT NULL THEN ' at ' || user_file || ':' || "
@@ -56,8 +55,9 @@ void single_process_findings(sqlite3* db) {
            "'line', user_line) FROM failures ORDER BY id");
   exec(db,
        "INSERT INTO findings(kind, severity, ranks, compile_id, frame, message, detail) "
-       "SELECT 'cache_limit', 'warning', " +
-           ranks + ", compile_id, frame, " + prefix +
+       "SELECT " +
+           kind_severity(FindingKind::cache_limit) + ", " + ranks + ", compile_id, frame, " +
+           prefix +
            " || COALESCE(frame, '(unknown frame)') || ' hit the cache size limit at compile ' || "
            "compile_id || CASE WHEN cache_size_limit IS NOT NULL THEN ' (limit ' || "
            "cache_size_limit || ')' ELSE '' END || '; dynamo stops compiling it', "
@@ -65,8 +65,8 @@ void single_process_findings(sqlite3* db) {
            "cache_size_limit) FROM cache_limit_hits ORDER BY id");
   exec(db,
        "INSERT INTO findings(kind, severity, ranks, frame, message, detail) "
-       "SELECT 'recompile_storm', 'warning', " +
-           ranks + ", frame, " + prefix +
+       "SELECT " +
+           kind_severity(FindingKind::recompile_storm) + ", " + ranks + ", frame, " + prefix +
            " || COALESCE(frame, '(unknown frame)') || ' was recompiled ' || n || ' times', "
            "json_object('recompiles', n, 'frame_id', frame_id) FROM (SELECT file_id, rank, "
            "frame_id, max(frame) AS frame, count(*) AS n, min(id) AS first FROM recompiles "
@@ -106,7 +106,8 @@ void divergence_findings(sqlite3* db) {
               "FROM rank_divergence ORDER BY id");
   Statement insert(db,
                    "INSERT INTO findings(kind, severity, ranks, other_ranks, compile_id, "
-                   "message, detail) VALUES ('rank_divergence', 'warning', ?1, ?2, ?3, ?4, ?5)");
+                   "message, detail) VALUES (" +
+                       kind_severity(FindingKind::rank_divergence) + ", ?1, ?2, ?3, ?4, ?5)");
   static const std::map<std::string, std::string> what = {
       {"compile_ids", "the set of compile ids"},
       {"cache", "the cache hit/miss sequence"},
@@ -135,70 +136,6 @@ void build_findings(sqlite3* db) {
   single_process_findings(db);
   divergence_findings(db);
   collective_findings(db);
-}
-
-std::vector<Finding> load_findings(sqlite3* db) {
-  std::vector<Finding> out;
-  Statement q(db,
-              "SELECT id, kind, severity, COALESCE(ranks, '[]'), COALESCE(other_ranks, '[]'), "
-              "pg_name, pg_desc, seq, compile_id, frame, message, COALESCE(detail, '{}') "
-              "FROM findings ORDER BY id");
-  while (q.step()) {
-    Finding f;
-    f.id = q.int64(0);
-    f.kind = q.text(1);
-    f.severity = q.text(2);
-    f.ranks = int_list(q.text(3));
-    f.other_ranks = int_list(q.text(4));
-    f.pg_name = q.opt_text(5);
-    f.pg_desc = q.opt_text(6);
-    f.seq = q.opt_int64(7);
-    f.compile_id = q.opt_text(8);
-    f.frame = q.opt_text(9);
-    f.message = q.text(10);
-    f.detail_json = q.text(11);
-    out.push_back(std::move(f));
-  }
-  return out;
-}
-
-std::string findings_text(sqlite3* db) {
-  if (!has_table(db, "findings")) return "No analysis tables: run `tlscope analyze DB` first.\n";
-  static const std::vector<std::pair<std::string, std::string>> sections = {
-      {"desync", "Collective desync"},
-      {"missing_collective", "Missing collectives (hangs)"},
-      {"straggler", "Stragglers"},
-      {"compile_failure", "Compile failures"},
-      {"cache_limit", "Cache size limit"},
-      {"recompile_storm", "Recompile storms"},
-      {"recompile", "Recompiles"},
-      {"graph_break", "Graph breaks"},
-      {"rank_divergence", "Differences between ranks"},
-      {"bad_record", "Unreadable records"}};
-  std::vector<Finding> all = load_findings(db);
-  std::ostringstream out;
-  if (all.empty()) {
-    out << "No findings.\n";
-    return out.str();
-  }
-  out << all.size() << (all.size() == 1 ? " finding" : " findings") << "\n";
-  std::vector<bool> printed(all.size(), false);
-  auto section = [&](const std::string& kind, const std::string& title) {
-    size_t n =
-        std::count_if(all.begin(), all.end(), [&](const Finding& f) { return f.kind == kind; });
-    if (n == 0) return;
-    out << "\n" << title << " (" << n << "):\n";
-    for (size_t i = 0; i < all.size(); ++i) {
-      if (all[i].kind != kind) continue;
-      out << "  " << all[i].message << "\n";
-      printed[i] = true;
-    }
-  };
-  for (const auto& [kind, title] : sections) section(kind, title);
-  for (size_t i = 0; i < all.size(); ++i)
-    if (!printed[i]) out << "  [" << all[i].kind << "] " << all[i].message << "\n";
-  out << late_again_text(db);
-  return out.str();
 }
 
 }  // namespace tlscope::model::analysis

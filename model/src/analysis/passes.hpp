@@ -7,6 +7,9 @@
 
 #include <string>
 
+#include "sql.hpp"
+#include "tlscope/model/analysis/finding_kinds.hpp"
+
 namespace tlscope::model::analysis {
 
 void build_compiles(sqlite3* db);           // compiles (status, metrics summary)
@@ -20,8 +23,17 @@ void build_rank_divergence(sqlite3* db);    // rank_divergence
 void build_collectives(sqlite3* db);        // collectives, collective_matches, groups, lateness
 void build_findings(sqlite3* db);           // findings, from all of the above
 
-// Parts of build_findings / findings_text that live beside the collective analysis.
-void collective_findings(sqlite3* db);     // desync, missing_collective, straggler
-std::string late_again_text(sqlite3* db);  // ranks late again and again, for findings_text
+// The part of build_findings that lives beside the collective analysis.
+void collective_findings(sqlite3* db);  // desync, missing_collective, straggler, bad_record
+
+// A finding's kind and severity, from the one list (finding_kinds.hpp): as the SQL literals
+// "'graph_break', 'warning'" for an INSERT ... SELECT, or bound as ?1 and ?2.
+inline std::string kind_severity(FindingKind id) {
+  const FindingKindInfo& k = finding_kind(id);
+  return "'" + std::string(k.kind) + "', '" + std::string(k.severity) + "'";
+}
+inline void bind_kind(Statement& insert, FindingKind id) {
+  insert.bind(1, finding_kind(id).kind).bind(2, finding_kind(id).severity);
+}
 
 }  // namespace tlscope::model::analysis

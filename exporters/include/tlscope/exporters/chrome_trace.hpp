@@ -14,10 +14,8 @@ struct ChromeTraceResult {
   uint64_t skipped = 0;  // records without a usable time
 };
 
-// pid is the rank (records without one share a pid no rank uses: 0 in a single-process log);
-// tid keeps the log's tid for compile phases (+100 per extra log file of the same rank) and is
-// 1000 + 100 * process-group index + lane for collectives, so each group has its own track and
-// collectives that overlap in time get a lane of their own.
+// Writes the events of views::load_trace_events (pid = rank; trace_events.hpp has the pid and
+// tid rules). A database that cannot be read is refused with a message naming it.
 ChromeTraceResult export_chrome_trace(const std::string& db_path, const std::string& out_path);
 
 }  // namespace tlscope::exporters

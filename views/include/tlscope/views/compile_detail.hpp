@@ -76,6 +76,16 @@ class CompileDetailReader {
   std::map<Key, std::vector<CacheOutcome>> cache_;
 };
 
+// One entry of a compile's directory: everything the compile logged, payload or not.
+struct DirectoryEntry {
+  int64_t event_id = 0, line = 0, attempt = 0;
+  std::string kind, name, category;  // category: graph, guards, code, artifact, metrics, tensor
+  int64_t payload_id = -1, payload_size = -1;
+};
+
+// Everything one compile (compiles.id) logged, in log order.
+Result<std::vector<DirectoryEntry>> load_compile_directory(const Database& db, int64_t compile_row);
+
 // One compile's detail without keeping a reader.
 Result<CompileDetail> load_compile_detail(const Database& db, const CompileRow& compile);
 

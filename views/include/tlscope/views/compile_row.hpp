@@ -13,6 +13,11 @@
 
 namespace tlscope::views {
 
+// -1 (no rank) as an empty optional, for code that takes ranks that way.
+inline std::optional<int64_t> rank_opt(int64_t rank) {
+  return rank < 0 ? std::nullopt : std::optional<int64_t>(rank);
+}
+
 struct CompileRow {
   int64_t row = 0;  // compiles.id
   int64_t file_id = 0;
@@ -29,9 +34,6 @@ struct CompileRow {
   double duration_us = -1;
   int64_t tree_node_id = -1;
 
-  std::optional<int64_t> rank_opt() const {
-    return rank < 0 ? std::nullopt : std::optional<int64_t>(rank);
-  }
   bool failed() const { return !fail_type.empty(); }
 };
 

@@ -20,7 +20,7 @@ enum class RankTone : uint8_t { kLight, kDeep };
 // Rank k's hue is 67 * k degrees (mod 360): neighbouring ranks differ strongly, the first six are
 // far apart, and the hue does not depend on how many ranks a screen shows, so rank 3 keeps its
 // colour from the 4-rank timeline to the 2x2 mesh of one tensor. kLight is hsl(hue, 65%, 85%),
-// kDeep hsl(hue, 55%, 38%). Negative ranks (no rank) are grey.
+// kDeep hsl(hue, 60%, 26%). Negative ranks (no rank) are grey.
 Rgb rank_color(int64_t rank, RankTone tone = RankTone::kLight);
 
 // An owner set (the mesh ranks holding one block of a sharded tensor) takes its first rank's

@@ -124,6 +124,9 @@ inline double grid_gap(int level) {
 TensorGridResult layout_tensor_grid(const TensorGridInput& input,
                                     const TensorGridOptions& options = {});
 
+// "r0" or "r0,2": the tag that names an owner set (the mesh ranks holding a block).
+std::string owner_tag(const std::vector<int>& owners);
+
 // "-3", "0.5", "1.235e+06": integers exactly, other values with 4 significant digits.
 std::string format_cell_value(double value);
 

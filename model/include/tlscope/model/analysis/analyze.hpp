@@ -27,3 +27,18 @@ AnalysisReport analyze(sqlite3* db);
 void register_analysis_functions(sqlite3* db);
 
 }  // namespace tlscope::model::analysis
+
+namespace tlscope::model::analysis {
+
+struct EnsuredAnalysis {
+  bool ok = false;
+  bool ran = false;   // the tables were missing and have been built now
+  std::string error;  // names the database file
+};
+
+// Front ends read the analysis tables; a database ingested without them (--no-analyze) gets them
+// built here, the way `tlscope analyze` builds them (they are derived data). Nothing is written
+// when they exist. Never throws.
+EnsuredAnalysis ensure_analysis(const std::string& path);
+
+}  // namespace tlscope::model::analysis

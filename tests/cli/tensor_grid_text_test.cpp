@@ -3,10 +3,12 @@
 // (widest tick + 1); text is right-aligned in its unit, separators sit mid-gap.
 #include <catch2/catch.hpp>
 
-#include "tlscope/views/tensor_grid_text.hpp"
+#include "tensor_grid_text.hpp"
 #include "tlscope/views/tensor_values.hpp"
 
 using namespace tlscope::views;
+using tlscope::cli::render_tensor_grid_text;
+using tlscope::cli::TensorTextOptions;
 
 TEST_CASE("Text rendering of (2,2,3) aligns blocks, ticks and the level-1 separator") {
   // Units: x=-1 (2 chars), x=0..2 (3 chars: widest value "11"), x=3 gap (2), x=4..6 (3):
@@ -43,7 +45,11 @@ TEST_CASE("Text rendering crosses same-level separators and tags owners") {
   CHECK(text.find("\x1b[") == std::string::npos);  // no colour unless asked
   TensorTextOptions color;
   color.color = true;
-  CHECK(render_tensor_grid_text(*r.grid, color).find("\x1b[31mr") != std::string::npos);
+  // Black on the rank's colour (views::rank_color, nearest xterm colour): rank 0's (242, 192,
+  // 192) is xterm 217 (255, 175, 175); rank 1's hue 67 gives (236, 242, 192), xterm 229.
+  std::string colored = render_tensor_grid_text(*r.grid, color);
+  CHECK(colored.find("\x1b[30;48;5;217mr") != std::string::npos);
+  CHECK(colored.find("\x1b[30;48;5;229mr") != std::string::npos);
 }
 
 TEST_CASE("Text rendering marks skipped rows and columns") {

@@ -1,13 +1,18 @@
 // Monospace rendering of TensorGrid. Grid units map to characters piecewise: a unit holding cells
 // is as wide as the widest cell text, a gap unit is two characters, so gaps stay narrow while the
 // cell columns line up exactly as in the grid.
-#include "tlscope/views/tensor_grid_text.hpp"
+#include "tensor_grid_text.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 
-namespace tlscope::views {
+#include "tlscope/views/rank_colors.hpp"
+
+namespace tlscope::cli {
+
+using namespace views;
+
 namespace {
 
 constexpr int kGapChars = 2;
@@ -74,9 +79,6 @@ std::vector<std::string> split_glyphs(const std::string& s) {
   return out;
 }
 
-const char* kPalette[] = {"\x1b[31m", "\x1b[32m", "\x1b[34m", "\x1b[35m", "\x1b[36m", "\x1b[33m",
-                          "\x1b[91m", "\x1b[92m", "\x1b[94m", "\x1b[95m", "\x1b[96m", "\x1b[93m"};
-
 }  // namespace
 
 size_t display_width(const std::string& text) {
@@ -85,13 +87,8 @@ size_t display_width(const std::string& text) {
   return w;
 }
 
-std::string owner_tag(const std::vector<int>& owners) {
-  std::string s = "r";
-  for (size_t i = 0; i < owners.size(); ++i) {
-    if (i) s += ",";
-    s += std::to_string(owners[i]);
-  }
-  return s;
+std::string owners_sgr(const std::vector<int>& owners) {
+  return "\x1b[30;48;5;" + std::to_string(nearest_xterm_color(owners_color(owners))) + "m";
 }
 
 std::string render_tensor_grid_text(const TensorGrid& grid, const TensorTextOptions& options) {
@@ -117,13 +114,13 @@ std::string render_tensor_grid_text(const TensorGrid& grid, const TensorTextOpti
 
   // Cell texts, with owner tags for sharded tensors.
   std::vector<std::string> texts;
-  std::map<std::vector<int>, size_t> color_of;
+  std::map<std::vector<int>, size_t> set_order;
   for (const GridCell& c : grid.cells) {
     std::string t = c.text;
     if (grid.mesh_ranks > 0 && !c.ellipsis) {
       std::string tag = owner_tag(c.owners);
       t = t.empty() ? tag : t + ":" + tag;
-      color_of.emplace(c.owners, color_of.size());
+      set_order.emplace(c.owners, set_order.size());
     }
     texts.push_back(t);
   }
@@ -214,7 +211,7 @@ std::string render_tensor_grid_text(const TensorGrid& grid, const TensorTextOpti
     const GridCell& c = grid.cells[i];
     std::string color;
     if (options.color && grid.mesh_ranks > 0 && !c.ellipsis) {
-      color = kPalette[color_of[c.owners] % (sizeof kPalette / sizeof kPalette[0])];
+      color = owners_sgr(c.owners);
     }
     right_aligned(c.x, c.w, c.y, texts[i], color);
   }
@@ -251,12 +248,11 @@ std::string render_tensor_grid_text(const TensorGrid& grid, const TensorTextOpti
   if (grid.mesh_ranks > 0 && options.legend) {
     out += "owners (mesh of " + std::to_string(grid.mesh_ranks) + " ranks):";
     std::vector<std::pair<size_t, std::vector<int>>> sets;
-    for (const auto& [owners, idx] : color_of) sets.emplace_back(idx, owners);
+    for (const auto& [owners, idx] : set_order) sets.emplace_back(idx, owners);
     std::sort(sets.begin(), sets.end());
     for (const auto& [idx, owners] : sets) {
       std::string tag = owner_tag(owners);
-      if (options.color)
-        tag = std::string(kPalette[idx % (sizeof kPalette / sizeof kPalette[0])]) + tag + "\x1b[0m";
+      if (options.color) tag = owners_sgr(owners) + tag + "\x1b[0m";
       out += " " + tag;
     }
     out += "\n";
@@ -264,4 +260,4 @@ std::string render_tensor_grid_text(const TensorGrid& grid, const TensorTextOpti
   return out;
 }
 
-}  // namespace tlscope::views
+}  // namespace tlscope::cli

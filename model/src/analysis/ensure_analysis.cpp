@@ -1,0 +1,47 @@
+// Builds the analysis tables of a database that has none, for the front ends that read them.
+#include <exception>
+
+#include "tlscope/model/analysis/analyze.hpp"
+#include "tlscope/model/sqlite.hpp"
+
+namespace tlscope::model::analysis {
+
+namespace {
+
+// The tables every analysis writes last and first: both present means the analysis ran.
+bool has_analysis_tables(Connection& db) {
+  return db.scalar_int(
+               "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
+               "('findings', 'compiles')")
+             .value_or(0) == 2;
+}
+
+}  // namespace
+
+EnsuredAnalysis ensure_analysis(const std::string& path) {
+  EnsuredAnalysis out;
+  try {
+    {
+      Connection probe(path, OpenMode::kReadOnly);
+      if (has_analysis_tables(probe)) {
+        out.ok = true;
+        return out;
+      }
+    }
+    Connection db(path, OpenMode::kReadWrite);
+    AnalysisReport report = analyze(db.handle());
+    if (!report.ok) {
+      out.error = path + ": analysis failed: " + report.error;
+      return out;
+    }
+  } catch (const std::exception& e) {
+    std::string why = e.what();  // open failures name the path already
+    out.error = (why.rfind(path, 0) == 0 ? why : path + ": " + why) +
+                " (the database has no analysis tables; run `tlscope analyze`)";
+    return out;
+  }
+  out.ok = out.ran = true;
+  return out;
+}
+
+}  // namespace tlscope::model::analysis
