@@ -22,8 +22,17 @@ int main(int argc, char** argv) {
   for (int lane = 0; lane < 8; ++lane) {
     for (int i = 0; i < 62500; ++i) {
       double t = i * 10.0;
-      ivs.push_back({lane, "t0", "zone", t, t + 8, 0});
-      ivs.push_back({lane, "t0", "child", t + 2, t + 6, 0});
+      TimelineInterval zone;
+      zone.rank = lane;
+      zone.thread = "t0";
+      zone.name = "zone";
+      zone.start_us = t;
+      zone.end_us = t + 8;
+      ivs.push_back(zone);
+      zone.name = "child";
+      zone.start_us = t + 2;
+      zone.end_us = t + 6;
+      ivs.push_back(zone);
     }
   }
   auto t0 = Clock::now();

@@ -1,31 +1,62 @@
-// `tlscope gui DB`: the desktop viewer. Built only with the GUI (TLSCOPE_WITH_GUI), so a headless
-// build of the CLI has no ImGui, GLFW or OpenGL dependency.
+// `tlscope gui [PATH...]`: the desktop viewer. Built only with the GUI (TLSCOPE_WITH_GUI), so a
+// headless build of the CLI has no ImGui, GLFW or OpenGL dependency.
 #ifdef TLSCOPE_WITH_GUI
 #include <cstdio>
 #include <memory>
 
 #include "command.hpp"
+#include "tlscope/gui/timeline_bench.hpp"
 #include "tlscope/gui/viewer.hpp"
+#include "tlscope/views/screens.hpp"
 
 namespace tlscope::cli {
 namespace {
 
+std::string viewer_panel_names() {
+  std::string names;
+  for (const auto& s : views::kScreens) {
+    if (s.viewer_panel.empty()) continue;
+    names += (names.empty() ? "" : ", ") + std::string(s.viewer_panel);
+  }
+  return names;
+}
+
 const CommandRegistration gui_registration(80, [](CLI::App& app, int& exit_code) {
   auto opts = std::make_shared<gui::ViewerOptions>();
-  auto* cmd = app.add_subcommand("gui", "Open the desktop viewer on a tlscope database");
-  cmd->add_option("db", opts->db_path, "tlscope database (from tlscope ingest)")->required();
+  auto* cmd = app.add_subcommand(
+      "gui", "Open the desktop viewer on logs, a rank directory, a database or a rage bundle");
+  cmd->add_option("paths", opts->inputs,
+                  "log files, rank directories, .gz, one database or one rage bundle (.tar.gz); "
+                  "none shows the start screen");
   cmd->add_option("--width", opts->width, "window width")->check(CLI::Range(200, 8192));
   cmd->add_option("--height", opts->height, "window height")->check(CLI::Range(200, 8192));
+  cmd->add_option("--panel", opts->panel, "show this panel: " + viewer_panel_names());
+  cmd->add_option("--select", opts->select,
+                  "select finding:K (1-based), compile:0/0, collective:GROUP:SEQ, zone:NAME or "
+                  "sql:QUERY");
   cmd->add_option("--screenshot", opts->screenshot_path,
-                  "render --frames frames, save the last as this PNG and exit");
-  cmd->add_option("--frames", opts->frames, "frames to render before the screenshot")
+                  "render --frames frames once open, save the last as this PNG and exit");
+  cmd->add_option("--dump-ui", opts->dump_ui_path,
+                  "write what the panel drew as JSON ({\"panel\", \"items\": [{kind, text}]}) "
+                  "and exit");
+  cmd->add_flag("--dump-ui-each-frame", opts->dump_each_frame,
+                "with --dump-ui: rewrite the dump after every frame and keep the window open");
+  cmd->add_option("--frames", opts->frames, "frames to render before the screenshot or dump")
       ->check(CLI::Range(1, 1000));
-  cmd->add_option("--tensor-shape", opts->tensor_shape, "shape shown in the tensor window");
+  cmd->add_option("--tensor-shape", opts->tensor_shape, "shape shown in the tensors panel");
   cmd->add_option("--tensor-mesh", opts->tensor_mesh,
-                  "device mesh for the tensor window, e.g. 2x2");
+                  "device mesh for the tensors panel, e.g. 2x2");
   cmd->add_option("--tensor-placement", opts->tensor_placement,
-                  "placements for the tensor window, e.g. \"Shard(0),Replicate()\"");
-  cmd->callback([opts, &exit_code]() {
+                  "placements for the tensors panel, e.g. \"Shard(0),Replicate()\"");
+  auto bench_zones = std::make_shared<size_t>(0);
+  cmd->add_option("--bench-timeline", *bench_zones,
+                  "print the CPU time per frame to lay out N synthetic zones on 64 lanes (no "
+                  "window) and exit");
+  cmd->callback([opts, bench_zones, &exit_code]() {
+    if (*bench_zones) {
+      exit_code = gui::run_timeline_bench(*bench_zones, stdout);
+      return;
+    }
     gui::ViewerResult r = gui::run_viewer(*opts);
     if (!r.ok) {
       std::fprintf(stderr, "tlscope gui: %s\n", r.error.c_str());

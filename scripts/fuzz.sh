@@ -19,7 +19,6 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 logs="${TLSCOPE_SHARED_LOGS:-$root/../shared/logs/torch}"
-[[ -d "$logs" ]] || logs=/work/shared/logs/torch
 command -v clang++-14 >/dev/null ||
   { echo "scripts/fuzz.sh: needs clang-14 and libfuzzer-14-dev (scripts/setup.sh)" >&2; exit 2; }
 

@@ -7,7 +7,7 @@ packages=(
   build-essential cmake pkg-config ninja-build
   libsimdjson-dev libsqlite3-dev libcli11-dev catch2 zlib1g-dev
   libimgui-dev libstb-dev libglfw3-dev libgl-dev
-  xvfb xauth mesa-utils libgl1-mesa-dri
+  xvfb xauth mesa-utils libgl1-mesa-dri xdotool
   chromium
   clang-14 libfuzzer-14-dev
   time

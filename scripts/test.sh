@@ -19,13 +19,19 @@ else
 fi
 
 cd "$build"
-# One X server for the whole run: the GUI suite opens real windows on it.
+# Tests run tlscope as a user would; its cache, state and config go to the build folder, not ~.
+export XDG_CACHE_HOME="$build/test-home/cache" XDG_STATE_HOME="$build/test-home/state"
+export XDG_CONFIG_HOME="$build/test-home/config"
 rc=0
-xvfb-run -a -s "-screen 0 1280x800x24" \
-  ctest --output-on-failure -j "$(nproc)" --timeout 600 || rc=$?
-# A short bounded fuzz run of the parser and the store (docs/fuzzing.md); 0 skips it.
+# A short bounded fuzz run of the parser and the store (docs/fuzzing.md); 0 skips it. It runs
+# first so that ctest's count is the closing line.
 fuzz_seconds="${TLSCOPE_TEST_FUZZ_SECONDS:-60}"
 if [ "$fuzz_seconds" != "0" ]; then
   "$root/scripts/fuzz.sh" "$fuzz_seconds" || rc=1
 fi
+# One X server for the whole run: the GUI suite opens real windows on it. -noreset: by default
+# Xvfb resets when its last client leaves, and a window opened during the reset fails ("Failed to
+# open display"), which made back-to-back viewer runs flaky.
+xvfb-run -a -s "-screen 0 1280x800x24 -noreset" \
+  ctest --output-on-failure -j "$(nproc)" --timeout 600 || rc=$?
 exit "$rc"

@@ -1,19 +1,23 @@
 // tlscope report: a canvas timeline with lanes, bars, links between bars, zoom (wheel) and pan
 // (drag). Data comes from window.TLSCOPE_TIMELINE, set by a data/*.js file loaded before this:
-//   { lanes: [label...], unit: "us",
-//     bars: [[lane, depth, start, end, label, cls, group], ...],   // cls: ok|desync|straggler|hang
-//     links: [[barIndex, barIndex], ...] }                          // matched bars across lanes
+//   { lanes: [label...], colors: {cls: "#rrggbb", ...},              // one colour per kind
+//     bars: [[lane, depth, start, end, label, cls, group, detail], ...],
+//     links: [[barIndex, barIndex], ...],                           // matched bars across lanes
+//     markers: [[lane, time, cls, text], ...] }                     // problems on their ranks
 (function () {
   "use strict";
   var COLORS = { ok: "#6b8fd6", phase: "#6b8fd6", desync: "#d63b3b", straggler: "#e59a1c",
                  hang: "#8e24aa", fail: "#d63b3b", cache: "#2e9d5b" };
-  var LANE_LABEL_W = 120, ROW_H = 18, LANE_PAD = 6, AXIS_H = 22;
+  var PROBLEMS = { desync: 1, hang: 1, straggler: 1, fail: 1 };
+  var LANE_LABEL_W = 170, ROW_H = 18, LANE_PAD = 6, AXIS_H = 22;
 
   function init() {
     var data = window.TLSCOPE_TIMELINE;
     var host = document.getElementById("timeline");
     if (!host || !data) return;
-    var bars = data.bars, lanes = data.lanes;
+    var bars = data.bars, lanes = data.lanes, markers = data.markers || [];
+    var colors = data.colors || {};
+    function colorOf(cls) { return colors[cls] || COLORS[cls] || COLORS.ok; }
     var laneDepth = lanes.map(function () { return 1; });
     var t0 = Infinity, t1 = -Infinity;
     bars.forEach(function (b) {
@@ -81,7 +85,7 @@
         ctx.fillStyle = lane % 2 ? "#f7f8fb" : "#fff";
         ctx.fillRect(0, top - 2, w, h + 4);
         ctx.fillStyle = "#1d2330";
-        ctx.fillText(String(label).slice(0, 18), 4, top + 13);
+        ctx.fillText(String(label).slice(0, 28), 4, top + 13);
         var list = byLane[lane];
         // First bar that could be visible: start >= view.a - longest bar of the lane.
         var lo = 0, hi = list.length, from = view.a - maxDur[lane];
@@ -96,7 +100,7 @@
           var px = Math.floor(r.x);
           if (r.w <= 1 && lastPx[b[1]] === px) continue;
           lastPx[b[1]] = px;
-          ctx.fillStyle = COLORS[b[5]] || COLORS.ok;
+          ctx.fillStyle = colorOf(b[5]);
           ctx.globalAlpha = selected >= 0 && i !== selected && (linksOf[selected] || []).indexOf(i) < 0 ? 0.35 : 1;
           ctx.fillRect(Math.max(r.x, LANE_LABEL_W), r.y, Math.min(r.w, w), r.h);
           if (r.w > 40) {
@@ -108,6 +112,7 @@
         ctx.globalAlpha = 1;
       });
       drawLinks(w);
+      drawMarkers();
       host.setAttribute("data-drawn-bars", String(drawn));
     }
 
@@ -120,7 +125,7 @@
         var a = bars[links[k][0]], b = bars[links[k][1]];
         if (Math.max(a[3], b[3]) < view.a || Math.min(a[2], b[2]) > view.b) continue;
         var ra = barRect(links[k][0]), rb = barRect(links[k][1]);
-        var bad = a[5] !== "ok" || b[5] !== "ok";
+        var bad = PROBLEMS[a[5]] || PROBLEMS[b[5]];
         ctx.strokeStyle = bad ? "rgba(214,59,59,0.8)" : "rgba(60,80,120,0.35)";
         ctx.beginPath();
         ctx.moveTo(Math.max(ra.x, LANE_LABEL_W), ra.y + ra.h);
@@ -128,6 +133,25 @@
         ctx.stroke();
         shown++;
       }
+    }
+
+    // A problem marker: a triangle on its rank's lane at the time the collective began.
+    function drawMarkers() {
+      markers.forEach(function (m) {
+        if (m[1] < view.a || m[1] > view.b) return;
+        var x = xOf(m[1]), y = laneTop[m[0]];
+        ctx.fillStyle = colorOf(m[2]);
+        ctx.beginPath();
+        ctx.moveTo(x - 6, y - 2); ctx.lineTo(x + 6, y - 2); ctx.lineTo(x, y + 8);
+        ctx.fill();
+      });
+    }
+    function markerAt(x, y) {
+      for (var k = 0; k < markers.length; k++) {
+        var m = markers[k], mx = xOf(m[1]), my = laneTop[m[0]];
+        if (Math.abs(x - mx) <= 6 && y >= my - 3 && y <= my + 9) return m;
+      }
+      return null;
     }
 
     function hit(x, y) {
@@ -157,7 +181,14 @@
         view.a = drag.a - dt; view.b = drag.b - dt; draw();
         return;
       }
-      var i = hit(e.offsetX, e.offsetY);
+      var mk = markerAt(e.offsetX, e.offsetY), i = hit(e.offsetX, e.offsetY);
+      if (mk) {
+        tip.textContent = mk[2] + " on " + lanes[mk[0]] + "\n" + mk[3];
+        tip.style.left = Math.min(e.offsetX + 12, width() - 300) + "px";
+        tip.style.top = (e.offsetY + 14) + "px";
+        tip.style.display = "block";
+        return;
+      }
       if (i < 0) { tip.style.display = "none"; return; }
       var b = bars[i];
       tip.textContent = b[4] + "\n" + lanes[b[0]] + "  start " + fmt(b[2] - t0) + "  duration " + fmt(b[3] - b[2]) +
@@ -183,6 +214,7 @@
     host.setAttribute("data-bars", String(bars.length));
     host.setAttribute("data-lanes", String(lanes.length));
     host.setAttribute("data-links", String((data.links || []).length));
+    host.setAttribute("data-markers", String(markers.length));
   }
   document.addEventListener("DOMContentLoaded", init);
 })();

@@ -1,8 +1,8 @@
 // collectives.html: the collective timeline (ranks as lanes, collectives as bars from issue to
-// completion, the same collective linked across lanes; desyncs, hangs and stragglers coloured)
-// and the collective findings in words. Reads the analysis tables collectives and findings.
+// completion, the same collective linked across lanes, problem markers on the ranks involved)
+// and the collective findings in words, all from views::load_collective_timeline, the model the
+// viewer's timeline draws.
 #include <map>
-#include <tuple>
 
 #include "pages.hpp"
 #include "timeline_data.hpp"
@@ -14,100 +14,32 @@ namespace {
 
 constexpr size_t kMaxBars = 300000;
 
-// "[1, 3]" -> {1, 3}.
-std::vector<int64_t> int_list(std::string_view json) {
-  std::vector<int64_t> out;
-  int64_t v = 0;
-  bool in = false;
-  for (char c : json) {
-    if (c >= '0' && c <= '9') {
-      v = v * 10 + (c - '0');
-      in = true;
-    } else {
-      if (in) out.push_back(v);
-      v = 0;
-      in = false;
-    }
-  }
-  if (in) out.push_back(v);
-  return out;
-}
-
-using BarKey = std::tuple<std::string, int64_t, int64_t>;  // pg_name, seq, rank
-
 }  // namespace
 
 void write_collectives_page(ReportContext& ctx) {
-  // Flags from the findings: the ranks at fault of each (group, seq).
-  std::map<BarKey, std::string> flag;
-  std::map<std::string, int64_t> kind_count;
+  std::string error;
+  const views::CollectiveTimeline c =
+      views::load_collective_timeline(ctx.db, views::load_trace_runs(ctx.db, &error), &error);
+  if (!error.empty()) ctx.warnings.push_back("collective timeline: " + error);
   std::vector<std::string> problems;
-  Statement f = ctx.db.prepare(
-      "SELECT kind, coalesce(pg_name, ''), coalesce(seq, -1), coalesce(ranks, '[]'), message "
-      "FROM findings WHERE kind IN ('desync', 'missing_collective', 'straggler', 'bad_record') "
-      "ORDER BY id");
-  while (f.step()) {
-    std::string kind = f.text(0);
-    ++kind_count[kind];
-    for (int64_t r : int_list(f.text_view(3))) {
-      std::string& fl = flag[{f.text(1), f.int64(2), r}];
-      if (fl.empty() || kind == "desync") fl = kind == "missing_collective" ? "hang" : kind;
-    }
-    const char* cls = kind == "straggler" || kind == "bad_record" ? "warn" : "bad";
+  for (const views::CollectiveFinding& f : c.findings) {
+    const char* cls = f.kind == "straggler" || f.kind == "bad_record" ? "warn" : "bad";
     std::string row = "<tr><td><span class=\"tag " + std::string(cls) + "\">";
-    append_html_escaped(row, kind);
+    append_html_escaped(row, f.kind);
     row += "</span></td><td>";
-    append_html_escaped(row, f.text_view(4));
+    append_html_escaped(row, f.message);
     problems.push_back(row + "</td></tr>\n");
   }
-
-  TimelineData data;
-  std::map<int64_t, int> lane_of;
-  Statement lanes =
-      ctx.db.prepare("SELECT DISTINCT coalesce(rank, -1) FROM collectives ORDER BY 1");
-  while (lanes.step()) {
-    lane_of[lanes.int64(0)] = static_cast<int>(data.lanes.size());
-    data.lanes.push_back("rank " + std::to_string(lanes.int64(0)));
-  }
-  int64_t total = ctx.db.scalar("SELECT count(*) FROM collectives");
-  int64_t timed_out = 0;
-  Statement s = ctx.db.prepare(
-      "SELECT coalesce(rank, -1), coalesce(pg_name, ''), coalesce(pg_desc, ''), coalesce(seq, -1), "
-      "coalesce(op, ''), coalesce(input_sizes, ''), coalesce(dtype, ''), coalesce(bytes, 0), "
-      "coalesce(state, ''), coalesce(created_us, started_us, 0), "
-      "coalesce(completed_us, started_us, created_us, 0) FROM collectives "
-      "ORDER BY pg_name, seq, rank");
-  std::pair<std::string, int64_t> prev_group{"", -2};
-  while (s.step() && data.bars.size() < kMaxBars) {
-    TimelineBar b;
-    int64_t rank = s.int64(0);
-    std::string pg = s.text(1), state = s.text(8);
-    int64_t seq = s.int64(3);
-    b.lane = lane_of[rank];
-    b.start = s.real(9);
-    b.end = std::max(b.start, s.real(10));
-    b.label = s.text(4) + " #" + std::to_string(seq);
-    auto it = flag.find({pg, seq, rank});
-    b.cls = it != flag.end() && it->second != "bad_record" ? it->second : "ok";
-    if (state == "timed_out") {
-      ++timed_out;
-      if (b.cls == "ok") b.cls = "hang";
-    }
-    b.detail = "pg " + pg + " (" + s.text(2) + ")  " + s.text(5) + " " + s.text(6) + "  " +
-               std::to_string(s.int64(7)) + " B  " + state;
-    // Bars of one (group, seq) are consecutive: link each to the previous rank's bar.
-    if (prev_group == std::make_pair(pg, seq))
-      data.links.emplace_back(data.bars.size() - 1, data.bars.size());
-    prev_group = {pg, seq};
-    data.bars.push_back(std::move(b));
-  }
-  if (static_cast<int64_t>(data.bars.size()) < total)
+  TimelineData data = collective_timeline_data(c, kMaxBars);
+  if (data.dropped)
     ctx.warnings.push_back("collective timeline shows the first " +
-                           std::to_string(data.bars.size()) + " of " + std::to_string(total) +
+                           std::to_string(data.bars.size()) + " of " + std::to_string(c.records) +
                            " collectives");
   ctx.site.write("data/collectives.js", timeline_js(data));
 
-  int64_t groups = ctx.db.scalar("SELECT count(*) FROM collective_matches");
+  const int64_t total = c.records, groups = c.matched, timed_out = c.timed_out;
+  std::map<std::string, int64_t> kind_count{
+      {"desync", c.desyncs}, {"missing_collective", c.missing}, {"straggler", c.stragglers}};
   std::string h = page_head("Collectives", "collectives", 0);
   h += "<div class=\"cards\" id=\"collectives-summary\" data-records=\"" + std::to_string(total) +
        "\" data-groups=\"" + std::to_string(groups) + "\" data-desyncs=\"" +
@@ -131,10 +63,7 @@ void write_collectives_page(ReportContext& ctx) {
     h += "<p>This log has no collective_op records (docs/collectives-format.md). Per-graph "
          "collective schedules, when present, are compared on the <a href=\"ranks.html\">Ranks</a> "
          "page.</p>\n";
-  h += timeline_host_html(
-      "<span><i style=\"background:#6b8fd6\"></i>ok</span><span><i style=\"background:#d63b3b\">"
-      "</i>desync</span><span><i style=\"background:#8e24aa\"></i>hang / missing</span><span><i "
-      "style=\"background:#e59a1c\"></i>straggler</span>");
+  h += timeline_host_html(timeline_legend_html(data));
   std::string table_open = "<table id=\"collective-problems\" data-count=\"" +
                            std::to_string(problems.size()) +
                            "\"><thead><tr><th>kind</th><th>finding</th></tr></thead><tbody>\n";

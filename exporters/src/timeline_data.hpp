@@ -1,29 +1,49 @@
-// The data file format read by assets/timeline.js (lanes, bars, links), shared by the collective
-// timeline and the compile-phase timeline.
+// The data file format read by assets/timeline.js (lanes, bars, links, markers, colours), filled
+// from the views/ timeline models that the viewer draws too.
 #pragma once
 
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "tlscope/views/collective_timeline.hpp"
+#include "tlscope/views/phase_timeline.hpp"
+
 namespace tlscope::exporters {
 
 struct TimelineBar {
   int lane = 0, depth = 0;
-  double start = 0, end = 0;  // µs
+  double start = 0, end = 0;  // µs from the start of the lane's run
   std::string label, cls = "ok", detail;
+};
+
+struct TimelineMarker {
+  int lane = 0;
+  double at = 0;  // µs
+  std::string cls, text;
 };
 
 struct TimelineData {
   std::vector<std::string> lanes;
   std::vector<TimelineBar> bars;
   std::vector<std::pair<size_t, size_t>> links;  // indices into bars
+  std::vector<TimelineMarker> markers;
+  std::vector<std::pair<std::string, uint32_t>> colors;  // bar cls -> 0xRRGGBB
+  size_t dropped = 0;                                    // bars left out past the cap
 };
+
+// The phase timeline's lanes and zones (every depth, instants included), at most `max_bars`.
+TimelineData phase_timeline_data(const views::PhaseTimeline& phases, size_t max_bars);
+// The collective lanes, bars, links and problem markers, at most `max_bars` bars.
+TimelineData collective_timeline_data(const views::CollectiveTimeline& collectives,
+                                      size_t max_bars);
 
 // `window.TLSCOPE_TIMELINE = {...};` with every string JSON-escaped for a .js file.
 std::string timeline_js(const TimelineData& data);
 
 // The page fragment: toolbar, legend and the #timeline host that timeline.js fills.
 std::string timeline_host_html(std::string_view legend_html);
+// A legend entry per colour of `data`, labelled from the kind tables.
+std::string timeline_legend_html(const TimelineData& data);
 
 }  // namespace tlscope::exporters

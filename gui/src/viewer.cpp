@@ -1,5 +1,7 @@
-// Window, frame loop and screenshots of the viewer. Frames are drawn only after input (plus a
-// few frames for ImGui to settle), so an idle viewer sleeps in glfwWaitEventsTimeout.
+// Window, frame loop and screenshots of the viewer. Frames are drawn only when something changed:
+// after input (plus a few frames for ImGui to settle) or when the background open posts an empty
+// event; otherwise the viewer blocks in glfwWaitEvents (no timeout), so an idle window costs no
+// CPU.
 #include "tlscope/gui/viewer.hpp"
 
 #include <GLFW/glfw3.h>
@@ -9,18 +11,29 @@
 #include <stb/stb_image_write.h>
 
 #include <algorithm>
+#include <cfloat>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <thread>
 #include <vector>
 
-#include "viewer_data.hpp"
+#include "viewer_shell.hpp"
 
 namespace tlscope::gui {
 namespace {
 
 std::string g_glfw_error;
+std::vector<std::string> g_dropped;  // paths dropped on the window, opened next frame
 
 void on_glfw_error(int code, const char* description) {
   g_glfw_error = "GLFW error " + std::to_string(code) + ": " + (description ? description : "?");
+}
+
+void on_drop(GLFWwindow*, int count, const char** paths) {
+  g_dropped.clear();
+  for (int i = 0; i < count; ++i)
+    if (paths[i]) g_dropped.emplace_back(paths[i]);
 }
 
 // Reads the back buffer of the frame just rendered and writes it top row first.
@@ -42,57 +55,126 @@ bool write_screenshot(const std::string& path, int w, int h, std::string* error)
   return true;
 }
 
+// Frames drawn after each wake-up: ImGui lays out a change over a couple of frames.
+constexpr int kSettleFrames = 3;
+
 }  // namespace
 
 ViewerResult run_viewer(const ViewerOptions& options) {
   ViewerResult result;
-  ViewerData data;
-  if (!load_viewer_data(options, data, &result.error)) return result;
+  const bool test_mode = options.test_mode();
+  // Refuse bad inputs before any window opens, so the message comes at once and exit is 2.
+  if (!options.inputs.empty()) {
+    OpenPlan plan = plan_open(options.inputs, user_cache_dir());
+    if (!plan.ok) {
+      result.error = plan.error;
+      result.input_error = true;
+      return result;
+    }
+    if (plan.ready && plan.kind == InputKind::kDatabase) {
+      views::Database db(plan.db_path);
+      std::string refused = db.not_tlscope_reason();
+      if (!refused.empty()) {
+        result.error = refused;
+        result.input_error = true;
+        return result;
+      }
+    }
+  }
+  if (!options.panel.empty() && !views::screen_for_panel(options.panel)) {
+    result.error = "--panel " + options.panel + ": no such panel";
+    result.input_error = true;
+    return result;
+  }
+  const std::string config_dir = test_mode ? std::string() : user_config_dir();
+  ViewerSettings settings = load_settings(config_dir);
+  int width = options.width, height = options.height;
+  if (!test_mode && options.width == ViewerOptions().width &&
+      options.height == ViewerOptions().height) {
+    width = settings.window_width;
+    height = settings.window_height;
+  }
 
   glfwSetErrorCallback(on_glfw_error);
-  if (!glfwInit()) {
+  // An X server resets when its last client leaves (Xvfb does by default), and refuses
+  // connections while it does: a viewer started right after another closed retries briefly.
+  bool initialised = glfwInit();
+  const char* display = std::getenv("DISPLAY");
+  for (int attempt = 0; !initialised && display && *display && attempt < 20; ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    initialised = glfwInit();
+  }
+  if (!initialised) {
     result.error = "cannot open a window (is DISPLAY set?): " + g_glfw_error;
     return result;
   }
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
-  const bool screenshot = !options.screenshot_path.empty();
-  if (screenshot) glfwWindowHint(GLFW_RESIZABLE, GLFW_FALSE);
-  GLFWwindow* window = glfwCreateWindow(options.width, options.height,
-                                        ("tlscope - " + options.db_path).c_str(), nullptr, nullptr);
+  const bool exits = options.exits_after_frames();
+  if (exits) glfwWindowHint(GLFW_RESIZABLE, GLFW_FALSE);
+  GLFWwindow* window = glfwCreateWindow(width, height, "tlscope", nullptr, nullptr);
   if (!window) {
     result.error = "cannot create an OpenGL 3.0 window: " + g_glfw_error;
     glfwTerminate();
     return result;
   }
   glfwMakeContextCurrent(window);
-  glfwSwapInterval(screenshot ? 0 : 1);
+  glfwSwapInterval(exits ? 0 : 1);
+  glfwSetDropCallback(window, on_drop);
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = nullptr;  // same layout every start, and screenshots that tests can compare
+  io.IniFilename = nullptr;  // the layout is the shell's (viewer.conf), not ImGui's window list
+  io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+  io.ConfigInputTextCursorBlink = false;  // a blinking cursor would need frames while idle
   ImGui::StyleColorsDark();
+  // On a HiDPI screen (a 4K monitor at 200%) text and spacing grow with the monitor's scale.
+  float scale_x = 1.0f, scale_y = 1.0f;
+  glfwGetWindowContentScale(window, &scale_x, &scale_y);
+  if (scale_y > 1.0f) {
+    io.FontGlobalScale = scale_y;
+    ImGui::GetStyle().ScaleAllSizes(scale_y);
+  }
   ImGui_ImplGlfw_InitForOpenGL(window, true);
   ImGui_ImplOpenGL3_Init("#version 130");
 
-  int settle_frames = 3;  // ImGui needs a couple of frames to lay out after any change
-  while (!glfwWindowShouldClose(window)) {
-    if (screenshot || settle_frames > 0) {
+  ViewerShell shell(options, settings, [] { glfwPostEmptyEvent(); });
+  if (!options.inputs.empty()) shell.open(options.inputs);
+
+  int settle = kSettleFrames;
+  size_t loaded_frames = 0;
+  std::string last_title;
+  while (!glfwWindowShouldClose(window) && !shell.quit_requested()) {
+    if (exits && shell.busy()) {
+      // Test mode waits for the background open without spinning: it posts an event when done.
+      glfwWaitEventsTimeout(0.1);
+    } else if (exits || settle > 0) {
       glfwPollEvents();
-      --settle_frames;
+      --settle;
     } else {
-      glfwWaitEventsTimeout(1.0);
-      settle_frames = 2;
+      glfwWaitEvents();
+      settle = kSettleFrames;
+    }
+    if (exits && !shell.loaded() && !shell.busy() && !shell.open_error().empty()) {
+      result.error = shell.open_error();
+      result.input_error = true;
+      break;
+    }
+    if (!g_dropped.empty()) {
+      shell.open(g_dropped);
+      g_dropped.clear();
     }
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
+    if (exits) {
+      // Keep the pointer off the window: no hover highlight, no tooltip in the screenshot.
+      io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+      for (bool& down : io.MouseDown) down = false;
+    }
     ImGui::NewFrame();
-    draw_summary_window(data);
-    draw_compiles_window(data);
-    draw_errors_window(data);
-    draw_timeline_window(data);
-    draw_tensor_window(data);
+    shell.handle_shortcuts();
+    shell.frame();
     ImGui::Render();
     int fb_w = 0, fb_h = 0;
     glfwGetFramebufferSize(window, &fb_w, &fb_h);
@@ -101,21 +183,47 @@ ViewerResult run_viewer(const ViewerOptions& options) {
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
+    const ViewerData* data = shell.data();
+    std::string title = data ? "tlscope - " + data->db_path : "tlscope";
+    if (title != last_title) {
+      glfwSetWindowTitle(window, title.c_str());
+      last_title = title;
+    }
     FrameStats& st = result.stats;
     ++st.frames;
-    st.timeline_items = data.timeline_view.items_drawn;
-    st.timeline_folded = data.timeline_view.folded_drawn;
-    st.timeline_zones = data.timeline_view.last_frame.zones_visible;
-    st.tensor_cells = data.tensor_view.cells_drawn;
+    if (data) {
+      st.timeline_items = data->timeline_view.items_drawn;
+      st.timeline_folded = data->timeline_view.folded_drawn;
+      st.timeline_zones = data->timeline_view.last_frame.zones_visible;
+      st.tensor_cells = data->tensor_view.cells_drawn;
+    }
     st.framebuffer_width = fb_w;
     st.framebuffer_height = fb_h;
-    if (screenshot && static_cast<int>(st.frames) >= std::max(1, options.frames)) {
-      result.ok = write_screenshot(options.screenshot_path, fb_w, fb_h, &result.error);
+    if (shell.selection_failed()) {
+      result.error = shell.open_error();
+      result.input_error = true;
+      break;
+    }
+    if (data) ++loaded_frames;
+    if (!options.dump_ui_path.empty() && options.dump_each_frame && data) {
+      shell.dump().write(options.dump_ui_path, st.frames, nullptr);
+    }
+    if (exits && data && static_cast<int>(loaded_frames) >= std::max(1, options.frames)) {
+      result.ok = true;
+      if (!options.screenshot_path.empty())
+        result.ok = write_screenshot(options.screenshot_path, fb_w, fb_h, &result.error);
+      if (result.ok && !options.dump_ui_path.empty())
+        result.ok = shell.dump().write(options.dump_ui_path, st.frames, &result.error);
       break;
     }
     glfwSwapBuffers(window);
   }
-  if (!screenshot) result.ok = true;
+  if (!exits && result.error.empty()) result.ok = true;
+  if (!test_mode) {
+    ViewerSettings keep = shell.settings();
+    glfwGetWindowSize(window, &keep.window_width, &keep.window_height);
+    save_settings(config_dir, keep, nullptr);
+  }
 
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();

@@ -20,7 +20,9 @@ using tlscope::gui::ViewerOptions;
 // Mesa's GL driver (dlopen'ed by GLX) leaks a few small blocks per context and is unloaded before
 // LeakSanitizer can name it, so no module suppression matches. Leak checking of tlscope's own
 // code (views, queries, TensorGrid) runs in the other suites.
-extern "C" const char* __asan_default_options() { return "detect_leaks=0"; }
+extern "C" const char* __asan_default_options() {
+  return "detect_leaks=0";
+}
 #endif
 
 namespace {
@@ -58,13 +60,23 @@ std::string rank1_rows() {
 
 }  // namespace
 
+// Panels are tabs now, and only the shown one draws: the timeline and the tensor grid are
+// checked in two runs (the same assertions as when all windows drew at once).
 TEST_CASE("Viewer draws the timeline, tensor and tables and saves a screenshot") {
   if (!have_display()) return;
   ViewerOptions opts;
-  opts.db_path = tlscope::test::make_fixture_db(out_path("gui_fixture.db"), rank1_rows());
+  opts.inputs = {tlscope::test::make_fixture_db(out_path("gui_fixture.db"), rank1_rows())};
   opts.screenshot_path = out_path("gui_screenshot.png");
   opts.frames = 4;
   opts.tensor_shape = "2,3,4,5";
+  opts.panel = "tensors";
+  auto tensors = run_viewer(opts);
+  INFO(tensors.error);
+  REQUIRE(tensors.ok);
+  // 2*3*4*5 cells, all inside the tensors panel at the default 26 px per cell.
+  CHECK(tensors.stats.tensor_cells == 120);
+
+  opts.panel = "timeline";
   std::filesystem::remove(opts.screenshot_path);
   auto r = run_viewer(opts);
   INFO(r.error);
@@ -75,8 +87,6 @@ TEST_CASE("Viewer draws the timeline, tensor and tables and saves a screenshot")
   CHECK(r.stats.timeline_items == 5);
   CHECK(r.stats.timeline_folded == 1);
   CHECK(r.stats.timeline_zones == 3 + 1 + 50);
-  // 2*3*4*5 cells, all inside the tensor window at the default 26 px per cell.
-  CHECK(r.stats.tensor_cells == 120);
 
   int w = 0, h = 0, channels = 0;
   unsigned char* px = stbi_load(opts.screenshot_path.c_str(), &w, &h, &channels, 3);
@@ -104,24 +114,29 @@ TEST_CASE("Viewer draws the timeline, tensor and tables and saves a screenshot")
 TEST_CASE("Viewer zoomed to a typed large shape draws only the summary cells") {
   if (!have_display()) return;
   ViewerOptions opts;
-  opts.db_path = tlscope::test::make_fixture_db(out_path("gui_fixture_big.db"));
+  opts.inputs = {tlscope::test::make_fixture_db(out_path("gui_fixture_big.db"))};
   opts.screenshot_path = out_path("gui_screenshot_big.png");
   opts.frames = 2;
   opts.tensor_shape = "1000,1000";
+  opts.panel = "tensors";
   auto r = run_viewer(opts);
   INFO(r.error);
   REQUIRE(r.ok);
   // 1000x1000 summarises to 3 + 1 + 3 slots per dim: 7 x 7 = 49 cells.
   CHECK(r.stats.tensor_cells == 49);
+  opts.panel = "timeline";
+  r = run_viewer(opts);
+  REQUIRE(r.ok);
   CHECK(r.stats.timeline_items == 3);
   CHECK(std::filesystem::file_size(opts.screenshot_path) > 1000);
 }
 
 TEST_CASE("Viewer refuses a missing database before opening any window") {
   ViewerOptions opts;
-  opts.db_path = out_path("gui_no_such.db");
+  opts.inputs = {out_path("gui_no_such.db")};
   auto r = run_viewer(opts);
   CHECK_FALSE(r.ok);
-  CHECK(r.error == opts.db_path + ": no such database file");
+  CHECK(r.input_error);
+  CHECK(r.error == opts.inputs[0] + ": no such file or directory");
   CHECK(r.stats.frames == 0);
 }

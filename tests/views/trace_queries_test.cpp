@@ -40,31 +40,6 @@ TEST_CASE("Trace summary counts files, events per kind and ingest errors") {
   CHECK(s->errors == 2);
 }
 
-TEST_CASE("Chromium intervals come from matched B rows with their durations") {
-  auto db_owner = open_fixture("views_chromium.db");
-  const Database& db = *db_owner;
-  std::string err;
-  auto ivs = load_chromium_intervals(db, &err);
-  CHECK(err.empty());
-  REQUIRE(ivs.size() == 3);  // the three E rows have dur NULL
-  CHECK(ivs[0].name == "dynamo");
-  CHECK(ivs[0].rank == -1);
-  CHECK(ivs[0].thread == "file 1 pid 0 tid 0");
-  CHECK(ivs[0].end_us == Approx(1733527214089673.0));
-  // Nesting read off the log: dynamo > entire_frame_compile > backend_compile.
-  Timeline t = build_timeline(ivs);
-  REQUIRE(t.lanes.size() == 1);
-  REQUIRE(t.lanes[0].depths.size() == 3);
-  CHECK(t.intervals[t.lanes[0].depths[2][0].interval].name == "backend_compile");
-  // Over the whole 163100.2 us at 1000 px, backend_compile (478.3 us) is 2.93 px: narrow, but
-  // alone on its row, so it stays a single item with count 1.
-  TimelineFrame f = layout_timeline(t, {t.start_us, t.end_us, 1000, 3});
-  REQUIRE(f.items.size() == 3);
-  CHECK(f.items[2].count == 1);
-  // Epoch-microsecond timestamps (1.7e15) have a 0.25 us step as doubles, hence the tolerance.
-  CHECK(f.items[2].x1 - f.items[2].x0 == Approx(478.3 * 1000 / 163100.2).epsilon(1e-3));
-}
-
 TEST_CASE("Compile rows, ingest errors and tensors read back from the fixture") {
   auto db_owner = open_fixture("views_rows.db");
   const Database& db = *db_owner;
@@ -115,7 +90,6 @@ TEST_CASE("Database reports missing files and non-databases, and missing tables 
   Database db(empty);
   REQUIRE(db.ok());
   err.clear();
-  CHECK(load_chromium_intervals(db, &err).empty());
   CHECK(load_compiles(db, &err).empty());
   CHECK(load_tensors(db, &err).empty());
   auto s = load_summary(db, &err);

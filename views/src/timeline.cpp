@@ -4,13 +4,15 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 
 namespace tlscope::views {
 
-Timeline build_timeline(std::vector<TimelineInterval> intervals) {
+Timeline build_timeline(std::vector<TimelineInterval> intervals, int max_depth) {
   Timeline t;
   t.intervals = std::move(intervals);
-  std::map<std::pair<int64_t, std::string>, std::vector<uint32_t>> by_lane;
+  const size_t depth_cap = static_cast<size_t>(std::max(0, max_depth));
+  std::map<std::tuple<int32_t, int64_t, std::string>, std::vector<uint32_t>> by_lane;
   bool first = true;
   for (uint32_t i = 0; i < t.intervals.size(); ++i) {
     const auto& iv = t.intervals[i];
@@ -18,7 +20,7 @@ Timeline build_timeline(std::vector<TimelineInterval> intervals) {
       ++t.rejected;
       continue;
     }
-    by_lane[{iv.rank, iv.thread}].push_back(i);
+    by_lane[{iv.run, iv.rank, iv.thread}].push_back(i);
     t.start_us = first ? iv.start_us : std::min(t.start_us, iv.start_us);
     t.end_us = first ? iv.end_us : std::max(t.end_us, iv.end_us);
     first = false;
@@ -33,14 +35,15 @@ Timeline build_timeline(std::vector<TimelineInterval> intervals) {
       return a < b;
     });
     TimelineLane lane;
-    lane.rank = key.first;
-    lane.thread = key.second;
+    lane.run = std::get<0>(key);
+    lane.rank = std::get<1>(key);
+    lane.thread = std::get<2>(key);
     lane.first_row = t.rows;
     std::vector<double> open_ends;
     for (uint32_t id : ids) {
       const auto& iv = t.intervals[id];
       while (!open_ends.empty() && open_ends.back() <= iv.start_us) open_ends.pop_back();
-      size_t depth = open_ends.size();
+      size_t depth = std::min(open_ends.size(), depth_cap);
       open_ends.push_back(iv.end_us);
       if (lane.depths.size() <= depth) {
         lane.depths.resize(depth + 1);

@@ -71,28 +71,4 @@ std::vector<TensorRow> load_tensors(const Database& db, std::string* error) {
   return rows;
 }
 
-std::vector<TimelineInterval> load_chromium_intervals(const Database& db, std::string* error) {
-  std::vector<TimelineInterval> out;
-  if (!db.has_table("chromium_events")) return out;
-  db.prepare(
-        "SELECT id, rank, file_id, pid, tid, name, ts, dur FROM chromium_events "
-        "WHERE dur IS NOT NULL AND ph IN ('B', 'X') ORDER BY id")
-      .for_each(
-          [&](const Statement& st) {
-            TimelineInterval iv;
-            iv.source_id = st.int64(0);
-            iv.rank = st.int64_or(1, -1);
-            std::string thread = "pid " + st.text(3) + " tid " + st.text(4);
-            // Without a rank, files must not share lanes: their pids may collide.
-            if (iv.rank < 0) thread = "file " + st.text(2) + " " + thread;
-            iv.thread = std::move(thread);
-            iv.name = st.text(5);
-            iv.start_us = st.real(6);
-            iv.end_us = iv.start_us + st.real(7);
-            out.push_back(std::move(iv));
-          },
-          error);
-  return out;
-}
-
 }  // namespace tlscope::views

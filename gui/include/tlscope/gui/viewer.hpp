@@ -1,23 +1,43 @@
-// The tlscope desktop viewer (Dear ImGui + GLFW + OpenGL 3): summary, compile list, timeline,
-// tensor grid and ingest errors of one tlscope database. Draws view models; owns no analysis.
+// The tlscope desktop viewer (Dear ImGui + GLFW + OpenGL 3): every screen of views::kScreens that
+// has a viewer panel, over a database it opens or ingests in the background. Draws view models;
+// owns no analysis.
 #pragma once
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace tlscope::gui {
 
 struct ViewerOptions {
-  std::string db_path;
+  // Log files, rank directories, .gz, one database or one rage bundle (.tar.gz); empty shows the
+  // start screen.
+  std::vector<std::string> inputs;
   int width = 1280;
   int height = 800;
-  // With a screenshot path: render `frames` frames, write the last one as PNG and return.
+  // Test mode: show this panel (a viewer_panel name of views::kScreens) on this selection
+  // ("finding:1", "compile:0/0", "collective:GROUP:SEQ", "zone:NAME", "sql:QUERY").
+  std::string panel;
+  std::string select;
+  // With a screenshot or dump path (and no dump_each_frame): render `frames` frames once the
+  // database is open, write the last one and return. The pointer is kept off the window, so no
+  // hover or tooltip shows.
   std::string screenshot_path;
+  std::string dump_ui_path;
+  bool dump_each_frame = false;  // rewrite dump_ui_path after every frame; the window stays open
   int frames = 3;
-  // Tensor window start-up shape ("2,3,4,5"); empty picks the first describe_tensor row.
+  // Tensor panel start-up shape ("2,3,4,5"); empty picks the first describe_tensor row.
   std::string tensor_shape;
   std::string tensor_mesh;       // e.g. "2x2": show the tensor sharded over this device mesh
   std::string tensor_placement;  // e.g. "Shard(0),Replicate()"
+
+  // Test mode: no remembered layout or recent files are read or written.
+  bool test_mode() const {
+    return !screenshot_path.empty() || !dump_ui_path.empty() || !panel.empty() || !select.empty();
+  }
+  bool exits_after_frames() const {
+    return (!screenshot_path.empty() || !dump_ui_path.empty()) && !dump_each_frame;
+  }
 };
 
 // What the last frame drew, so tests can check the drawing, not just that a window opened.
@@ -32,7 +52,9 @@ struct FrameStats {
 
 struct ViewerResult {
   bool ok = false;
-  std::string error;  // set when !ok: the database, the display or the PNG failed
+  // Set when !ok: the inputs were refused (input_error) or the display or the PNG failed.
+  std::string error;
+  bool input_error = false;
   FrameStats stats;
 };
 

@@ -10,14 +10,23 @@
 
 namespace tlscope::views {
 
-// One closed interval as the caller queried it (a matched B/E pair, an X event, a collective).
+// Where an interval came from, so a click can look it up.
+enum class TimelineSource : uint8_t { phase, collective, synthetic };
+
+// One closed interval as the caller queried it (a matched B/E pair, an X event, an instant, a
+// collective).
 struct TimelineInterval {
+  int32_t run = 0;     // runs never share lanes (timeline_runs.hpp)
   int64_t rank = -1;   // -1 when the log has no rank
   std::string thread;  // thread, stream or any lane key within the rank
   std::string name;
   double start_us = 0;
   double end_us = 0;
-  int64_t source_id = 0;  // e.g. chromium_events.id, for look-ups on click
+  int64_t source_id = 0;  // chromium_events.id or an index into CollectiveTimeline::bars
+  TimelineSource source = TimelineSource::phase;
+  uint8_t kind = 0;      // PhaseKind or CollectiveKind (timeline_kinds.hpp), by source
+  bool instant = false;  // a point in time (ph "i"): start == end, drawn as a mark
+  bool problem = false;  // drawn red: a collective some finding names
 };
 
 // Compact on purpose: a lane may hold millions of zones and each frame scans the visible ones.
@@ -29,6 +38,7 @@ struct TimelineZone {
 static_assert(sizeof(TimelineZone) == 24);
 
 struct TimelineLane {
+  int32_t run = 0;
   int64_t rank = -1;
   std::string thread;
   int first_row = 0;  // rows above this lane (lanes stack; a lane takes one row per depth)
@@ -42,14 +52,16 @@ struct TimelineLane {
 // Built once from the query results; laid out every frame.
 struct Timeline {
   std::vector<TimelineInterval> intervals;
-  std::vector<TimelineLane> lanes;  // sorted by (rank, thread)
+  std::vector<TimelineLane> lanes;  // sorted by (run, rank, thread)
   int rows = 0;
   double start_us = 0, end_us = 0;  // the extent of all intervals
   size_t rejected = 0;              // intervals with end < start or non-finite times, skipped
 };
 
 // Sorts lanes and assigns depths: an interval starting inside an open one nests one deeper.
-Timeline build_timeline(std::vector<TimelineInterval> intervals);
+// Intervals nested deeper than `max_depth` share the row of depth `max_depth`.
+constexpr int kUnlimitedDepth = 1 << 30;
+Timeline build_timeline(std::vector<TimelineInterval> intervals, int max_depth = kUnlimitedDepth);
 
 struct TimelineViewport {
   double start_us = 0;

@@ -33,11 +33,7 @@ std::optional<TraceSummary> load_summary(const Database& db, std::string* error)
 std::vector<CompileRow> load_compiles(const Database& db, std::string* error);
 std::vector<IngestErrorRow> load_ingest_errors(const Database& db, size_t limit,
                                                std::string* error);
-
 std::vector<TensorRow> load_tensors(const Database& db, std::string* error);
-
-// Matched B/E pairs and X events of chromium_events as intervals; lanes are (rank, pid/tid).
-std::vector<TimelineInterval> load_chromium_intervals(const Database& db, std::string* error);
 
 // "[2, 3, 4]" -> {2, 3, 4}; nullopt with `error` for symbolic ("s0") or malformed sizes.
 std::optional<std::vector<int64_t>> shape_from_size_json(const std::string& json,

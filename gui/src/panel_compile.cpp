@@ -1,0 +1,178 @@
+// Compile panel: one compile in full (views::CompileDetailReader): status, failure, restarts and
+// recompile reason, links to its graph breaks and recompiles, metrics, input tensors, cache
+// outcomes, then its graphs, guards, generated code and other artifacts with line numbers and
+// syntax colours. Payload texts are read when first shown.
+#include <map>
+#include <memory>
+
+#include "code_view.hpp"
+#include "panel.hpp"
+#include "status_colours.hpp"
+#include "tlscope/views/compile_detail.hpp"
+
+namespace tlscope::gui {
+namespace {
+
+// Payloads longer than this are cut for drawing; the SQL console reads them whole.
+constexpr size_t kMaxPayloadBytes = 4u << 20;
+
+class CompilePanel : public Panel {
+ public:
+  CompilePanel() : Panel(views::ScreenId::compile) {}
+
+  void draw(PanelContext& ctx) override {
+    if (ctx.nav.current().kind == SelectionKind::kCompile && ctx.nav.current().key != key_)
+      show(ctx, ctx.nav.current().key);
+    if (key_.empty()) {
+      ui::text_disabled("label", "No compile chosen: pick one in Compiles, a finding or Ctrl+F.");
+      return;
+    }
+    if (!error_.empty()) ui::text_colored("error", kColourError, error_);
+    if (!detail_) return;
+    const views::CompileDetail& d = *detail_;
+    const views::CompileRow& c = d.compile;
+    ui::text("heading",
+             "Compile " + c.compile_id + (c.rank >= 0 ? " on rank " + std::to_string(c.rank) : "") +
+                 "  (" + std::to_string(c.attempts) + " attempt" + (c.attempts == 1 ? ")" : "s)"));
+    ui::text_colored("label", compile_status_colour(c.status, false, !c.recompile_reason.empty()),
+                     "status: " + c.status);
+    ui::text("label", "frame: " + c.co_name + " at " + c.co_filename + ":" +
+                          std::to_string(c.co_firstlineno));
+    if (c.duration_us >= 0)
+      ui::text("label", "compile time: " + std::to_string(c.duration_us / 1000.0) + " ms");
+    if (c.failed()) {
+      ui::text_colored("failure", kColourError, "failed: " + c.fail_type);
+      ui::text_wrapped("failure", c.fail_reason);
+    }
+    if (c.restart_count > 0)
+      ui::text_colored("label", kColourWarning, "restarts: " + std::to_string(c.restart_count));
+    if (!c.recompile_reason.empty()) {
+      ui::text_colored("label", kColourNotice, "recompiled because: " + c.recompile_reason);
+      ImGui::SameLine();
+      if (ui::button("link", "Recompiles")) ctx.nav.show_panel(views::ScreenId::recompiles);
+    }
+    if (graph_breaks_ > 0) {
+      ui::text_colored("label", kColourWarning, std::to_string(graph_breaks_) + " graph breaks");
+      ImGui::SameLine();
+      if (ui::button("link", "Graph breaks")) ctx.nav.show_panel(views::ScreenId::graph_breaks);
+    }
+    for (const auto& cache : d.cache) ui::text("cache", cache.cache + ": " + cache.result);
+
+    if (!d.metrics.empty() && ImGui::CollapsingHeader("Metrics")) {
+      for (const auto& m : d.metrics) {
+        ui::text("label", m.kind);
+        for (const auto& f : m.fields) ui::text("metric", "  " + f.name + " = " + f.value);
+      }
+    }
+    if (!d.tensors.empty()) {
+      ImGui::SetNextItemOpen(true, ImGuiCond_Appearing);
+      if (ImGui::CollapsingHeader("Input tensors")) {
+        ui::record("section", "Input tensors");
+        for (const auto& t : d.tensors) {
+          ui::text("tensor",
+                   (t.source.empty() ? "tensor " + std::to_string(t.tensor_id) : t.source) + "  " +
+                       t.dtype + " " + t.size + " stride " + t.stride + " " + t.device);
+        }
+      }
+    }
+    for (const auto& [section, title] : views::kPayloadSections) {
+      size_t n = 0;
+      for (const auto& p : d.payloads) n += p.section == section;
+      if (n == 0) continue;
+      ImGui::SetNextItemOpen(section != views::PayloadSection::kArtifacts, ImGuiCond_Appearing);
+      const std::string header = std::string(title) + "  (" + std::to_string(n) + ")";
+      if (!ImGui::CollapsingHeader((header + "###" + title).c_str())) continue;
+      ui::record("section", header);
+      bool first = true;
+      for (const auto& p : d.payloads) {
+        if (p.section != section) continue;
+        const std::string label = p.title() + "  (line " + std::to_string(p.line) + ", " +
+                                  std::to_string(p.size) + " bytes)";
+        ImGui::SetNextItemOpen(first && section != views::PayloadSection::kArtifacts,
+                               ImGuiCond_Appearing);
+        first = false;
+        ImGui::PushID(static_cast<int>(p.event_id));
+        const bool open = ImGui::TreeNode("##payload", "%s", label.c_str());
+        ui::record("payload", label);
+        if (open) {
+          draw_code("##code", text_of(p));
+          ImGui::TreePop();
+        }
+        ImGui::PopID();
+      }
+    }
+  }
+
+  bool select(PanelContext& ctx, const Selection& s, std::string* why) override {
+    if (s.kind != SelectionKind::kCompile) return Panel::select(ctx, s, why);
+    if (!find_compile(ctx.data, s.key)) {
+      if (why) *why = "no compile " + s.key + " in this database";
+      return false;
+    }
+    show(ctx, s.key);
+    return true;
+  }
+
+  void draw_details(PanelContext& ctx, const Selection& s) override {
+    const views::CompileRow* c = find_compile(ctx.data, s.key);
+    if (!c) return;
+    ui::text("details", "Compile " + c->compile_id);
+    ui::text("details", "status: " + c->status);
+    if (c->failed()) ui::text_colored("details", kColourError, c->fail_type);
+  }
+
+ private:
+  void show(PanelContext& ctx, const std::string& key) {
+    key_ = key;
+    detail_.reset();
+    texts_.clear();
+    error_.clear();
+    graph_breaks_ = 0;
+    const views::CompileRow* c = find_compile(ctx.data, key);
+    if (!c) {
+      error_ = "no compile " + key + " in this database";
+      return;
+    }
+    if (!db_ || db_->path() != ctx.data.db_path) {
+      reader_.reset();
+      db_ = std::make_unique<views::Database>(ctx.data.db_path);
+      reader_ = std::make_unique<views::CompileDetailReader>(*db_);
+    }
+    auto r = reader_->read(*c);
+    if (!r.ok()) error_ = r.error;
+    detail_ = std::move(r.value);
+    auto breaks = ctx.data.occurrences.find(views::OccurrenceList::kGraphBreaks);
+    if (breaks != ctx.data.occurrences.end()) {
+      for (const auto& g : breaks->second.groups)
+        for (const auto& o : g.occurrences)
+          graph_breaks_ += o.file_id == c->file_id && o.compile_id == c->compile_id;
+    }
+  }
+
+  const CodeText& text_of(const views::PayloadEntry& p) {
+    auto at = texts_.find(p.payload_id);
+    if (at != texts_.end()) return at->second;
+    auto r = reader_->payload_text(p.payload_id);
+    std::string text = r.ok() ? std::move(r.value) : r.error;
+    if (text.size() > kMaxPayloadBytes) {
+      text.resize(kMaxPayloadBytes);
+      text += "\n... (cut at 4 MiB)";
+    }
+    return texts_.emplace(p.payload_id, make_code_text(std::move(text), p.language)).first->second;
+  }
+
+  std::string key_, error_;
+  std::unique_ptr<views::Database> db_;
+  std::unique_ptr<views::CompileDetailReader> reader_;
+  std::optional<views::CompileDetail> detail_;
+  std::map<int64_t, CodeText> texts_;  // by payload id
+  int64_t graph_breaks_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Panel> make_compile_panel() {
+  return std::make_unique<CompilePanel>();
+}
+
+}  // namespace tlscope::gui

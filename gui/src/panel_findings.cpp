@@ -1,0 +1,166 @@
+// Findings panel (the Summary screen): what was read, then every finding in words, grouped by
+// kind, most serious first (views::load_findings, the order the report's index and `tlscope
+// summary` use). Clicking a finding selects it; double-click, Enter or "Go to" opens its place:
+// the collective on the timeline, the compile, the rank divergence table.
+#include "panel.hpp"
+#include "status_colours.hpp"
+
+namespace tlscope::gui {
+namespace {
+
+std::string rank_list(const std::vector<int64_t>& ranks) {
+  std::string s;
+  for (int64_t r : ranks) s += (s.empty() ? "" : ",") + std::to_string(r);
+  return s;
+}
+
+// Where a finding leads; an empty selection when it has no place the viewer shows.
+Selection place_of(const FindingEntry& f) {
+  const std::string kind = f.row->kind;
+  if (f.place && f.place->is_collective())
+    return Selection{SelectionKind::kCollective, f.place->collective_key(),
+                     views::ScreenId::collectives};
+  if (kind == "rank_divergence")
+    return Selection{SelectionKind::kFinding, "", views::ScreenId::ranks};
+  if (!f.row->compile_id.empty()) {
+    std::string key = f.row->compile_id;
+    if (f.row->ranks.size() == 1) key += "@r" + std::to_string(f.row->ranks[0]);
+    return Selection{SelectionKind::kCompile, key, views::ScreenId::compile};
+  }
+  return {};
+}
+
+class FindingsPanel : public Panel {
+ public:
+  FindingsPanel() : Panel(views::ScreenId::summary) {}
+
+  std::optional<int64_t> count(const ViewerData& data) const override {
+    return data.findings.total;
+  }
+
+  void draw(PanelContext& ctx) override {
+    const ViewerData& d = ctx.data;
+    const views::Summary& s = d.summary;
+    ui::text("label", std::to_string(s.files.size()) + " files, " + std::to_string(s.rank_count) +
+                          " ranks, " + std::to_string(s.events) + " events, " +
+                          std::to_string(s.compiles) + " compiles (" +
+                          std::to_string(s.failed_compiles) + " failed), " +
+                          std::to_string(s.errors) + " ingest errors");
+    for (const auto& p : d.load_problems) ui::text_colored("error", kColourError, p);
+    ImGui::Separator();
+    if (!d.findings.analysed) {
+      ui::text_colored("label", kColourWarning,
+                       "Not analysed: run `tlscope analyze` on the database for findings.");
+      return;
+    }
+    if (d.finding_order.empty()) {
+      ui::text_colored("label", kColourOk,
+                       "No findings: nothing went wrong that tlscope knows of.");
+      return;
+    }
+    const bool scroll = scroll_to_ >= 0;
+    const views::FindingGroup* group = nullptr;
+    bool group_open = true;
+    for (size_t i = 0; i < d.finding_order.size(); ++i) {
+      const FindingEntry& f = d.finding_order[i];
+      if (i == 0 || f.group != group) {
+        group = f.group;
+        const std::string title =
+            group ? std::string(group->kind->title) + "  (" + std::to_string(group->count) + ")"
+                  : std::string("Other findings");
+        ImGui::PushStyleColor(ImGuiCol_Text,
+                              group ? rgb_colour(group->kind->colour) : kColourMuted);
+        ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+        group_open = ImGui::CollapsingHeader(
+            (ui::imgui_label(title) + "##group" + std::to_string(i)).c_str());
+        ImGui::PopStyleColor();
+        ui::record("group", title);
+      }
+      if (!group_open) continue;
+      const std::string key = std::to_string(i + 1);
+      std::string text = key + ". " + f.row->message;
+      if (!f.row->ranks.empty()) text += "   [rank " + rank_list(f.row->ranks) + "]";
+      const bool selected =
+          ctx.nav.current().kind == SelectionKind::kFinding && ctx.nav.current().key == key;
+      const bool clicked = ui::selectable_wrapped("finding", text, selected,
+                                                  severity_colour(f.row->severity), key.c_str());
+      if (clicked) {
+        ctx.nav.select(Selection{SelectionKind::kFinding, key, screen()});
+        if (ImGui::IsMouseDoubleClicked(0)) go_to(ctx, f);
+      }
+      if (ImGui::IsItemFocused() && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)))
+        go_to(ctx, f);
+      if (scroll && scroll_to_ == static_cast<int>(i)) {
+        ImGui::SetScrollHereY(0.3f);
+        scroll_to_ = -1;
+      }
+    }
+    if (!d.findings.late_again.empty()) {
+      ImGui::Spacing();
+      ui::text("heading", "Late again and again");
+      for (const auto& late : d.findings.late_again) {
+        ui::text_colored("row", kColourWarning,
+                         "rank " + rank_list(late.ranks) + " of group " + late.pg_name +
+                             " was late " + std::to_string(late.times) +
+                             " times, keeping the others waiting " +
+                             std::to_string(static_cast<int64_t>(late.wait_us / 1000)) + " ms");
+      }
+    }
+  }
+
+  bool select(PanelContext& ctx, const Selection& s, std::string* why) override {
+    if (s.kind != SelectionKind::kFinding) return Panel::select(ctx, s, why);
+    const size_t k = static_cast<size_t>(std::stoll(s.key));
+    if (k < 1 || k > ctx.data.finding_order.size()) {
+      if (why) {
+        *why = "there are " + std::to_string(ctx.data.finding_order.size()) +
+               " findings (finding:K counts from 1)";
+      }
+      return false;
+    }
+    scroll_to_ = static_cast<int>(k - 1);
+    return true;
+  }
+
+  void draw_details(PanelContext& ctx, const Selection& s) override {
+    const size_t k = static_cast<size_t>(std::stoll(s.key));
+    if (k < 1 || k > ctx.data.finding_order.size()) return;
+    const FindingEntry& f = ctx.data.finding_order[k - 1];
+    ui::text_colored("details", severity_colour(f.row->severity),
+                     "Finding " + s.key + ": " + f.row->kind + " (" + f.row->severity + ")");
+    ui::text_wrapped("details", f.row->message);
+    if (!f.row->ranks.empty()) ui::text("details", "ranks: " + rank_list(f.row->ranks));
+    if (f.place && f.place->other_ranks != "[]")
+      ui::text("details", "other ranks: " + f.place->other_ranks);
+    if (f.place && f.place->is_collective()) {
+      ui::text("details", "collective: group " + f.place->pg_name + ", sequence " +
+                              std::to_string(f.place->seq));
+    }
+    if (!f.row->compile_id.empty()) ui::text("details", "compile: " + f.row->compile_id);
+    const Selection place = place_of(f);
+    if (!place.empty() &&
+        ui::button("button", "Go to " + std::string(views::screen(place.panel).label)))
+      go_to(ctx, f);
+  }
+
+ private:
+  void go_to(PanelContext& ctx, const FindingEntry& f) {
+    Selection place = place_of(f);
+    if (place.empty()) return;
+    if (place.key.empty()) {
+      ctx.nav.show_panel(place.panel);
+      return;
+    }
+    ctx.nav.open(place);
+  }
+
+  int scroll_to_ = -1;
+};
+
+}  // namespace
+
+std::unique_ptr<Panel> make_findings_panel() {
+  return std::make_unique<FindingsPanel>();
+}
+
+}  // namespace tlscope::gui

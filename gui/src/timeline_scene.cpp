@@ -1,0 +1,107 @@
+// Loading the timeline scene through the views/ timeline models.
+#include "timeline_scene.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "tlscope/views/findings.hpp"
+
+namespace tlscope::gui {
+
+std::shared_ptr<TimelineScene> load_timeline_scene(const std::string& db_path) {
+  auto s = std::make_shared<TimelineScene>();
+  s->db_path = db_path;
+  views::Database db(db_path);
+  if (!db.ok()) {
+    s->problems.push_back(db.error());
+    return s;
+  }
+  std::string why;
+  auto note = [&](const char* what) {
+    if (!why.empty()) s->problems.push_back(std::string(what) + ": " + why);
+    why.clear();
+  };
+  s->runs = views::load_trace_runs(db, &why);
+  note("runs");
+  int64_t unmatched = 0;
+  std::vector<views::TimelineInterval> ivs =
+      views::phase_intervals(db, s->runs, &s->phase_zones, &unmatched, &why);
+  note("compile phases");
+  s->collectives = views::load_collective_timeline(db, s->runs, &why);
+  note("collectives");
+  for (auto& iv : views::collective_intervals(s->collectives)) ivs.push_back(std::move(iv));
+  // The same depth cap as the report's compile timeline, so their lanes agree.
+  s->timeline = views::build_timeline(std::move(ivs), views::kPhaseMaxDepth);
+  const auto findings = views::load_findings(db);
+  for (const auto& g : findings->groups)
+    for (const auto& row : g.rows) s->finding_ids.push_back(row.id);
+  for (const auto& row : findings->unknown) s->finding_ids.push_back(row.id);
+  if (!findings.ok()) s->problems.push_back("findings: " + findings.error);
+
+  // Alike ranks from the collective model; their lanes fold behind the first rank's.
+  std::map<std::pair<int32_t, int64_t>, int> group_of_rank;
+  for (const views::RankGroup& g : s->collectives.groups) {
+    if (g.outlier || g.lanes.size() < 2) continue;
+    RankLaneGroup group;
+    group.run = s->collectives.lanes[static_cast<size_t>(g.lanes[0])].run;
+    for (int lane : g.lanes) {
+      const auto& l = s->collectives.lanes[static_cast<size_t>(lane)];
+      group.ranks.push_back(l.rank);
+      group_of_rank[{l.run, l.rank}] = static_cast<int>(s->groups.size());
+    }
+    s->groups.push_back(std::move(group));
+  }
+  const size_t runs = s->runs.runs.size();
+  for (const views::TimelineLane& lane : s->timeline.lanes) {
+    s->lane_labels.push_back(views::lane_label(lane, runs));
+    auto it = group_of_rank.find({lane.run, lane.rank});
+    const int g = it == group_of_rank.end() ? -1 : it->second;
+    s->lane_group.push_back(g);
+    s->lane_leads.push_back(g < 0 || s->groups[static_cast<size_t>(g)].ranks.front() == lane.rank);
+  }
+  return s;
+}
+
+std::shared_ptr<TimelineScene> timeline_scene(const ViewerData& data) {
+  // One scene for the database on screen: opening another database makes a new ViewerData.
+  static const ViewerData* owner = nullptr;
+  static std::shared_ptr<TimelineScene> scene;
+  if (owner != &data || !scene || scene->db_path != data.db_path) {
+    scene = load_timeline_scene(data.db_path);
+    owner = &data;
+  }
+  return scene;
+}
+
+int first_lane_of_rank(const TimelineScene& scene, int32_t run, int64_t rank) {
+  for (size_t i = 0; i < scene.timeline.lanes.size(); ++i)
+    if (scene.timeline.lanes[i].run == run && scene.timeline.lanes[i].rank == rank)
+      return static_cast<int>(i);
+  return -1;
+}
+
+int interval_of_bar(const TimelineScene& scene, int bar) {
+  if (bar < 0) return -1;
+  // Collective intervals follow the phase intervals in bar order.
+  const size_t at = scene.phase_zones.size() + static_cast<size_t>(bar);
+  return at < scene.timeline.intervals.size() ? static_cast<int>(at) : -1;
+}
+
+int interval_for_key(const TimelineScene& scene, const std::string& key) {
+  const auto& ivs = scene.timeline.intervals;
+  if (key.size() > 1 && key[0] == '#' &&
+      key.find_first_not_of("0123456789", 1) == std::string::npos && key.size() < 11) {
+    const size_t i = std::stoul(key.substr(1));
+    return i < ivs.size() ? static_cast<int>(i) : -1;
+  }
+  int best = -1;
+  for (size_t i = 0; i < ivs.size(); ++i) {
+    if (ivs[i].name != key) continue;
+    if (best < 0 || ivs[i].end_us - ivs[i].start_us > ivs[static_cast<size_t>(best)].end_us -
+                                                          ivs[static_cast<size_t>(best)].start_us)
+      best = static_cast<int>(i);
+  }
+  return best;
+}
+
+}  // namespace tlscope::gui

@@ -1,0 +1,363 @@
+// The shell's layout: a full-window frame with the menu bar, then navigation list | tabs |
+// details pane (widths follow the window and the user's drags), or the start screen while
+// nothing is open.
+#include "viewer_shell.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace tlscope::gui {
+namespace {
+
+constexpr float kSplitter = 6.0f;
+const ImVec4 kErrorColour(1.0f, 0.45f, 0.45f, 1.0f);
+
+// Where a selection kind lives when --select names no panel.
+views::ScreenId default_panel(SelectionKind kind) {
+  switch (kind) {
+    case SelectionKind::kCompile:
+      return views::ScreenId::compile;
+    case SelectionKind::kZone:
+    case SelectionKind::kCollective:
+      return views::ScreenId::collectives;
+    case SelectionKind::kQuery:
+      return views::ScreenId::sql;
+    case SelectionKind::kRecord:
+      return views::ScreenId::errors;
+    default:
+      return views::ScreenId::summary;
+  }
+}
+
+}  // namespace
+
+ViewerShell::ViewerShell(const ViewerOptions& options, ViewerSettings settings,
+                         std::function<void()> wake)
+    : options_(options),
+      settings_(std::move(settings)),
+      wake_(std::move(wake)),
+      panels_(make_panels()) {
+  tabs_.push_back(views::ScreenId::summary);
+}
+
+Panel* ViewerShell::panel_for(views::ScreenId screen) const {
+  for (const auto& p : panels_)
+    if (p->screen() == screen) return p.get();
+  return nullptr;
+}
+
+Panel* ViewerShell::panel_named(std::string_view name) const {
+  for (const auto& p : panels_)
+    if (p->name() == name) return p.get();
+  return nullptr;
+}
+
+Panel* ViewerShell::active_panel() const {
+  return panel_for(active_);
+}
+
+void ViewerShell::open(const std::vector<std::string>& inputs) {
+  if (busy()) {
+    open_error_ = "still opening " + title_ + "; try again when it is done";
+    return;
+  }
+  open_error_.clear();
+  OpenPlan plan = plan_open(inputs, user_cache_dir());
+  if (!plan.ok) {
+    open_error_ = plan.error;
+    return;
+  }
+  data_.reset();
+  nav_.clear();
+  test_selection_done_ = false;
+  opening_ = plan.inputs;
+  title_ = plan.title;
+  job_ = std::make_unique<OpenJob>();
+  job_->start(plan, wake_);
+}
+
+void ViewerShell::poll_job() {
+  if (!job_ || !job_->done()) return;
+  std::string error;
+  std::string db = job_->result(&error);
+  job_.reset();
+  if (db.empty()) {
+    open_error_ = error;
+    return;
+  }
+  auto data = std::make_unique<ViewerData>();
+  if (!load_viewer_data(db, options_, *data, &error)) {
+    open_error_ = error;
+    return;
+  }
+  data_ = std::move(data);
+  settings_.add_recent(opening_);
+}
+
+void ViewerShell::apply_test_selection() {
+  if (test_selection_done_ || !data_) return;
+  test_selection_done_ = true;
+  Panel* panel = nullptr;
+  if (!options_.panel.empty()) {
+    panel = panel_named(options_.panel);
+    if (!panel) {
+      open_error_ = "--panel " + options_.panel + ": this viewer has no such panel yet";
+      selection_failed_ = true;
+      return;
+    }
+    show_panel(panel->screen());
+  }
+  if (options_.select.empty()) return;
+  auto s = parse_selection(options_.select, &open_error_);
+  if (!s) {
+    selection_failed_ = true;
+    return;
+  }
+  if (!panel) panel = panel_for(default_panel(s->kind));
+  if (!panel) panel = panel_for(views::ScreenId::compile_tree);
+  if (!panel) return;
+  s->panel = panel->screen();
+  PanelContext ctx = context();
+  std::string why;
+  if (!panel->select(ctx, *s, &why)) {
+    open_error_ = "--select " + options_.select + ": " + why;
+    selection_failed_ = true;
+    return;
+  }
+  nav_.select(*s);
+  show_panel(panel->screen());
+}
+
+void ViewerShell::show_panel(views::ScreenId screen) {
+  if (!panel_for(screen)) return;
+  if (std::find(tabs_.begin(), tabs_.end(), screen) == tabs_.end()) tabs_.push_back(screen);
+  focus_tab_ = screen;
+  active_ = screen;
+}
+
+void ViewerShell::handle_shortcuts() {
+  ImGuiIO& io = ImGui::GetIO();
+  // GLFW key codes of letters are their upper-case ASCII codes (the 1.86 GLFW backend's KeysDown).
+  if (io.KeyCtrl && ImGui::IsKeyPressed('O', false)) browser_.open(".");
+  if (io.KeyCtrl && ImGui::IsKeyPressed('F', false) && data_) search_.open();
+  if (io.KeyCtrl && ImGui::IsKeyPressed('Q', false)) quit_ = true;
+  const bool back = (io.KeyAlt && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) ||
+                    ImGui::IsMouseClicked(3);
+  const bool forward =
+      (io.KeyAlt && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) ||
+      ImGui::IsMouseClicked(4);
+  if (back) nav_.back();
+  if (forward) nav_.forward();
+}
+
+void ViewerShell::frame() {
+  poll_job();
+  if (data_) apply_test_selection();
+  if (data_) {
+    if (auto request = nav_.take_panel_request()) {
+      show_panel(*request);
+      if (Panel* target = panel_for(*request)) {
+        PanelContext ctx = context();
+        target->select(ctx, nav_.current(), nullptr);
+      }
+    }
+  }
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(vp->WorkPos);
+  ImGui::SetNextWindowSize(vp->WorkSize);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
+  ImGui::Begin("##tlscope", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_MenuBar |
+                   ImGuiWindowFlags_NoBringToFrontOnFocus);
+  ImGui::PopStyleVar();
+  dump_.begin_frame(data_ && active_panel() ? active_panel()->name() : "start");
+  set_current_dump(&dump_);
+  draw_menu_bar();
+  if (!data_) {
+    draw_start_screen();
+  } else {
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    // The layout follows the window: the side panes keep their width within bounds that leave
+    // the central area at least half the window.
+    const float nav_max = std::max(120.0f, avail.x * 0.22f);
+    const float details_max = std::max(180.0f, avail.x * 0.28f);
+    float nav_w = std::clamp(settings_.nav_width, 120.0f, nav_max);
+    float details_w = std::clamp(settings_.details_width, 180.0f, details_max);
+    const float center_w = std::max(
+        100.0f, avail.x - nav_w - details_w - 2 * kSplitter - 2 * ImGui::GetStyle().ItemSpacing.x);
+    draw_navigation(nav_w, avail.y);
+    ImGui::SameLine(0, 0);
+    if (splitter("##split_nav", &nav_w, 120.0f, nav_max, false)) settings_.nav_width = nav_w;
+    ImGui::SameLine(0, 0);
+    draw_tabs(center_w, avail.y);
+    ImGui::SameLine(0, 0);
+    if (splitter("##split_details", &details_w, 180.0f, details_max, true))
+      settings_.details_width = details_w;
+    ImGui::SameLine(0, 0);
+    draw_details(details_w, avail.y);
+  }
+  ImGui::End();
+  std::string picked;
+  if (browser_.draw(&picked)) open({picked});
+  if (data_) {
+    PanelContext ctx = context();
+    search_.draw(ctx);
+  }
+  set_current_dump(nullptr);
+}
+
+bool ViewerShell::splitter(const char* id, float* width, float min, float max, bool right_side) {
+  ImGui::InvisibleButton(id, ImVec2(kSplitter, ImGui::GetContentRegionAvail().y));
+  const bool active = ImGui::IsItemActive();
+  if (ImGui::IsItemHovered() || active) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  dl->AddRectFilled(ImVec2(a.x + 2, a.y), ImVec2(b.x - 2, b.y),
+                    ImGui::GetColorU32(active ? ImGuiCol_SeparatorActive : ImGuiCol_Separator));
+  if (!active) return false;
+  const float dx = ImGui::GetIO().MouseDelta.x;
+  if (dx == 0.0f) return false;
+  *width = std::clamp(*width + (right_side ? -dx : dx), min, max);
+  return true;
+}
+
+void ViewerShell::draw_menu_bar() {
+  if (!ImGui::BeginMenuBar()) return;
+  if (ImGui::BeginMenu("File")) {
+    if (ImGui::MenuItem("Open...", "Ctrl+O")) browser_.open(".");
+    if (ImGui::BeginMenu("Recent", !settings_.recent.empty())) {
+      for (const auto& entry : settings_.recent) {
+        if (ImGui::MenuItem(ui::imgui_label(entry).c_str())) {
+          open(split_recent(entry));
+          break;  // open() may reorder the list
+        }
+      }
+      ImGui::EndMenu();
+    }
+    ImGui::Separator();
+    if (ImGui::MenuItem("Quit", "Ctrl+Q")) quit_ = true;
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("View", data_ != nullptr)) {
+    for (const auto& p : panels_) {
+      if (ImGui::MenuItem(std::string(p->label()).c_str())) show_panel(p->screen());
+    }
+    ImGui::Separator();
+    if (ImGui::MenuItem("Search...", "Ctrl+F")) search_.open();
+    if (ImGui::MenuItem("Back", "Alt+Left", false, nav_.can_back())) nav_.back();
+    if (ImGui::MenuItem("Forward", "Alt+Right", false, nav_.can_forward())) nav_.forward();
+    ImGui::EndMenu();
+  }
+  if (!title_.empty()) {
+    ImGui::SameLine(0, 24);
+    ImGui::TextDisabled("%s", title_.c_str());
+  }
+  ImGui::EndMenuBar();
+}
+
+void ViewerShell::draw_start_screen() {
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float w = std::min(640.0f, avail.x - 40);
+  ImGui::SetCursorPos(ImVec2((ImGui::GetWindowWidth() - w) / 2, ImGui::GetCursorPosY() + 40));
+  ImGui::BeginGroup();
+  ui::text("title", "tlscope");
+  ui::text_disabled("label", "torch.compile trace logs: compiles, graph breaks, collectives");
+  ImGui::Spacing();
+  if (job_ && job_->running()) {
+    ui::text("label", "Opening " + title_);
+    std::string stage = job_->stage();
+    char pct[48];
+    std::snprintf(pct, sizeof pct, "%s %.0f%%", stage.c_str(), 100.0 * job_->fraction());
+    ImGui::ProgressBar(static_cast<float>(job_->fraction()), ImVec2(w, 0), pct);
+    ui::record("progress", pct);
+  } else {
+    if (ui::button("button", "Open... (Ctrl+O)")) browser_.open(".");
+    ui::text_disabled("label",
+                      "or drop log files, a rank directory, a database or a rage bundle here");
+  }
+  if (!open_error_.empty()) ui::text_colored("error", kErrorColour, open_error_);
+  if (!settings_.recent.empty() && !(job_ && job_->running())) {
+    ImGui::Spacing();
+    ui::text("heading", "Recent");
+    for (size_t i = 0; i < settings_.recent.size(); ++i) {
+      if (ui::selectable("recent", settings_.recent[i], false, 0, std::to_string(i).c_str())) {
+        open(split_recent(settings_.recent[i]));
+        break;
+      }
+    }
+  }
+  ImGui::EndGroup();
+}
+
+void ViewerShell::draw_navigation(float width, float height) {
+  ImGui::BeginChild("##navigation", ImVec2(width, height), true);
+  for (const auto& p : panels_) {
+    std::string label(p->label());
+    if (auto n = p->count(*data_)) label += "  (" + std::to_string(*n) + ")";
+    if (ui::selectable("nav", label, p->screen() == active_, 0, std::string(p->name()).c_str()))
+      show_panel(p->screen());
+  }
+  ImGui::EndChild();
+}
+
+void ViewerShell::draw_tabs(float width, float height) {
+  ImGui::BeginChild("##central", ImVec2(width, height), false);
+  if (ImGui::BeginTabBar("##tabs", ImGuiTabBarFlags_Reorderable |
+                                       ImGuiTabBarFlags_FittingPolicyScroll |
+                                       ImGuiTabBarFlags_NoCloseWithMiddleMouseButton)) {
+    std::vector<views::ScreenId> closed;
+    for (views::ScreenId id : tabs_) {
+      Panel* p = panel_for(id);
+      if (!p) continue;
+      bool open = true;
+      ImGuiTabItemFlags flags = focus_tab_ == id ? ImGuiTabItemFlags_SetSelected : 0;
+      std::string label = std::string(p->label()) + "###tab_" + std::string(p->name());
+      bool* can_close = tabs_.size() > 1 ? &open : nullptr;
+      if (ImGui::BeginTabItem(label.c_str(), can_close, flags)) {
+        if (!focus_tab_ || *focus_tab_ == id) active_ = id;
+        ui::record("tab", p->label());
+        dump_.set_panel(p->name());
+        ImGui::BeginChild(("##panel_" + std::string(p->name())).c_str(), ImVec2(0, 0), false,
+                          ImGuiWindowFlags_HorizontalScrollbar);
+        PanelContext ctx = context();
+        p->draw(ctx);
+        ImGui::EndChild();
+        ImGui::EndTabItem();
+      }
+      if (!open) closed.push_back(id);
+    }
+    focus_tab_.reset();
+    for (views::ScreenId id : closed) tabs_.erase(std::find(tabs_.begin(), tabs_.end(), id));
+    ImGui::EndTabBar();
+  }
+  ImGui::EndChild();
+}
+
+void ViewerShell::draw_details(float width, float height) {
+  ImGui::BeginChild("##details", ImVec2(width, height), true);
+  ImGui::BeginDisabled(!nav_.can_back());
+  if (ImGui::ArrowButton("##back", ImGuiDir_Left)) nav_.back();
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!nav_.can_forward());
+  if (ImGui::ArrowButton("##forward", ImGuiDir_Right)) nav_.forward();
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ui::text("heading", "Details");
+  ImGui::Separator();
+  ImGui::PushTextWrapPos(0.0f);  // the pane is narrow: every line of details wraps
+  const Selection& s = nav_.current();
+  if (s.empty()) {
+    ui::text_disabled("details", "Nothing selected: click a row, a finding or a zone.");
+  } else if (Panel* p = panel_for(s.panel)) {
+    PanelContext ctx = context();
+    p->draw_details(ctx, s);
+  }
+  ImGui::PopTextWrapPos();
+  ImGui::EndChild();
+}
+
+}  // namespace tlscope::gui

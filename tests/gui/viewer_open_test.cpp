@@ -1,0 +1,239 @@
+// What the viewer opens and how, without a window: classifying inputs, the cache key, reusing a
+// cached database, extracting a rage bundle's database (also from a hostile archive), the
+// background open, the UI dump's JSON, selections and history, and the remembered settings.
+#include <sys/stat.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <thread>
+
+#include "gui_support.hpp"
+#include "open_job.hpp"
+#include "open_plan.hpp"
+#include "selection.hpp"
+#include "settings.hpp"
+#include "tlscope/views/database.hpp"
+#include "ui_dump.hpp"
+
+namespace fs = std::filesystem;
+using namespace tlscope::gui;
+
+namespace {
+
+// Runs an OpenJob to the end (the ingest of a small log takes well under a second).
+std::string open_now(const OpenPlan& plan, std::string* error) {
+  OpenJob job;
+  int wakes = 0;
+  job.start(plan, [&] { ++wakes; });
+  while (!job.done()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  if (!plan.ready) CHECK(wakes > 0);  // the window is woken, never polled
+  return job.result(error);
+}
+
+}  // namespace
+
+TEST_CASE("inputs are classified, keyed by path, size and mtime, and a cached database reused") {
+  auto dir = gui_test::scratch("open_plan");
+  const std::string cache = (dir / "cache").string();
+  const fs::path log = dir / "rank0.log";
+  fs::copy_file(gui_test::kLogs + "/simple.log", log);
+
+  OpenPlan plan = plan_open({log.string()}, cache);
+  INFO(plan.error);
+  REQUIRE(plan.ok);
+  CHECK(plan.kind == InputKind::kLogs);
+  CHECK_FALSE(plan.ready);
+  CHECK(plan.db_path.rfind(cache + "/logs-", 0) == 0);
+  std::string error;
+  const std::string db = open_now(plan, &error);
+  INFO(error);
+  REQUIRE(db == plan.db_path);
+  tlscope::views::Database opened(db);
+  CHECK(opened.not_tlscope_reason().empty());
+  CHECK(opened.scalar("SELECT count(*) FROM events") > 0);
+  CHECK(opened.has_table("findings"));  // analysed, not only ingested
+  CHECK_FALSE(fs::exists(db + ".building"));
+
+  // Unchanged input: the same database, ready at once.
+  OpenPlan again = plan_open({log.string()}, cache);
+  CHECK(again.db_path == plan.db_path);
+  CHECK(again.ready);
+  // A changed file (new mtime) gets a new database.
+  fs::last_write_time(log, fs::last_write_time(log) + std::chrono::seconds(5));
+  OpenPlan changed = plan_open({log.string()}, cache);
+  CHECK(changed.db_path != plan.db_path);
+  CHECK_FALSE(changed.ready);
+
+  // The database itself opens as it is.
+  OpenPlan direct = plan_open({db}, cache);
+  CHECK(direct.kind == InputKind::kDatabase);
+  CHECK(direct.db_path == db);
+  CHECK(direct.ready);
+}
+
+TEST_CASE("bad inputs are refused with their name") {
+  auto dir = gui_test::scratch("open_refused");
+  const std::string cache = (dir / "cache").string();
+  OpenPlan missing = plan_open({(dir / "nope.log").string()}, cache);
+  CHECK_FALSE(missing.ok);
+  CHECK(missing.error == (dir / "nope.log").string() + ": no such file or directory");
+  CHECK_FALSE(plan_open({}, cache).ok);
+  // One database at a time, never mixed with logs.
+  OpenPlan logs = plan_open({gui_test::kLogs + "/simple.log"}, cache);
+  REQUIRE(logs.ok);
+  std::string error;
+  const std::string db = open_now(logs, &error);
+  REQUIRE_FALSE(db.empty());
+  OpenPlan mixed = plan_open({db, gui_test::kLogs + "/simple.log"}, cache);
+  CHECK_FALSE(mixed.ok);
+  CHECK(mixed.error.find("one database or one rage bundle at a time") != std::string::npos);
+  // A FIFO is neither a file nor a directory: refused before anything reads it.
+  const fs::path fifo = dir / "fifo.log";
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  OpenPlan special = plan_open({fifo.string()}, cache);
+  CHECK_FALSE(special.ok);
+  CHECK(special.error == fifo.string() + ": not a regular file or a directory");
+}
+
+TEST_CASE("a rage bundle's database is extracted to the cache, whatever the archive names it") {
+  auto dir = gui_test::scratch("bundle");
+  const std::string cache = (dir / "cache").string();
+  // A database to bundle: ingest a log through the viewer's own open.
+  OpenPlan logs = plan_open({gui_test::kLogs + "/comp_failure.log"}, cache);
+  REQUIRE(logs.ok);
+  std::string error;
+  const std::string db = open_now(logs, &error);
+  REQUIRE_FALSE(db.empty());
+  // The bundle's layout (TOP/tlscope.db beside TOP/logs/...), and a hostile name beside it.
+  fs::create_directories(dir / "b" / "bug" / "logs");
+  fs::copy_file(gui_test::kLogs + "/comp_failure.log", dir / "b" / "bug" / "logs" / "rank0.log");
+  fs::copy_file(db, dir / "b" / "bug" / "tlscope.db");
+  const std::string bundle = (dir / "bug.tar.gz").string();
+  REQUIRE(std::system(("tar -C '" + (dir / "b").string() + "' -czf '" + bundle +
+                       "' bug/logs bug/tlscope.db")
+                          .c_str()) == 0);
+  OpenPlan plan = plan_open({bundle}, cache);
+  INFO(plan.error);
+  REQUIRE(plan.ok);
+  CHECK(plan.kind == InputKind::kBundle);
+  const std::string extracted = open_now(plan, &error);
+  INFO(error);
+  REQUIRE(extracted == plan.db_path);
+  CHECK(fs::file_size(extracted) == fs::file_size(db));
+  CHECK(tlscope::views::Database(extracted).not_tlscope_reason().empty());
+
+  // Entry names with ../ choose nothing but which entry is read: the file lands at db_path only.
+  fs::create_directories(dir / "h" / "x");
+  fs::copy_file(db, dir / "h" / "x" / "evil.db");
+  const std::string hostile = (dir / "hostile.tar.gz").string();
+  REQUIRE(std::system(("tar -C '" + (dir / "h" / "x").string() +
+                       "' --transform 's,^,../../,' -czf '" + hostile + "' evil.db")
+                          .c_str()) == 0);
+  const std::string out = (dir / "out.db").string();
+  REQUIRE(extract_bundle_database(hostile, out, &error));
+  CHECK(fs::file_size(out) == fs::file_size(db));
+  CHECK_FALSE(fs::exists(dir.parent_path().parent_path() / "evil.db"));
+
+  // Not an archive, or no database in it: the bundle is named in the message.
+  const fs::path junk = dir / "junk.tar.gz";
+  tlscope::test::spit(junk, "this is not gzip");
+  CHECK_FALSE(extract_bundle_database(junk.string(), out, &error));
+  CHECK(error.rfind(junk.string() + ": ", 0) == 0);
+  const std::string logs_only = (dir / "logs_only.tar.gz").string();
+  REQUIRE(std::system(("tar -C '" + (dir / "b").string() + "' -czf '" + logs_only + "' bug/logs")
+                          .c_str()) == 0);
+  CHECK_FALSE(extract_bundle_database(logs_only, out, &error));
+  CHECK(error == logs_only + ": no database in the bundle (no tlscope.db entry)");
+}
+
+TEST_CASE("the UI dump is valid JSON whatever the log text holds") {
+  UiDump dump;
+  dump.begin_frame("errors");
+  dump.add("cell", "quote \" backslash \\ tab \t newline \n bell \x07");
+  dump.add("cell", std::string("bad utf-8 \xff\xfe end"));
+  dump.add("cell", "\xc3\xa9t\xc3\xa9 ok", Rect{1, 2, 3, 4});
+  auto dir = gui_test::scratch("dump_json");
+  const std::string path = (dir / "d.json").string();
+  std::string error;
+  REQUIRE(dump.write(path, 7, &error));
+  gui_test::Dump d = gui_test::read_dump(path);
+  INFO(d.error);
+  REQUIRE(d.ok);
+  CHECK(d.panel == "errors");
+  CHECK(d.frame == 7);
+  REQUIRE(d.items.size() == 3);
+  CHECK(d.items[0].text == "quote \" backslash \\ tab \t newline \n bell \x07");
+  CHECK(d.items[1].text == "bad utf-8 \xEF\xBF\xBD\xEF\xBF\xBD end");
+  CHECK(d.items[2].text == "\xc3\xa9t\xc3\xa9 ok");
+  CHECK(d.items[2].x == 1);
+  CHECK(d.items[2].h == 4);
+  CHECK(d.items[0].x == -1);  // draw-list texts carry no rectangle
+}
+
+TEST_CASE(
+    "selections parse each --select kind and refuse the rest, and history goes back and forward") {
+  std::string error;
+  auto f = parse_selection("finding:3", &error);
+  REQUIRE(f);
+  CHECK(f->kind == SelectionKind::kFinding);
+  CHECK(f->key == "3");
+  CHECK(parse_selection("collective:default_pg:20", &error)->key == "default_pg:20");
+  CHECK(parse_selection("sql:SELECT 1", &error)->kind == SelectionKind::kQuery);
+  CHECK(parse_selection("zone:dynamo", &error)->kind == SelectionKind::kZone);
+  CHECK_FALSE(parse_selection("finding:0", &error));
+  CHECK(error == "--select finding:0: a finding is its 1-based position in the findings list");
+  CHECK_FALSE(parse_selection("finding:x", &error));
+  CHECK_FALSE(parse_selection("collective:7", &error));
+  CHECK_FALSE(parse_selection("bogus:1", &error));
+  CHECK(error == "--select bogus:1: unknown kind 'bogus'");
+  CHECK_FALSE(parse_selection("compile", &error));
+
+  Navigator nav;
+  CHECK(nav.current().empty());
+  const Selection a{SelectionKind::kFinding, "1", tlscope::views::ScreenId::summary};
+  const Selection b{SelectionKind::kCompile, "0/0", tlscope::views::ScreenId::compile};
+  const Selection c{SelectionKind::kQuery, "SELECT 1", tlscope::views::ScreenId::sql};
+  nav.select(a);
+  nav.open(b);
+  CHECK(nav.take_panel_request() == tlscope::views::ScreenId::compile);
+  CHECK_FALSE(nav.take_panel_request());
+  nav.select(b);  // the same again is no new step
+  REQUIRE(nav.back());
+  CHECK(nav.current() == a);
+  CHECK(nav.take_panel_request() == tlscope::views::ScreenId::summary);
+  CHECK_FALSE(nav.back());
+  REQUIRE(nav.forward());
+  CHECK(nav.current() == b);
+  nav.back();
+  nav.select(c);  // a new step drops the forward part
+  CHECK_FALSE(nav.can_forward());
+  nav.back();
+  CHECK(nav.current() == a);
+}
+
+TEST_CASE("settings keep the layout and recent files between runs") {
+  auto dir = gui_test::scratch("settings");
+  const std::string config = (dir / "config" / "tlscope").string();
+  ViewerSettings s = load_settings(config);  // nothing there yet: the defaults
+  CHECK(s.window_width == 1280);
+  CHECK(s.recent.empty());
+  s.window_width = 1500;
+  s.nav_width = 222;
+  s.add_recent({"/logs/a", "/logs/b"});
+  s.add_recent({"/run.db"});
+  s.add_recent({"/logs/a", "/logs/b"});  // moves to the front, not twice
+  s.add_recent({"bad\nname"});           // could not be read back: not kept
+  std::string error;
+  REQUIRE(save_settings(config, s, &error));
+  ViewerSettings back = load_settings(config);
+  CHECK(back.window_width == 1500);
+  CHECK(back.nav_width == 222);
+  REQUIRE(back.recent.size() == 2);
+  CHECK(split_recent(back.recent[0]) == std::vector<std::string>{"/logs/a", "/logs/b"});
+  CHECK(back.recent[1] == "/run.db");
+  // A hand-edited file with nonsense keeps the defaults for what it cannot read.
+  tlscope::test::spit(fs::path(config) / "viewer.conf", "window_width=huge\nnav_width=-5\n");
+  ViewerSettings odd = load_settings(config);
+  CHECK(odd.window_width == 1280);
+  CHECK(odd.nav_width == 100.0f);  // clamped to the smallest usable width
+}

@@ -1,0 +1,136 @@
+// The collective timeline view model on a hand-built four-rank database: rank 2 issues an
+// all_gather where the others all_reduce (a desync) and rank 3 never issues collective 2 (a hang).
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "tlscope/views/collective_timeline.hpp"
+#include "views/schema_fixture.hpp"
+
+using namespace tlscope::views;
+
+namespace {
+
+constexpr double kT0 = 1752877801875010.0;
+
+std::string four_rank_db() {
+  std::string path = std::string(TLSCOPE_BINARY_DIR) + "/tests/views_collectives.db";
+  std::filesystem::remove(path);
+  sqlite3* raw = nullptr;
+  sqlite3_open(path.c_str(), &raw);
+  std::string sql =
+      "CREATE TABLE collectives(id INTEGER PRIMARY KEY, event_id, file_id, rank, pg_name, "
+      "pg_desc, seq, op, input_sizes, dtype, bytes, state, created_us, started_us, "
+      "completed_us);"
+      "CREATE TABLE collective_matches(id INTEGER PRIMARY KEY, pg_name, seq);"
+      "CREATE TABLE findings(id INTEGER PRIMARY KEY, kind, severity, ranks, pg_name, seq, "
+      "message);";
+  int id = 1;
+  for (int seq = 0; seq < 3; ++seq) {
+    sql += "INSERT INTO collective_matches(pg_name, seq) VALUES('0', " + std::to_string(seq) + ");";
+    for (int rank = 0; rank < 4; ++rank) {
+      if (seq == 2 && rank == 3) continue;
+      const char* op = seq == 1 && rank == 2 ? "all_gather" : "all_reduce";
+      const double start = kT0 + seq * 1000 + rank * 10;
+      char row[400];
+      std::snprintf(row, sizeof row,
+                    "INSERT INTO collectives VALUES(%d, %d, %d, %d, '0', 'default_pg', %d, '%s', "
+                    "'[[4, 4]]', 'float32', 64, '%s', %.1f, %.1f, %.1f);",
+                    id, id, rank + 1, rank, seq, op, seq == 2 ? "timed_out" : "completed", start,
+                    start + 1, start + 100);
+      sql += row;
+      ++id;
+    }
+  }
+  sql +=
+      "INSERT INTO findings VALUES(1, 'desync', 'error', '[2]', '0', 1, "
+      "'rank 2 issued all_gather as collective 1 of group 0; ranks 0, 1, 3 issued all_reduce');"
+      "INSERT INTO findings VALUES(2, 'missing_collective', 'error', '[3]', '0', 2, "
+      "'rank 3 never issued collective 2 of group 0');"
+      "INSERT INTO findings VALUES(3, 'graph_break', 'warning', '[0]', NULL, NULL, 'x');";
+  tlscope::test::exec_sql(raw, sql);
+  sqlite3_close(raw);
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("collective timeline: lanes per rank, bars, links, problem markers and folding") {
+  Database db(four_rank_db());
+  REQUIRE(db.ok());
+  std::string err;
+  TraceRuns runs = load_trace_runs(db, &err);
+  CHECK(err.empty());
+  REQUIRE(runs.runs.size() == 1);
+  CollectiveTimeline t = load_collective_timeline(db, runs, &err);
+  CHECK(err.empty());
+  CHECK(t.records == 11);
+  CHECK(t.matched == 3);
+  CHECK(t.desyncs == 1);
+  CHECK(t.missing == 1);
+  CHECK(t.stragglers == 0);
+  CHECK(t.timed_out == 3);
+  REQUIRE(t.findings.size() == 2);  // graph breaks are not collective findings
+  REQUIRE(t.lanes.size() == 4);
+  CHECK(t.lanes[2].rank == 2);
+  REQUIRE(t.bars.size() == 11);
+  // Times from the run's start; the first bar begins it.
+  CHECK(t.bars[0].start_us == 0);
+  CHECK(t.bars[0].end_us == 100);
+  CHECK(bar_label(t.bars[0]) == "all_reduce #0");
+  CHECK(bar_detail(t.bars[0]) == "pg 0 (default_pg)  [[4, 4]] float32  64 B  completed");
+  // Each collective links its ranks' bars in rank order: 3 + 3 + 2 links.
+  CHECK(t.links.size() == 8);
+  int desync_bar = -1;
+  for (size_t i = 0; i < t.bars.size(); ++i)
+    if (t.bars[i].seq == 1 && t.bars[i].rank == 2) desync_bar = static_cast<int>(i);
+  REQUIRE(desync_bar >= 0);
+  CHECK(t.bars[static_cast<size_t>(desync_bar)].problem == ProblemKind::desync);
+  CHECK(t.bars[static_cast<size_t>(desync_bar)].kind == CollectiveKind::all_gather);
+  CHECK(find_collective_bar(t, "0", 1) == 4);
+  CHECK(find_collective_bar(t, "0", 9) == -1);
+  // The markers sit on the lanes of the ranks involved, where the collective began elsewhere.
+  REQUIRE(t.markers.size() == 2);
+  CHECK(t.markers[0].kind == ProblemKind::desync);
+  CHECK(t.markers[0].rank == 2);
+  CHECK(t.markers[0].at_us == 1000);
+  CHECK(t.markers[0].text.find("rank 2 issued all_gather") == 0);
+  CHECK(t.markers[1].kind == ProblemKind::hang);
+  CHECK(t.markers[1].rank == 3);
+  CHECK(t.markers[1].at_us == 2000);
+  CHECK(collective_lane(t, 0, 3) == 3);
+  // Ranks 0 and 1 issued the same collectives and have no problem: one group of two. Ranks 2
+  // and 3 are outliers on lanes of their own.
+  REQUIRE(t.groups.size() == 3);
+  CHECK(t.groups[0].lanes == std::vector<int>{0, 1});
+  CHECK_FALSE(t.groups[0].outlier);
+  CHECK(t.groups[1].lanes == std::vector<int>{2});
+  CHECK(t.groups[1].outlier);
+  // As intervals on one axis with the phase lanes, problems flagged for the red colour.
+  auto ivs = collective_intervals(t);
+  REQUIRE(ivs.size() == 11);
+  CHECK(ivs[static_cast<size_t>(desync_bar)].problem);
+  CHECK(ivs[0].thread == "collectives");
+  CHECK(ivs[0].source == TimelineSource::collective);
+}
+
+TEST_CASE("fold_alike groups equal signatures and keeps outliers apart") {
+  auto g = fold_alike({"a", "b", "a", "a", "b"}, {false, false, false, true, false});
+  REQUIRE(g.size() == 3);
+  CHECK(g[0].lanes == std::vector<int>{0, 2});
+  CHECK(g[1].lanes == std::vector<int>{1, 4});
+  CHECK(g[2].lanes == std::vector<int>{3});
+  CHECK(g[2].outlier);
+}
+
+TEST_CASE("collective timeline of a database without collectives is empty") {
+  std::string path = tlscope::test::make_fixture_db(std::string(TLSCOPE_BINARY_DIR) +
+                                                    "/tests/views_no_collectives.db");
+  Database db(path);
+  REQUIRE(db.ok());
+  std::string err;
+  CollectiveTimeline t = load_collective_timeline(db, load_trace_runs(db, &err), &err);
+  CHECK(err.empty());
+  CHECK(t.records == 0);
+  CHECK(t.lanes.empty());
+  CHECK(t.markers.empty());
+}

@@ -1,0 +1,241 @@
+// The collective timeline from the analysis tables collectives, collective_matches and findings.
+#include "tlscope/views/collective_timeline.hpp"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace tlscope::views {
+
+namespace {
+
+// "[1, 3]" -> {1, 3}.
+std::vector<int64_t> int_list(std::string_view json) {
+  std::vector<int64_t> out;
+  int64_t v = 0;
+  bool in = false;
+  for (char c : json) {
+    if (c >= '0' && c <= '9') {
+      v = v * 10 + (c - '0');
+      in = true;
+    } else {
+      if (in) out.push_back(v);
+      v = 0;
+      in = false;
+    }
+  }
+  if (in) out.push_back(v);
+  return out;
+}
+
+using BarKey = std::tuple<std::string, int64_t, int64_t>;  // pg_name, seq, rank
+
+// Desync outranks a hang, a hang a straggler: a bar shows its most serious problem.
+int severity(ProblemKind k) {
+  switch (k) {
+    case ProblemKind::desync:
+      return 3;
+    case ProblemKind::hang:
+      return 2;
+    case ProblemKind::straggler:
+      return 1;
+    case ProblemKind::none:
+      return 0;
+  }
+  return 0;
+}
+
+struct RawFinding {
+  int64_t id;
+  std::string kind, pg_name;
+  int64_t seq;
+  std::vector<int64_t> ranks;
+  std::string message;
+};
+
+}  // namespace
+
+std::vector<RankGroup> fold_alike(const std::vector<std::string>& signatures,
+                                  const std::vector<bool>& outlier) {
+  std::vector<RankGroup> groups;
+  std::map<std::string, size_t> group_of;
+  for (size_t i = 0; i < signatures.size(); ++i) {
+    const int lane = static_cast<int>(i);
+    if (i < outlier.size() && outlier[i]) {
+      groups.push_back({{lane}, true});
+      continue;
+    }
+    auto [it, inserted] = group_of.try_emplace(signatures[i], groups.size());
+    if (inserted) groups.push_back({{}, false});
+    groups[it->second].lanes.push_back(lane);
+  }
+  return groups;
+}
+
+CollectiveTimeline load_collective_timeline(const Database& db, const TraceRuns& runs,
+                                            std::string* error) {
+  CollectiveTimeline t;
+  t.runs = runs;
+  std::vector<RawFinding> raw;
+  std::map<BarKey, ProblemKind> flag;
+  if (db.has_table("findings")) {
+    db.prepare(
+          "SELECT id, kind, coalesce(pg_name, ''), coalesce(seq, -1), coalesce(ranks, '[]'), "
+          "message FROM findings WHERE kind IN ('desync', 'missing_collective', 'straggler', "
+          "'bad_record') ORDER BY id")
+        .for_each(
+            [&](const Statement& st) {
+              RawFinding f{
+                  st.int64(0), st.text(1), st.text(2), st.int64(3), int_list(st.text_view(4)),
+                  st.text(5)};
+              t.findings.push_back({f.id, f.kind, f.message});
+              const ProblemKind k = problem_of_finding(f.kind);
+              if (k == ProblemKind::desync) ++t.desyncs;
+              if (k == ProblemKind::hang) ++t.missing;
+              if (k == ProblemKind::straggler) ++t.stragglers;
+              for (int64_t r : f.ranks) {
+                ProblemKind& fl = flag[{f.pg_name, f.seq, r}];
+                if (severity(k) > severity(fl)) fl = k;
+              }
+              raw.push_back(std::move(f));
+            },
+            error);
+  }
+  if (!db.has_table("collectives")) return t;
+  t.records = db.scalar("SELECT count(*) FROM collectives");
+  if (db.has_table("collective_matches"))
+    t.matched = db.scalar("SELECT count(*) FROM collective_matches");
+  db.prepare(
+        "SELECT id, file_id, coalesce(rank, -1), coalesce(pg_name, ''), coalesce(pg_desc, ''), "
+        "coalesce(seq, -1), coalesce(op, ''), coalesce(input_sizes, ''), coalesce(dtype, ''), "
+        "coalesce(bytes, 0), coalesce(state, ''), coalesce(created_us, started_us, 0), "
+        "coalesce(completed_us, started_us, created_us, 0) FROM collectives "
+        "ORDER BY pg_name, seq, rank, id")
+      .for_each(
+          [&](const Statement& st) {
+            CollectiveBar b;
+            b.id = st.int64(0);
+            b.file_id = st.int64(1);
+            b.run = runs.run_of(b.file_id);
+            b.rank = st.int64(2);
+            b.pg_name = st.text(3);
+            b.pg_desc = st.text(4);
+            b.seq = st.int64(5);
+            b.op = st.text(6);
+            b.input_sizes = st.text(7);
+            b.dtype = st.text(8);
+            b.bytes = st.int64(9);
+            b.state = st.text(10);
+            const double origin = runs.origin_us(b.run);
+            b.start_us = st.real(11) - origin;
+            b.end_us = std::max(b.start_us, st.real(12) - origin);
+            b.kind = classify_collective(b.op);
+            auto it = flag.find({b.pg_name, b.seq, b.rank});
+            if (it != flag.end()) b.problem = it->second;
+            if (b.state == "timed_out") {
+              ++t.timed_out;
+              if (b.problem == ProblemKind::none) b.problem = ProblemKind::hang;
+            }
+            t.bars.push_back(std::move(b));
+          },
+          error);
+
+  // Lanes per (run, rank); bars of one (group, seq) are consecutive, so each links to the
+  // previous rank's bar.
+  std::map<std::pair<int32_t, int64_t>, int> lane_of;
+  for (const auto& b : t.bars) lane_of.try_emplace({b.run, b.rank}, 0);
+  std::map<std::pair<std::string, int64_t>, std::pair<int32_t, double>> begun;  // first start
+  for (size_t i = 0; i < t.bars.size(); ++i) {
+    const CollectiveBar& b = t.bars[i];
+    if (i > 0 && t.bars[i - 1].pg_name == b.pg_name && t.bars[i - 1].seq == b.seq &&
+        t.bars[i - 1].run == b.run)
+      t.links.push_back({static_cast<uint32_t>(i - 1), static_cast<uint32_t>(i)});
+    auto [it, inserted] = begun.try_emplace({b.pg_name, b.seq}, std::make_pair(b.run, b.start_us));
+    if (!inserted && b.start_us < it->second.second) it->second = {b.run, b.start_us};
+  }
+
+  // Markers on the lanes of the ranks each finding names, where the collective began elsewhere.
+  for (const RawFinding& f : raw) {
+    const ProblemKind k = problem_of_finding(f.kind);
+    if (k == ProblemKind::none) continue;
+    auto where = begun.find({f.pg_name, f.seq});
+    if (where == begun.end()) continue;  // no rank logged it: nothing to place it by
+    for (int64_t r : f.ranks) {
+      lane_of.try_emplace({where->second.first, r}, 0);
+      t.markers.push_back(
+          {k, f.id, where->second.first, r, f.pg_name, f.seq, where->second.second, f.message});
+    }
+  }
+  for (auto& [key, lane] : lane_of) {
+    lane = static_cast<int>(t.lanes.size());
+    t.lanes.push_back({key.first, key.second});
+  }
+
+  // Ranks alike: the same collectives in the same order (group, seq, op, sizes), per run.
+  std::vector<std::string> signature(t.lanes.size());
+  std::vector<bool> outlier(t.lanes.size(), false);
+  for (size_t i = 0; i < t.lanes.size(); ++i)
+    signature[i] = "run " + std::to_string(t.lanes[i].run) + ";";
+  std::vector<std::vector<const CollectiveBar*>> per_lane(t.lanes.size());
+  for (const auto& b : t.bars)
+    per_lane[static_cast<size_t>(lane_of[{b.run, b.rank}])].push_back(&b);
+  for (size_t i = 0; i < per_lane.size(); ++i) {
+    auto& bars = per_lane[i];
+    std::sort(bars.begin(), bars.end(), [](const CollectiveBar* a, const CollectiveBar* b) {
+      return a->start_us < b->start_us;
+    });
+    for (const CollectiveBar* b : bars) {
+      signature[i] +=
+          b->pg_name + ":" + std::to_string(b->seq) + ":" + b->op + ":" + b->input_sizes + ";";
+    }
+  }
+  // Outliers are the ranks a finding names (a hang times out every rank; only the missing one
+  // is at fault).
+  for (const auto& m : t.markers) outlier[static_cast<size_t>(lane_of[{m.run, m.rank}])] = true;
+  t.groups = fold_alike(signature, outlier);
+  return t;
+}
+
+int collective_lane(const CollectiveTimeline& t, int32_t run, int64_t rank) {
+  for (size_t i = 0; i < t.lanes.size(); ++i)
+    if (t.lanes[i].run == run && t.lanes[i].rank == rank) return static_cast<int>(i);
+  return -1;
+}
+
+int find_collective_bar(const CollectiveTimeline& t, std::string_view pg_name, int64_t seq) {
+  for (size_t i = 0; i < t.bars.size(); ++i)
+    if (t.bars[i].pg_name == pg_name && t.bars[i].seq == seq) return static_cast<int>(i);
+  return -1;
+}
+
+std::string bar_label(const CollectiveBar& bar) {
+  return bar.op + " #" + std::to_string(bar.seq);
+}
+
+std::string bar_detail(const CollectiveBar& bar) {
+  return "pg " + bar.pg_name + " (" + bar.pg_desc + ")  " + bar.input_sizes + " " + bar.dtype +
+         "  " + std::to_string(bar.bytes) + " B  " + bar.state;
+}
+
+std::vector<TimelineInterval> collective_intervals(const CollectiveTimeline& t) {
+  std::vector<TimelineInterval> out;
+  out.reserve(t.bars.size());
+  for (size_t i = 0; i < t.bars.size(); ++i) {
+    const CollectiveBar& b = t.bars[i];
+    TimelineInterval iv;
+    iv.run = b.run;
+    iv.rank = b.rank;
+    iv.thread = "collectives";
+    iv.name = bar_label(b);
+    iv.start_us = b.start_us;
+    iv.end_us = b.end_us;
+    iv.source_id = static_cast<int64_t>(i);
+    iv.source = TimelineSource::collective;
+    iv.kind = static_cast<uint8_t>(b.kind);
+    iv.problem = b.problem != ProblemKind::none;
+    out.push_back(std::move(iv));
+  }
+  return out;
+}
+
+}  // namespace tlscope::views

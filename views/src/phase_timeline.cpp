@@ -1,0 +1,78 @@
+// The compile-phase timeline from chromium_events.
+#include "tlscope/views/phase_timeline.hpp"
+
+namespace tlscope::views {
+
+std::vector<TimelineInterval> phase_intervals(const Database& db, const TraceRuns& runs,
+                                              std::vector<PhaseZone>* zones, int64_t* unmatched,
+                                              std::string* error) {
+  std::vector<TimelineInterval> out;
+  if (!db.has_table("chromium_events")) return out;
+  // A matched B row carries its E's time in dur; an unmatched B or E has dur NULL.
+  db.prepare(
+        "SELECT id, rank, file_id, pid, tid, name, ts, dur, ph, coalesce(compile_id, ''), "
+        "coalesce(cat, '') FROM chromium_events WHERE ts IS NOT NULL AND "
+        "((dur IS NOT NULL AND ph IN ('B', 'X')) OR ph IN ('i', 'I', 'B', 'E')) ORDER BY id")
+      .for_each(
+          [&](const Statement& st) {
+            const std::string ph = st.text(8);
+            const bool instant = ph == "i" || ph == "I";
+            if (!instant && st.is_null(7)) {
+              if (unmatched) ++*unmatched;
+              return;
+            }
+            TimelineInterval iv;
+            iv.source_id = st.int64(0);
+            iv.rank = st.int64_or(1, -1);
+            const int64_t file = st.int64(2);
+            iv.run = runs.run_of(file);
+            std::string thread = "pid " + st.text(3) + " tid " + st.text(4);
+            // Without a rank, files must not share lanes: their pids may collide.
+            if (iv.rank < 0) thread = "file " + std::to_string(file) + " " + thread;
+            iv.thread = std::move(thread);
+            iv.name = st.text(5);
+            iv.start_us = st.real(6) - runs.origin_us(iv.run);
+            iv.end_us = instant ? iv.start_us : iv.start_us + st.real(7);
+            iv.instant = instant;
+            iv.kind = static_cast<uint8_t>(instant ? PhaseKind::instant : classify_phase(iv.name));
+            if (zones) zones->push_back({st.text(9), st.text(10), file});
+            out.push_back(std::move(iv));
+          },
+          error);
+  return out;
+}
+
+PhaseTimeline load_phase_timeline(const Database& db, const TraceRuns& runs, std::string* error) {
+  PhaseTimeline p;
+  p.runs = runs;
+  auto intervals = phase_intervals(db, runs, &p.zones, &p.unmatched, error);
+  for (const auto& iv : intervals) ++(iv.instant ? p.instants : p.phases);
+  p.timeline = build_timeline(std::move(intervals), kPhaseMaxDepth);
+  return p;
+}
+
+std::string lane_label(const TimelineLane& lane, size_t run_count) {
+  std::string label;
+  if (run_count > 1) label = "run " + std::to_string(lane.run + 1) + " \xC2\xB7 ";
+  if (lane.rank >= 0) label += "rank " + std::to_string(lane.rank) + " \xC2\xB7 ";
+  return label + lane.thread;
+}
+
+std::vector<std::pair<std::string, std::string>> phase_event_fields(const Database& db,
+                                                                    int64_t chromium_event_id,
+                                                                    std::string* error) {
+  std::vector<std::pair<std::string, std::string>> fields;
+  if (!db.has_table("chromium_events")) return fields;
+  Statement st = db.prepare("SELECT * FROM chromium_events WHERE id = ?");
+  st.bind(1, chromium_event_id);
+  st.for_each(
+      [&](const Statement& row) {
+        for (int c = 0; c < row.column_count(); ++c)
+          fields.emplace_back(std::string(row.column_name(c)),
+                              row.is_null(c) ? "NULL" : row.text(c));
+      },
+      error);
+  return fields;
+}
+
+}  // namespace tlscope::views
