@@ -4,6 +4,7 @@
 
 #include <sqlite3.h>
 
+#include <cctype>
 #include <memory>
 
 #include "tlscope/views/database.hpp"
@@ -16,16 +17,19 @@ struct Refused {
   std::string what;
 };
 
-// Pragmas that only report, whose argument names what to report on (a table, an index).
+// Pragmas that only report or check, whose argument names what to report on (a table, an index).
 constexpr std::string_view kReportingPragmas[] = {
-    "table_info",  "table_xinfo",      "table_list",     "index_list",     "index_info",
-    "index_xinfo", "foreign_key_list", "database_list",  "collation_list", "function_list",
-    "module_list", "pragma_list",      "compile_options"};
+    "table_info",    "table_xinfo",     "table_list",       "index_list",
+    "index_info",    "index_xinfo",     "foreign_key_list", "foreign_key_check",
+    "database_list", "collation_list",  "function_list",    "module_list",
+    "pragma_list",   "compile_options", "integrity_check",  "quick_check"};
 
 bool reporting_pragma(const char* name) {
   if (!name) return false;
+  std::string lower(name);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   for (std::string_view p : kReportingPragmas)
-    if (p == name) return true;
+    if (p == lower) return true;
   return false;
 }
 
@@ -36,6 +40,8 @@ int admit_reads_only(void* user, int action, const char* arg1, const char* arg2,
     case SQLITE_READ:
     case SQLITE_FUNCTION:
     case SQLITE_RECURSIVE:
+    case SQLITE_TRANSACTION:  // BEGIN/COMMIT around reads: a read snapshot, nothing written
+    case SQLITE_SAVEPOINT:
       return SQLITE_OK;
     case SQLITE_PRAGMA:
       // Without a value a pragma reports; with one it sets, unless it is a reporting pragma
@@ -47,8 +53,8 @@ int admit_reads_only(void* user, int action, const char* arg1, const char* arg2,
   }
   auto* refused = static_cast<Refused*>(user);
   if (refused->what.empty()) {
-    if (action == SQLITE_ATTACH) {
-      refused->what = "ATTACH";
+    if (action == SQLITE_ATTACH || action == SQLITE_DETACH) {
+      refused->what = action == SQLITE_ATTACH ? "ATTACH" : "DETACH";
     } else if (action == SQLITE_PRAGMA) {
       refused->what = std::string("setting PRAGMA ") + (arg1 ? arg1 : "?");
     } else {
