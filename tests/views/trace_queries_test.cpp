@@ -3,6 +3,9 @@
 #include <fstream>
 #include <memory>
 
+#include "tlscope/views/compile_row.hpp"
+#include "tlscope/views/ingest_errors.hpp"
+#include "tlscope/views/summary.hpp"
 #include "tlscope/views/trace_queries.hpp"
 #include "views/schema_fixture.hpp"
 
@@ -27,9 +30,8 @@ std::unique_ptr<Database> open_fixture(const std::string& name) {
 TEST_CASE("Trace summary counts files, events per kind and ingest errors") {
   auto db_owner = open_fixture("views_summary.db");
   const Database& db = *db_owner;
-  std::string err;
-  auto s = load_summary(db, &err);
-  REQUIRE(s);
+  auto s = load_summary(db);
+  REQUIRE(s.ok());
   REQUIRE(s->files.size() == 2);
   CHECK(s->files[0].path == "chromium_events.log");
   CHECK(s->files[0].rank == -1);
@@ -44,19 +46,23 @@ TEST_CASE("Compile rows, ingest errors and tensors read back from the fixture") 
   auto db_owner = open_fixture("views_rows.db");
   const Database& db = *db_owner;
   std::string err;
-  auto compiles = load_compiles(db, &err);
+  auto compiles_read = load_compile_rows(db);
+  REQUIRE(compiles_read.ok());
+  const auto& compiles = *compiles_read;
   REQUIRE(compiles.size() == 1);
   CHECK(compiles[0].compile_id == "0/0");
   CHECK(compiles[0].co_firstlineno == 10755);
   CHECK(compiles[0].fail_type == "BackendCompilerFailed");
   CHECK(compiles[0].graph_op_count == -1);
   CHECK(compiles[0].duration_us == -1);
-  auto errors = load_ingest_errors(db, 100, &err);
+  auto errors_read = load_ingest_errors(db, Page{0, 100});
+  REQUIRE(errors_read.ok());
+  const auto& errors = errors_read->rows;
   REQUIRE(errors.size() == 2);
   CHECK(errors[0].path == "chromium_events.log");
   CHECK(errors[0].line == 77);
   CHECK(errors[1].path.empty());
-  CHECK(load_ingest_errors(db, 1, &err).size() == 1);
+  CHECK(load_ingest_errors(db, Page{0, 1})->rows.size() == 1u);
   auto tensors = load_tensors(db, &err);
   REQUIRE(tensors.size() == 2);
   REQUIRE(tensors[0].shape);
@@ -90,10 +96,10 @@ TEST_CASE("Database reports missing files and non-databases, and missing tables 
   Database db(empty);
   REQUIRE(db.ok());
   err.clear();
-  CHECK(load_compiles(db, &err).empty());
+  CHECK(load_compile_rows(db)->empty());
   CHECK(load_tensors(db, &err).empty());
-  auto s = load_summary(db, &err);
-  REQUIRE(s);
+  auto s = load_summary(db);
+  REQUIRE(s.ok());
   CHECK(s->files.empty());
   CHECK(err.empty());
 }

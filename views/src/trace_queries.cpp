@@ -5,26 +5,6 @@
 
 namespace tlscope::views {
 
-std::optional<TraceSummary> load_summary(const Database& db, std::string* error) {
-  Result<Summary> s = load_summary(db);
-  if (s.ok()) return std::move(s.value);
-  if (error) *error = s.error;
-  return std::nullopt;
-}
-
-std::vector<CompileRow> load_compiles(const Database& db, std::string* error) {
-  Result<std::vector<CompileRow>> rows = load_compile_rows(db);
-  if (!rows.ok() && error) *error = rows.error;
-  return std::move(rows.value);
-}
-
-std::vector<IngestErrorRow> load_ingest_errors(const Database& db, size_t limit,
-                                               std::string* error) {
-  Result<Paged<IngestErrorRow>> rows = load_ingest_errors(db, Page{0, limit});
-  if (!rows.ok() && error) *error = rows.error;
-  return std::move(rows.value.rows);
-}
-
 std::optional<std::vector<int64_t>> shape_from_size_json(const std::string& json,
                                                          std::string* error) {
   simdjson::dom::parser parser;
