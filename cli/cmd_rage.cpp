@@ -16,6 +16,7 @@
 #include "rage_commands.hpp"
 #include "tlscope/exporters/rage/rage.hpp"
 #include "tlscope/exporters/rage/regular_file.hpp"
+#include "tlscope/model/input_cache.hpp"
 #include "tlscope/version.hpp"
 
 namespace tlscope::cli {
@@ -38,13 +39,6 @@ struct RageArgs {
   bool commands = false;  // --commands: tlscope's own recorded invocations
   std::string command;    // --command K: the bundle of one of them
 };
-
-bool rage_is_sqlite(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  char magic[16] = {};
-  in.read(magic, sizeof magic);
-  return in && std::string_view(magic, 15) == "SQLite format 3";
-}
 
 std::string rage_bytes_text(uint64_t bytes) {
   char buf[32];
@@ -199,7 +193,7 @@ int run_rage(RageArgs args) {
     options.source_description = "run " + std::to_string(args.run) + " (0 = newest) of " +
                                  std::to_string(listing.runs.size()) + " in " +
                                  fs::absolute(first).string();
-  } else if (args.inputs.size() == 1 && rage_is_sqlite(first)) {
+  } else if (args.inputs.size() == 1 && model::is_database_file(first)) {
     options.db_path = first;
     options.source_description = "the database " + fs::absolute(first).string();
   } else {

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tlscope/model/input_cache.hpp"
 #include "tlscope/model/schema.hpp"
 
 namespace tlscope::gui {
@@ -37,16 +38,6 @@ std::string user_cache_dir() {
 
 std::string user_config_dir() {
   return xdg_dir("XDG_CONFIG_HOME", ".config");
-}
-
-bool is_sqlite_file(const std::string& path) {
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) return false;
-  std::ifstream in(path, std::ios::binary);
-  char header[16] = {};
-  in.read(header, sizeof header);
-  return in.gcount() == 16 &&
-         std::string_view(header, 16) == std::string_view("SQLite format 3\0", 16);
 }
 
 bool is_bundle_name(const std::string& path) {
@@ -119,7 +110,7 @@ OpenPlan plan_open(const std::vector<std::string>& inputs, const std::string& ca
       return plan;
     }
     plan.inputs.push_back(abs.lexically_normal().string());
-    if (is_sqlite_file(abs.string())) {
+    if (model::is_database_file(abs.string())) {
       ++databases;
     } else if (is_bundle_name(abs.string())) {
       ++bundles;

@@ -27,8 +27,6 @@ struct OpenPlan {
 std::string user_cache_dir();
 std::string user_config_dir();
 
-// True when the file starts with the SQLite header.
-bool is_sqlite_file(const std::string& path);
 bool is_bundle_name(const std::string& path);  // .tar.gz or .tgz
 
 // Classifies `inputs` and names the database; `cache_dir` is where derived databases go.

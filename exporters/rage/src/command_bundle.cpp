@@ -11,19 +11,13 @@
 #include <fstream>
 
 #include "tlscope/exporters/rage/tar_gz.hpp"
+#include "tlscope/model/input_cache.hpp"
 #include "tlscope/parser/reader.hpp"
 
 namespace tlscope::exporters::rage {
 namespace {
 
 namespace fs = std::filesystem;
-
-bool starts_with_sqlite_header(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  char magic[16] = {};
-  in.read(magic, sizeof magic);
-  return in && std::string_view(magic, 15) == "SQLite format 3";
-}
 
 fs::path in_cwd(const CommandRecord& record, const std::string& arg) {
   fs::path p(arg);
@@ -108,8 +102,9 @@ std::vector<std::string> command_inputs(const CommandRecord& record) {
   for (size_t i = 1; i < record.argv.size(); ++i) {
     fs::path p = in_cwd(record, record.argv[i]);
     if (record.argv[i].empty() || record.argv[i][0] == '-') continue;
-    if (fs::is_directory(p, ec) || (fs::is_regular_file(p, ec) && !starts_with_sqlite_header(p) &&
-                                    (p.extension() == ".log" || p.extension() == ".gz")))
+    if (fs::is_directory(p, ec) ||
+        (fs::is_regular_file(p, ec) && !model::is_database_file(p.string()) &&
+         (p.extension() == ".log" || p.extension() == ".gz")))
       named.push_back(p.string());
   }
   if (named.empty()) return found;
@@ -123,7 +118,7 @@ std::string command_database(const CommandRecord& record) {
     return fs::is_regular_file(record.database, ec) ? record.database : std::string();
   for (size_t i = 1; i < record.argv.size(); ++i) {
     fs::path p = in_cwd(record, record.argv[i]);
-    if (fs::is_regular_file(p, ec) && starts_with_sqlite_header(p)) return p.string();
+    if (fs::is_regular_file(p, ec) && model::is_database_file(p.string())) return p.string();
   }
   return {};
 }
