@@ -107,6 +107,19 @@ CREATE TABLE collective_groups(
 CREATE TABLE collective_rank_lateness(
   pg_name TEXT, rank INTEGER, times_last INTEGER, collectives INTEGER, wait_caused_us REAL,
   PRIMARY KEY(pg_name, rank));)sql"},
+    {"collective_parity", "collective_parity", R"sql(
+CREATE TABLE collective_parity(
+  id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, compile_id TEXT, graph INTEGER,
+  op TEXT, scheduled INTEGER, generated INTEGER, unwaited INTEGER, schedule_event_id INTEGER,
+  code_event_id INTEGER);)sql"},
+    {"graph_runtimes", "graph_runtimes", R"sql(
+CREATE TABLE graph_runtimes(
+  id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, compile_id TEXT, estimated_ns REAL,
+  collective_ns REAL, ops INTEGER, artifacts INTEGER);)sql"},
+    {"graph_runtime_spread", "graph_runtimes", R"sql(
+CREATE TABLE graph_runtime_spread(
+  id INTEGER PRIMARY KEY, compile_id TEXT, ranks TEXT, missing_ranks TEXT, fastest_rank INTEGER,
+  fastest_ns REAL, slowest_rank INTEGER, slowest_ns REAL, difference_ns REAL);)sql"},
 };
 
 // compile_directory is a view over compiles and events: created after the tables it reads.

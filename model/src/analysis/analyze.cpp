@@ -90,6 +90,8 @@ AnalysisReport analyze(sqlite3* db) {
       {"compile_costs", build_compile_costs},
       {"rank_divergence", build_rank_divergence},
       {"collectives", build_collectives},
+      {"collective_parity", build_collective_parity},
+      {"graph_runtimes", build_graph_runtimes},
       {"findings", build_findings},
   };
   const char* current = "setup";

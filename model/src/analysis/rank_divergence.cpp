@@ -130,7 +130,8 @@ void build_rank_divergence(sqlite3* db) {
       "SELECT " + key +
           ", COALESCE(f.rank, a.rank), "
           "printf('%.0f ns over %d ops', (SELECT total(json_extract(o.value, "
-          "'$.estimated_runtime_ns')) FROM json_each(json_extract(p.text, '$.ops')) o), "
+          "'$.estimated_runtime_ns')) FROM json_each(json_extract(p.text, '$.ops')) o WHERE "
+          "o.type = 'object'), "
           "json_array_length(json_extract(p.text, '$.ops'))) "
           "FROM artifacts a JOIN files f ON f.id = a.file_id JOIN payloads p ON p.id = "
           "a.payload_id "
@@ -143,7 +144,7 @@ void build_rank_divergence(sqlite3* db) {
           ", COALESCE(f.rank, a.rank), (SELECT json_group_array(json_object("
           "'name', json_extract(o.value, '$.name'), 'outputs', json_extract(o.value, "
           "'$.outputs'))) "
-          "FROM json_each(json_extract(p.text, '$.ops')) o) "
+          "FROM json_each(json_extract(p.text, '$.ops')) o WHERE o.type = 'object') "
           "FROM artifacts a JOIN files f ON f.id = a.file_id JOIN payloads p ON p.id = "
           "a.payload_id "
           "WHERE a.name IN ('inductor_runtime_and_tensor_meta', 'inductor_tlparse_runtime') "

@@ -21,6 +21,7 @@ namespace tlscope::model::analysis {
   X(missing_collective, "error", "Missing collectives (hangs)", "collectives", 0xE05252) \
   X(straggler, "warning", "Stragglers", "collectives", 0xE0A030)                         \
   X(rank_divergence, "warning", "Rank divergence", "ranks", 0xE0A030)                    \
+  X(collective_parity, "warning", "Collectives parity", "collectives", 0xE0A030)         \
   X(recompile_storm, "warning", "Recompile storms", "recompiles", 0xE0A030)              \
   X(cache_limit, "warning", "Cache size limit hits", "recompiles", 0xE0A030)             \
   X(recompile, "warning", "Recompiles", "recompiles", 0xD0C040)                          \

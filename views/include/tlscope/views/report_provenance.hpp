@@ -1,0 +1,46 @@
+// Where a report came from, as index.html states it: the tlscope that wrote it and the command
+// line that asked for it, the host, the PyTorch version the logs were written by (when they say),
+// and each input with its size and the times of its first and last record.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tlscope/views/database.hpp"
+#include "tlscope/views/result.hpp"
+
+namespace tlscope::views {
+
+struct InputProvenance {
+  std::string path;
+  int64_t rank = -1;  // -1: no rank
+  int64_t bytes = 0;  // decompressed bytes read
+  // Header times of the file's first and last record, "MM-DD HH:MM:SS.uuuuuu" (glog writes no
+  // year); "" when the file has no records.
+  std::string first_record, last_record;
+};
+
+struct ReportProvenance {
+  std::string tlscope_version;  // this build
+  std::string ingest_version;   // the tlscope that wrote the database (meta), "" if unknown
+  std::string command_line;     // as the front end was given it; "" when it was not given
+  std::string host;             // where the report was made; "" when not given
+  std::string database;         // the database file
+  // Distinct PyTorch versions the logs name (`# torch version:` of fx_graph_runnable
+  // artifacts), in log order; empty when no log says.
+  std::vector<std::string> pytorch_versions;
+  std::vector<InputProvenance> inputs;  // the first kMaxProvenanceInputs, in ingest order
+  int64_t input_count = 0;              // all inputs
+};
+
+inline constexpr size_t kMaxProvenanceInputs = 2000;
+
+// "0728 16:17:28.175000" -> "07-28 16:17:28.175000"; other text comes back unchanged.
+std::string glog_time_text(std::string_view glog_time);
+
+// `command_line` and `host` come from the front end (the database cannot know them).
+Result<ReportProvenance> load_report_provenance(const Database& db, std::string command_line,
+                                                std::string host);
+
+}  // namespace tlscope::views
