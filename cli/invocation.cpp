@@ -76,11 +76,33 @@ void warn(const std::string& why) {
                why.c_str());
 }
 
+std::string& command_line_text() {
+  static std::string text;
+  return text;
+}
+
+// POSIX shell single quotes: everything inside is literal, a ' is written '\''.
+std::string shell_word(const std::string& arg) {
+  if (!arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                            "0123456789-_./=:,+@%") == std::string::npos)
+    return arg;
+  std::string out = "'";
+  for (char c : arg) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 }  // namespace
+
+std::string invocation_command_line() {
+  return command_line_text();
+}
 
 void begin_invocation(int argc, char** argv, const char* version) {
   Invocation& inv = current();
   inv.started = std::chrono::steady_clock::now();
+  std::string& line = command_line_text();
+  line.clear();
+  for (int i = 0; i < argc; ++i) line += (i ? " " : "") + shell_word(argv[i]);
   const char* setting = std::getenv("TLSCOPE_COMMAND_LOG");
   if (setting && std::strcmp(setting, "off") == 0) return;
   rage::CommandRecord& r = inv.record;

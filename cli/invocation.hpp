@@ -15,6 +15,10 @@ void begin_invocation(int argc, char** argv, const char* version);
 // Rewrites the record with the exit status and duration; returns `exit_code`.
 int end_invocation(int exit_code);
 
+// This run's command line as a shell would take it back (arguments quoted where needed), kept
+// whether or not recording is on: the report states it.
+std::string invocation_command_line();
+
 // What the command read and wrote, for `tlscope rage --command K`.
 void note_inputs(const std::vector<std::string>& log_files);
 void note_database(const std::string& path);

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "pages.hpp"
+#include "parity_html.hpp"
 #include "timeline_data.hpp"
 #include "tlscope/exporters/html.hpp"
 
@@ -74,6 +75,7 @@ void write_collectives_page(ReportContext& ctx) {
                        "<p>Every collective finding (<a href=\"collectives.html\">timeline</a>)."
                        "</p>\n",
                        table_open, problems);
+  h += collective_parity_html(ctx);
   h += page_tail(0, {"data/collectives.js", "assets/timeline.js"});
   ctx.site.write("collectives.html", h);
 }

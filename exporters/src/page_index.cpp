@@ -1,5 +1,6 @@
 // index.html: the summary. Headline counts, the findings in words, and the input files.
 #include "pages.hpp"
+#include "provenance_html.hpp"
 #include "tlscope/exporters/html.hpp"
 #include "tlscope/views/findings.hpp"
 #include "tlscope/views/summary.hpp"
@@ -86,6 +87,9 @@ void write_index_page(ReportContext& ctx) {
     }
     h += "</tbody></table>\n";
   }
+  auto provenance =
+      views::load_report_provenance(ctx.db, ctx.options.command_line, ctx.options.host);
+  h += report_provenance_html(noted(ctx, "report provenance", provenance));
   h += page_tail(0);
   ctx.site.write("index.html", h);
 }

@@ -1,6 +1,7 @@
 // ranks.html: multi-rank divergence, drawn from views::RankDivergence: the per-rank table of
 // counts (a cell that differs from the majority is marked) and every divergence row.
 #include "pages.hpp"
+#include "parity_html.hpp"
 #include "tlscope/exporters/html.hpp"
 #include "tlscope/views/rank_divergence.hpp"
 
@@ -66,6 +67,7 @@ void write_ranks_page(ReportContext& ctx) {
       write_row_pages(ctx, "rank_divergence", "Rank divergences", "ranks",
                       "<p>Every divergence between ranks (<a href=\"ranks.html\">Ranks</a>).</p>\n",
                       table_open, rows);
+  h += graph_runtimes_html(ctx);
   h += page_tail(0);
   ctx.site.write("ranks.html", h);
 }

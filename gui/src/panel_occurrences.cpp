@@ -2,6 +2,7 @@
 // (views::load_occurrence_groups), one group per row, most frequent first. A row's details list
 // every occurrence, each opening its compile; double-clicking a row opens its first compile.
 #include "panel.hpp"
+#include "parity_sections.hpp"
 #include "status_colours.hpp"
 #include "table_view.hpp"
 
@@ -180,6 +181,7 @@ class DivergencePanel : public Panel {
     const views::RankDivergence& d = ctx.data.divergence;
     if (d.ranks.size() < 2) {
       ui::text("label", "Fewer than two ranks: nothing to compare.");
+      parity_.draw(ctx.data.collective_parity, ctx.data.graph_runtimes);
       return;
     }
     if (counts_.columns.empty()) build(d);
@@ -187,13 +189,15 @@ class DivergencePanel : public Panel {
     counts_view_.draw("##counts", counts_,
                       std::max(120.0f, ImGui::GetContentRegionAvail().y * 0.4f));
     ui::text("heading", std::to_string(d.divergences.total) + " divergences");
-    const int clicked = rows_view_.draw("##divergences", rows_);
+    const int clicked = rows_view_.draw("##divergences", rows_,
+                                         std::max(120.0f, ImGui::GetContentRegionAvail().y * 0.35f));
     if (clicked >= 0) {
       const auto& row = d.divergences.rows[static_cast<size_t>(clicked)];
       if (!row.compile_id.empty())
         ctx.nav.select(
             Selection{SelectionKind::kCompile, row.compile_id, views::ScreenId::compile_tree});
     }
+    parity_.draw(ctx.data.collective_parity, ctx.data.graph_runtimes);
   }
 
  private:
@@ -222,6 +226,7 @@ class DivergencePanel : public Panel {
 
   TableData counts_, rows_;
   TableView counts_view_, rows_view_;
+  ParitySections parity_;
 };
 
 }  // namespace

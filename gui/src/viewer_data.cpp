@@ -52,6 +52,8 @@ bool load_viewer_data(const std::string& db_path, const ViewerOptions& options, 
   }
   take(views::load_cache_totals(db), data.cache_totals);
   take(views::load_rank_divergence(db), data.divergence);
+  take(views::load_collective_parity(db), data.collective_parity);
+  take(views::load_graph_runtimes(db), data.graph_runtimes);
   take(views::load_tensor_snapshots(db), data.snapshots);
   take(views::load_tensor_layouts(db), data.layouts);
   std::string why;

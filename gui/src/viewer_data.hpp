@@ -8,9 +8,11 @@
 #include <vector>
 
 #include "tlscope/gui/viewer.hpp"
+#include "tlscope/views/collective_parity.hpp"
 #include "tlscope/views/compile_tree.hpp"
 #include "tlscope/views/finding_places.hpp"
 #include "tlscope/views/findings.hpp"
+#include "tlscope/views/graph_runtimes.hpp"
 #include "tlscope/views/ingest_errors.hpp"
 #include "tlscope/views/occurrences.hpp"
 #include "tlscope/views/rank_divergence.hpp"
@@ -68,6 +70,8 @@ struct ViewerData {
   std::map<views::OccurrenceList, views::OccurrenceGroups> occurrences;
   views::CacheTotals cache_totals;
   views::RankDivergence divergence;
+  views::CollectiveParity collective_parity;  // the ranks panel's parity sections
+  views::GraphRuntimes graph_runtimes;
   views::TensorSnapshots snapshots;
   views::TensorLayouts layouts;
   std::vector<views::TensorRow> tensors;

@@ -2,7 +2,13 @@
 // real multi_rank_schedule logs (facts read off them with grep, quoted beside each check), on
 // hand-made records for the shapes the real logs lack (an unwaited collective, hostile
 // payloads), and the code scanner on real Inductor lines.
+#include <simdjson.h>
 #include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
 
 #include "analysis/analysis_harness.hpp"
 #include "analysis/findings_messages.hpp"
@@ -180,4 +186,62 @@ TEST_CASE("graph runtime across ranks: fastest, slowest and graphs some ranks la
   CHECK(db.rows("SELECT compile_id, ranks, missing_ranks, fastest_rank, slowest_rank, "
                 "difference_ns FROM graph_runtime_spread ORDER BY id") ==
         std::vector<std::string>{"0/0|[0,1,2]|[]|0|1|3000.0", "1/0|[0,2]|[1]|0|0|0.0"});
+}
+
+TEST_CASE("sample ddp-compiled: parity and runtimes against truth.json") {
+  namespace fs = std::filesystem;
+  const std::string sample = std::string(TLSCOPE_BINARY_DIR) + "/samples/runtime/tlscope-sample";
+  REQUIRE(fs::exists(sample));
+  fs::path dir = fs::path(TLSCOPE_BINARY_DIR) / "test-analysis" / "parity-ddp-compiled";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::string cmd = sample + " ddp-compiled --out " + dir.string() + " > " +
+                    (dir / "run.txt").string() + " 2>&1";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  AnalyzedDb db("parity-ddp-compiled", {dir.string()});
+  INFO(db.report().error);
+  REQUIRE(db.report().ok);
+  simdjson::dom::parser parser;
+  simdjson::dom::element truth;
+  REQUIRE_FALSE(parser.load((dir / "truth.json").string()).get(truth));
+  // truth.json's compiled_graphs: per rank and compile, the collectives the graph issues (each
+  // waited once) and the runtime the runtime estimated.
+  std::multiset<std::string> want_ops, want_ns;
+  std::map<std::string, std::pair<double, double>> spread;  // compile -> (min, max)
+  simdjson::dom::array graphs;
+  REQUIRE_FALSE(truth["compiled_graphs"].get(graphs));
+  REQUIRE(graphs.size() > 0);
+  for (simdjson::dom::element g : graphs) {
+    std::string rank = std::to_string(int64_t(g["rank"].get_int64().value()));
+    std::string cid(std::string_view(g["compile_id"].get_string().value()));
+    for (auto [op, n] : g["collectives"].get_object().value())
+      want_ops.insert(rank + "|" + cid + "|" + std::string(op) + "|" +
+                      std::to_string(int64_t(n.get_int64().value())));
+    double ns = double(g["estimated_runtime_ns"].get_double().value());
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.0f", ns);
+    want_ns.insert(rank + "|" + cid + "|" + buf);
+    auto [it, fresh] = spread.emplace(cid, std::make_pair(ns, ns));
+    it->second.first = std::min(it->second.first, ns);
+    it->second.second = std::max(it->second.second, ns);
+  }
+  auto rows = [&](const std::string& sql) {
+    auto v = db.rows(sql);
+    return std::multiset<std::string>(v.begin(), v.end());
+  };
+  // Scheduled and generated both equal what the graph issued; nothing is unwaited.
+  CHECK(rows("SELECT rank || '|' || compile_id || '|' || op || '|' || scheduled FROM "
+             "collective_parity") == want_ops);
+  CHECK(rows("SELECT rank || '|' || compile_id || '|' || op || '|' || generated FROM "
+             "collective_parity") == want_ops);
+  CHECK(db.scalar("SELECT count(*) FROM collective_parity WHERE unwaited > 0") == "0");
+  CHECK(db.scalar("SELECT count(*) FROM findings WHERE kind = 'collective_parity'") == "0");
+  CHECK(rows("SELECT rank || '|' || compile_id || '|' || printf('%.0f', estimated_ns) FROM "
+             "graph_runtimes") == want_ns);
+  for (const auto& [cid, range] : spread) {
+    INFO(cid);
+    CHECK(db.scalar("SELECT printf('%.0f', difference_ns) FROM graph_runtime_spread WHERE "
+                    "compile_id = '" + cid + "'") ==
+          std::to_string(static_cast<int64_t>(range.second - range.first + 0.5)));
+  }
 }

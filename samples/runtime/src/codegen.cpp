@@ -254,6 +254,7 @@ CompiledGraph inductor_compile(const Graph& g, const std::string& backend) {
     double est = 0;
     for (int n : k.nodes) est += estimate_ns(g.nodes[n]);
     op.set("estimated_runtime_ns", est);
+    cg.estimated_runtime_ns += est;
     Json outs = Json::array();
     Json o = Json::object();
     o.set("shape", Json::list(last.sizes))

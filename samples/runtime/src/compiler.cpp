@@ -317,6 +317,26 @@ CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env,
             custom_ops.push_back(op);
         }
         custom_ops.push_back("_c10d_functional::wait_tensor");
+        if (proc->truth) {
+          // What the graph really issues: each collective node once, each waited once.
+          Json ops = Json::object();
+          std::map<std::string, int> n_ops;
+          int issued = 0;
+          for (const auto& n : graph.nodes) {
+            if (!n.op || n.op->kind != OpKind::collective) continue;
+            std::string name = c10d_name(*n.op).substr(27);
+            ++n_ops[name.substr(0, name.find('.'))];
+            ++issued;
+          }
+          for (const auto& [name, count] : n_ops) ops.set(name, count);
+          ops.set("wait_tensor", issued);
+          Json t = Json::object();
+          t.set("rank", std::max(proc->rank, 0))
+              .set("compile_id", ctx.str())
+              .set("collectives", ops)
+              .set("estimated_runtime_ns", cg.estimated_runtime_ns);
+          proc->truth->add("compiled_graphs", t);
+        }
       }
       log.chromium("inductor_compile", 'E', ctx);
       entry.compiled = std::move(cg);

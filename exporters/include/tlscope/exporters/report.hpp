@@ -15,6 +15,10 @@ struct ReportOptions {
   size_t rows_per_page = 200;            // table pages split past this many rows
   size_t max_inline_payload = 1 << 20;   // larger payloads are linked .txt, not highlighted
   size_t max_compile_pages = 20000;      // per-compile pages past this are listed, not written
+  // Where the report came from, stated on index.html: the command line that asked for it and
+  // the host it ran on, as the caller knows them ("" leaves them unstated).
+  std::string command_line;
+  std::string host;
 };
 
 struct ReportResult {

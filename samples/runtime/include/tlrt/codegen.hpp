@@ -26,6 +26,7 @@ struct CompiledGraph {
   std::string cache_key;  // fx graph cache key
   std::vector<std::string> collective_schedule;
   Json runtime_meta;  // inductor_runtime_and_tensor_meta payload
+  double estimated_runtime_ns = 0;  // the sum of runtime_meta's estimates (for truth.json)
 };
 
 struct BackendFailure : std::runtime_error {
