@@ -190,7 +190,7 @@ class DivergencePanel : public Panel {
                       std::max(120.0f, ImGui::GetContentRegionAvail().y * 0.4f));
     ui::text("heading", std::to_string(d.divergences.total) + " divergences");
     const int clicked = rows_view_.draw("##divergences", rows_,
-                                         std::max(120.0f, ImGui::GetContentRegionAvail().y * 0.35f));
+                                        std::max(120.0f, ImGui::GetContentRegionAvail().y * 0.35f));
     if (clicked >= 0) {
       const auto& row = d.divergences.rows[static_cast<size_t>(clicked)];
       if (!row.compile_id.empty())

@@ -195,8 +195,8 @@ TEST_CASE("sample ddp-compiled: parity and runtimes against truth.json") {
   fs::path dir = fs::path(TLSCOPE_BINARY_DIR) / "test-analysis" / "parity-ddp-compiled";
   fs::remove_all(dir);
   fs::create_directories(dir);
-  std::string cmd = sample + " ddp-compiled --out " + dir.string() + " > " +
-                    (dir / "run.txt").string() + " 2>&1";
+  std::string cmd =
+      sample + " ddp-compiled --out " + dir.string() + " > " + (dir / "run.txt").string() + " 2>&1";
   REQUIRE(std::system(cmd.c_str()) == 0);
   AnalyzedDb db("parity-ddp-compiled", {dir.string()});
   INFO(db.report().error);
@@ -214,7 +214,9 @@ TEST_CASE("sample ddp-compiled: parity and runtimes against truth.json") {
   for (simdjson::dom::element g : graphs) {
     std::string rank = std::to_string(int64_t(g["rank"].get_int64().value()));
     std::string cid(std::string_view(g["compile_id"].get_string().value()));
-    for (auto [op, n] : g["collectives"].get_object().value())
+    simdjson::dom::object ops;
+    REQUIRE_FALSE(g["collectives"].get(ops));
+    for (auto [op, n] : ops)
       want_ops.insert(rank + "|" + cid + "|" + std::string(op) + "|" +
                       std::to_string(int64_t(n.get_int64().value())));
     double ns = double(g["estimated_runtime_ns"].get_double().value());
@@ -241,7 +243,8 @@ TEST_CASE("sample ddp-compiled: parity and runtimes against truth.json") {
   for (const auto& [cid, range] : spread) {
     INFO(cid);
     CHECK(db.scalar("SELECT printf('%.0f', difference_ns) FROM graph_runtime_spread WHERE "
-                    "compile_id = '" + cid + "'") ==
+                    "compile_id = '" +
+                    cid + "'") ==
           std::to_string(static_cast<int64_t>(range.second - range.first + 0.5)));
   }
 }

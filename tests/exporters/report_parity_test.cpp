@@ -37,8 +37,8 @@ const std::string kLogs = TLSCOPE_SHARED_LOGS;
 
 TEST_CASE("report of multi_rank_schedule: collectives parity and where it came from") {
   fs::path dir = report_dir("schedule");
-  auto r = report_of({kLogs + "/multi_rank_schedule"}, dir,
-                     "tlscope report '<b>x</b>' -o out", "host<script>");
+  auto r = report_of({kLogs + "/multi_rank_schedule"}, dir, "tlscope report '<b>x</b>' -o out",
+                     "host<script>");
   INFO(r.error);
   REQUIRE(r.ok);
   std::string coll = slurp(dir / "site" / "collectives.html");

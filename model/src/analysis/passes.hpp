@@ -26,7 +26,7 @@ void build_graph_runtimes(sqlite3* db);     // graph_runtimes, graph_runtime_spr
 void build_findings(sqlite3* db);           // findings, from all of the above
 
 // The part of build_findings that lives beside the collective analysis.
-void collective_findings(sqlite3* db);  // desync, missing_collective, straggler, bad_record
+void collective_findings(sqlite3* db);         // desync, missing_collective, straggler, bad_record
 void collective_parity_findings(sqlite3* db);  // collective_parity
 
 // A finding's kind and severity, from the one list (finding_kinds.hpp): as the SQL literals

@@ -25,7 +25,7 @@ struct CompiledGraph {
   std::string code;       // inductor_output_code payload
   std::string cache_key;  // fx graph cache key
   std::vector<std::string> collective_schedule;
-  Json runtime_meta;  // inductor_runtime_and_tensor_meta payload
+  Json runtime_meta;                // inductor_runtime_and_tensor_meta payload
   double estimated_runtime_ns = 0;  // the sum of runtime_meta's estimates (for truth.json)
 };
 
