@@ -34,7 +34,6 @@ std::string report_provenance_html(const views::ReportProvenance& p) {
   item(h, "tlscope", "tlscope", tlscope, "");
   item(h, "command", "command line", p.command_line, "not given");
   item(h, "host", "host", p.host, "not given");
-  item(h, "database", "database", p.database, "");
   std::string versions;
   for (const std::string& v : p.pytorch_versions) versions += (versions.empty() ? "" : ", ") + v;
   item(h, "pytorch", "PyTorch", versions, "the logs do not say");

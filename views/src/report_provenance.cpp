@@ -23,7 +23,6 @@ Result<ReportProvenance> load_report_provenance(const Database& db, std::string 
   v.tlscope_version = std::string(kVersion);
   v.command_line = std::move(command_line);
   v.host = std::move(host);
-  v.database = db.path();
   if (db.has_table("meta"))
     read_rows(db, "SELECT value FROM meta WHERE key = 'tlscope_version'", out,
               [&](const Statement& s) { v.ingest_version = s.text(0); });

@@ -26,7 +26,6 @@ struct ReportProvenance {
   std::string ingest_version;   // the tlscope that wrote the database (meta), "" if unknown
   std::string command_line;     // as the front end was given it; "" when it was not given
   std::string host;             // where the report was made; "" when not given
-  std::string database;         // the database file
   // Distinct PyTorch versions the logs name (`# torch version:` of fx_graph_runnable
   // artifacts), in log order; empty when no log says.
   std::vector<std::string> pytorch_versions;
