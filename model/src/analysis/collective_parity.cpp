@@ -2,7 +2,8 @@
 // (`inductor_collective_schedule`) against those its generated wrapper calls
 // (`inductor_output_code`), op by op, and the issued collectives no wait_tensor waits on. Each
 // schedule is paired with the output code of its compile logged nearest before it (Inductor
-// writes the code, then the schedule), else the first after it.
+// writes the code, then the schedule), else the first after it. Each look-up walks the
+// events(kind) index from the schedule outwards and stops at the first match.
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -57,15 +58,15 @@ void build_collective_parity(sqlite3* db) {
           "LEFT JOIN payloads p ON p.id = a.payload_id WHERE a.name = "
           "'inductor_collective_schedule') "
           "SELECT s.event_id, s.file_id, s.rank, s.cid, s.ops, c.id, cp.text FROM s "
-          "LEFT JOIN events c ON c.id = COALESCE((SELECT max(e.id) FROM events e WHERE "
+          "LEFT JOIN events c ON c.id = COALESCE((SELECT e.id FROM events e WHERE "
           "e.kind = 'inductor_output_code' AND e.file_id = s.file_id AND e.id < "
           "s.event_id AND " +
           ekey +
-          " IS s.cid), (SELECT min(e.id) FROM events e WHERE "
+          " IS s.cid ORDER BY e.id DESC LIMIT 1), (SELECT e.id FROM events e WHERE "
           "e.kind = 'inductor_output_code' AND e.file_id = s.file_id AND e.id > "
           "s.event_id AND " +
           ekey +
-          " IS s.cid)) "
+          " IS s.cid ORDER BY e.id LIMIT 1)) "
           "LEFT JOIN payloads cp ON cp.id = c.payload_id "
           "ORDER BY s.file_id, s.event_id");
   Statement insert(db,
