@@ -311,8 +311,7 @@ CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env,
                  cg.runtime_meta.dump_indent0());
         for (const auto& n : graph.nodes) {
           if (!n.op || n.op->kind != OpKind::collective) continue;
-          std::string op = "_c10d_functional::" + c10d_name(*n.op).substr(28);
-          op = op.substr(0, op.rfind('.'));
+          std::string op = "_c10d_functional::" + c10d_op_name(*n.op);
           if (std::find(custom_ops.begin(), custom_ops.end(), op) == custom_ops.end())
             custom_ops.push_back(op);
         }
@@ -324,8 +323,7 @@ CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env,
           int issued = 0;
           for (const auto& n : graph.nodes) {
             if (!n.op || n.op->kind != OpKind::collective) continue;
-            std::string name = c10d_name(*n.op).substr(27);
-            ++n_ops[name.substr(0, name.find('.'))];
+            ++n_ops[c10d_op_name(*n.op)];
             ++issued;
           }
           for (const auto& [name, count] : n_ops) ops.set(name, count);

@@ -34,12 +34,15 @@ std::string node_meta(const Node& n) {
   return fx_meta(n.dtype, n.sym_sizes, n.sym_strides);
 }
 
+std::string c10d_op_name(const OpInfo& op) {
+  if (op.name == "all_reduce") return "all_reduce_";
+  if (op.name == "all_gather") return "all_gather_into_tensor";
+  if (op.name == "reduce_scatter") return "reduce_scatter_tensor";
+  return op.name + "_";
+}
+
 std::string c10d_name(const OpInfo& op) {
-  if (op.name == "all_reduce") return "torch.ops._c10d_functional.all_reduce_.default";
-  if (op.name == "all_gather") return "torch.ops._c10d_functional.all_gather_into_tensor.default";
-  if (op.name == "reduce_scatter")
-    return "torch.ops._c10d_functional.reduce_scatter_tensor.default";
-  return "torch.ops._c10d_functional." + op.name + "_.default";
+  return "torch.ops._c10d_functional." + c10d_op_name(op) + ".default";
 }
 
 static std::string fmt_double(double d) {

@@ -39,8 +39,9 @@ std::string print_aot_graph(const Graph& g);
 // dynamo_output_graph metadata: {"sizes": {node: [dims]}}
 Json graph_sizes(const Graph& g);
 std::string node_meta(const Node& n);  // "f32[4, 8][8, 1]cpu"
-// Functional-collective name of a collective op, e.g.
-// torch.ops._c10d_functional.all_reduce_.default
+// The functional collective's op name ("all_reduce_") and its full call target
+// ("torch.ops._c10d_functional.all_reduce_.default").
+std::string c10d_op_name(const OpInfo& op);
 std::string c10d_name(const OpInfo& op);
 
 }  // namespace tlrt
