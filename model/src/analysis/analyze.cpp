@@ -90,6 +90,7 @@ AnalysisReport analyze(sqlite3* db) {
       {"compile_costs", build_compile_costs},
       {"rank_divergence", build_rank_divergence},
       {"collectives", build_collectives},
+      {"provenance", build_provenance},
       {"findings", build_findings},
   };
   const char* current = "setup";
@@ -109,7 +110,11 @@ AnalysisReport analyze(sqlite3* db) {
          "CREATE INDEX graph_breaks_compile ON graph_breaks(compile_id);"
          "CREATE INDEX tensors_compile ON tensors(file_id, compile_id);"
          "CREATE INDEX collectives_rank ON collectives(rank, pg_name, seq);"
-         "CREATE INDEX findings_kind ON findings(kind);");
+         "CREATE INDEX findings_kind ON findings(kind);"
+         "CREATE INDEX provenance_node_pre ON provenance_node_links(graph_id, pre_node);"
+         "CREATE INDEX provenance_node_post ON provenance_node_links(graph_id, post_node);"
+         "CREATE INDEX provenance_kernel_key ON provenance_kernel_links(graph_id, kernel_key);"
+         "CREATE INDEX provenance_kernel_post ON provenance_kernel_links(graph_id, post_node);");
     for (const AnalysisTable& table : analysis_tables())
       report.table_rows.emplace_back(table.name, count_rows(db, table.name));
     current = "coverage";

@@ -21,6 +21,7 @@ void build_tensors(sqlite3* db);            // tensors, tensor_shape_changes, dy
 void build_compile_costs(sqlite3* db);      // cache_events, compile_phases
 void build_rank_divergence(sqlite3* db);    // rank_divergence
 void build_collectives(sqlite3* db);        // collectives, collective_matches, groups, lateness
+void build_provenance(sqlite3* db);         // provenance_* (pre/post-grad nodes, kernels, lines)
 void build_findings(sqlite3* db);           // findings, from all of the above
 
 // The part of build_findings that lives beside the collective analysis.
