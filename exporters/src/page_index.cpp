@@ -58,7 +58,8 @@ static std::string provenance_html(ReportContext& ctx) {
     append_html_escaped(h, g.label());
     h += "</a> <span class=\"muted\">" + rank_label(views::rank_opt(g.rank)) + " &middot; " +
          plural(g.kernels, "kernel") + ", " + plural(g.post_nodes, "post-grad node") + "</span>";
-    if (g.errors > 0) h += " <span class=\"bad\">" + plural(g.errors, "unreadable record") + "</span>";
+    if (g.errors > 0)
+      h += " <span class=\"bad\">" + plural(g.errors, "unreadable record") + "</span>";
     h += "</li>\n";
   }
   return h + "</ul>\n";

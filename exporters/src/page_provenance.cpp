@@ -69,8 +69,7 @@ void pane_html(const views::ProvenanceView& v, int pane, std::string& h) {
          std::to_string(pane) + "-" + std::to_string(i) + "\"";
     if (!l.items.empty()) {
       h += " data-items=\"";
-      for (size_t k = 0; k < l.items.size(); ++k)
-        h += (k ? " " : "") + std::to_string(l.items[k]);
+      for (size_t k = 0; k < l.items.size(); ++k) h += (k ? " " : "") + std::to_string(l.items[k]);
       h += "\"";
     }
     h += ">";
@@ -114,9 +113,11 @@ void write_page(ReportContext& ctx, const views::ProvenanceGraphRow& row) {
   h += kStyle;
   h += "<p>";
   if (!row.compile_id.empty())
-    h += "Compile " + compile_link(row.file_id, views::rank_opt(row.rank), row.compile_id, 1) +
-         ", ";
-  h += std::string(row.mode == "aot" ? "AOT Inductor" : row.mode == "jit" ? "JIT Inductor" : "Inductor") +
+    h +=
+        "Compile " + compile_link(row.file_id, views::rank_opt(row.rank), row.compile_id, 1) + ", ";
+  h += std::string(row.mode == "aot"   ? "AOT Inductor"
+                   : row.mode == "jit" ? "JIT Inductor"
+                                       : "Inductor") +
        " graph: " + plural(row.pre_nodes, "pre-grad node") + ", " +
        plural(row.post_nodes, "post-grad node") + ", " + plural(row.kernels, "kernel") +
        ". Click a node or kernel line (or a kernel below) to highlight what it maps to in the "
@@ -134,8 +135,9 @@ void write_page(ReportContext& ctx, const views::ProvenanceGraphRow& row) {
     append_html_escaped(h, v.items[i].name);
     h += "</button>";
   }
-  h += "</div>\n<div id=\"prov-detail\"><b id=\"prov-name\">Nothing selected</b> "
-       "<span id=\"prov-links\" class=\"muted\"></span><pre id=\"prov-stack\" hidden></pre></div>\n";
+  h +=
+      "</div>\n<div id=\"prov-detail\"><b id=\"prov-name\">Nothing selected</b> "
+      "<span id=\"prov-links\" class=\"muted\"></span><pre id=\"prov-stack\" hidden></pre></div>\n";
   h += "<div id=\"provenance\" data-items=\"" + std::to_string(v.items.size()) + "\">\n";
   for (int pane = 0; pane < 3; ++pane) pane_html(v, pane, h);
   h += "</div>\n";

@@ -152,8 +152,8 @@ class ProvenancePanel : public Panel {
       size_t n = 0;
       for (int i : it.lines[p]) {
         if (n++ >= kDumpedHighlights) break;
-        ui::record("highlight", std::to_string(p) + ": " +
-                                    view_->panes[p].lines[static_cast<size_t>(i)].text);
+        ui::record("highlight",
+                   std::to_string(p) + ": " + view_->panes[p].lines[static_cast<size_t>(i)].text);
       }
     }
   }
@@ -178,8 +178,8 @@ class ProvenancePanel : public Panel {
         bool lit = static_cast<size_t>(i) < hl.size() && hl[static_cast<size_t>(i)];
         if (lit) ImGui::PushStyleColor(ImGuiCol_Header, kHighlight);
         std::string suffix = std::to_string(p) + "-" + std::to_string(i);
-        bool clicked = ui::selectable(lit ? "line-lit" : "line", l.text.empty() ? " " : l.text,
-                                      lit, ImGuiSelectableFlags_None, suffix.c_str());
+        bool clicked = ui::selectable(lit ? "line-lit" : "line", l.text.empty() ? " " : l.text, lit,
+                                      ImGuiSelectableFlags_None, suffix.c_str());
         if (lit) ImGui::PopStyleColor();
         if (clicked && !l.items.empty()) pick(l.items.front());
       }

@@ -86,7 +86,8 @@ TEST_CASE("provenance: the JIT log links pre-grad nodes, post-grad nodes, kernel
   CHECK(db.scalar("SELECT pre_node FROM provenance_node_links WHERE source = "
                   "'post_to_pre_grad_nodes' AND post_node = 'permute'") == "x");
   // inductor_output_code (payload from line 919): cpp_fused_mul_relu_sigmoid_0 is defined on its
-  // lines 32-68 (log lines 950-986) and called on line 138; extern_kernels.addmm called on 132, 142.
+  // lines 32-68 (log lines 950-986) and called on line 138; extern_kernels.addmm called on 132,
+  // 142.
   CHECK(db.rows("SELECT code, line, end_line, role FROM provenance_code_lines WHERE kernel_key = "
                 "'cpp_fused_mul_relu_sigmoid_0' ORDER BY line") ==
         Rows{"inductor_output_code|32|68|definition", "inductor_output_code|138|138|call"});
@@ -184,13 +185,11 @@ TEST_CASE("provenance: triton kernels with debug handles, stack traces and a bac
              "triton_poi_fused_mul_1|triton_poi_fused_mul_1|NULL|triton|mul_1"});
   // Each mm call site belongs to its own handle; the triton kernel's definition block is 1-5.
   CHECK(db.rows("SELECT kernel_key, line, end_line, role FROM provenance_code_lines ORDER BY "
-                "kernel_key, line") == Rows{"extern_kernels.mm:2|10|10|handle",
-                                            "extern_kernels.mm:2|11|11|call",
-                                            "extern_kernels.mm:3|12|12|handle",
-                                            "extern_kernels.mm:3|13|13|call",
-                                            "triton_poi_fused_mul_0:1|1|5|definition",
-                                            "triton_poi_fused_mul_0:1|8|8|handle",
-                                            "triton_poi_fused_mul_0:1|9|9|call"});
+                "kernel_key, line") ==
+        Rows{"extern_kernels.mm:2|10|10|handle", "extern_kernels.mm:2|11|11|call",
+             "extern_kernels.mm:3|12|12|handle", "extern_kernels.mm:3|13|13|call",
+             "triton_poi_fused_mul_0:1|1|5|definition", "triton_poi_fused_mul_0:1|8|8|handle",
+             "triton_poi_fused_mul_0:1|9|9|call"});
   // The from_node chain: "mul" came from "y" of graph 7, the pre-grad graph.
   CHECK(db.rows("SELECT pre_node, post_node FROM provenance_node_links WHERE source = "
                 "'post_to_pre_grad_nodes'") == Rows{"y|mul"});
@@ -219,9 +218,10 @@ TEST_CASE("provenance: hostile mapping records become provenance_errors naming f
   CHECK(db.scalar("SELECT count(*) FROM provenance_graphs") == "2");
   Rows errors = db.rows("SELECT artifact, message FROM provenance_errors ORDER BY id");
   REQUIRE(errors.size() == 5);
-  CHECK(errors[0] == "inductor_provenance_tracking_node_mappings|"
-                     "inductor_provenance_tracking_node_mappings at " +
-                         path + ":1: the payload is not valid JSON");
+  CHECK(errors[0] ==
+        "inductor_provenance_tracking_node_mappings|"
+        "inductor_provenance_tracking_node_mappings at " +
+            path + ":1: the payload is not valid JSON");
   CHECK(errors[1].find("inductor_triton_kernel_to_post_grad_nodes at " + path +
                        ":3: the payload is a JSON array, not an object") != std::string::npos);
   CHECK(errors[2].find("inductor_post_to_pre_grad_nodes at " + path +
@@ -318,4 +318,40 @@ TEST_CASE("provenance: the sample runtime's kernels, nodes and lines match its t
   CHECK(got_lines == lines);
   CHECK(db.scalar("SELECT count(*) FROM provenance_errors") == "0");
   CHECK(db.scalar("SELECT count(DISTINCT mode) || mode FROM provenance_graphs") == "1jit");
+}
+
+TEST_CASE("provenance: an AOT CUDA wrapper launches triton kernels through call_K") {
+  // AOT Inductor on CUDA: the wrapper defines `call_K` launchers and calls them; records carry no
+  // compile id. The kernel map is the older inductor_triton_kernel_to_post_grad_nodes alone.
+  const std::string wrapper =
+      "static inline void call_triton_poi_fused_relu_0(\n"
+      "    const CUdeviceptr in_ptr0, int32_t xnumel, cudaStream_t stream_) {\n"
+      "    launchKernel(kernels_.triton_poi_fused_relu_0, 1, 1, 1);\n"
+      "}\n"
+      "void AOTInductorModel::run_impl() {\n"
+      "    call_triton_poi_fused_relu_0(buf0, 16, stream);\n"
+      "}\n";
+  auto bare = [](const std::string& key_json, const std::string& payload) {
+    return "V0521 11:21:48.763000 2780273 torch/_inductor/codecache.py:1650] {" + key_json +
+           ", \"has_payload\": \"" + tlscope::parser::Md5::hex_of(payload) + "\"}\n\t" + [&] {
+             std::string s;
+             for (char c : payload) s += c == '\n' ? std::string("\n\t") : std::string(1, c);
+             return s.substr(0, s.size() - 1);
+           }();
+  };
+  std::string text =
+      bare(
+          "\"graph_dump\": {\"name\": \"inductor_aot_wrapper_code\", \"type\": \"cpp\", "
+          "\"filename\": \"/tmp/w.wrapper.cpp\"}",
+          wrapper) +
+      bare(
+          "\"artifact\": {\"name\": \"inductor_triton_kernel_to_post_grad_nodes\", \"encoding\": "
+          "\"json\"}",
+          "{\"triton_poi_fused_relu_0\": [\"relu\"]}\n");
+  AnalyzedDb db("provenance_aot_cuda", {write_log("aot_cuda", text)});
+  REQUIRE(db.report().ok);
+  CHECK(db.rows("SELECT compile_id, mode FROM provenance_graphs") == Rows{"NULL|aot"});
+  CHECK(db.rows("SELECT backend, post_node FROM provenance_kernel_links") == Rows{"triton|relu"});
+  CHECK(db.rows("SELECT line, end_line, role FROM provenance_code_lines ORDER BY line") ==
+        Rows{"1|4|definition", "6|6|call"});
 }

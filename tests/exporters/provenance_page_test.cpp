@@ -65,9 +65,10 @@ document.body.appendChild(f);
       << "<!DOCTYPE html><html><body><pre id=\"out\"></pre><script src=\"drive.js\"></script>"
          "</body></html>\n";
   fs::path out = root / "drive.dom";
-  std::string cmd = chromium_command(root / "drive-profile") +
-                    " --allow-file-access-from-files --virtual-time-budget=20000 --dump-dom file://" +
-                    (root / "drive.html").string() + " > " + out.string() + " 2>/dev/null";
+  std::string cmd =
+      chromium_command(root / "drive-profile") +
+      " --allow-file-access-from-files --virtual-time-budget=20000 --dump-dom file://" +
+      (root / "drive.html").string() + " > " + out.string() + " 2>/dev/null";
   std::system(cmd.c_str());
   std::filesystem::remove_all(root / "drive-profile");
   std::string dom = slurp(out);
@@ -118,12 +119,14 @@ TEST_CASE("provenance page highlights in headless Chromium: kernel call line and
   REQUIRE(lines.size() == 3);
   CHECK(lines[0] == "null|null|||Nothing selected|0");
   // cpp_fused_mul_relu_sigmoid_0: 3 pre-grad lines, 3 post-grad lines, 37 definition lines + call.
-  CHECK(lines[1] == "cpp_fused_mul_relu_sigmoid_0|3,3,38|l0-13 l0-16 l0-19|l1-7 l1-10 l1-13|"
-                    "kernel cpp_fused_mul_relu_sigmoid_0|0");
+  CHECK(lines[1] ==
+        "cpp_fused_mul_relu_sigmoid_0|3,3,38|l0-13 l0-16 l0-19|l1-7 l1-10 l1-13|"
+        "kernel cpp_fused_mul_relu_sigmoid_0|0");
   // Buttons are in item order (kernel keys sorted): the third is extern_kernels.addmm, which
   // computes addmm, addmm_1 and mul (from x, y and d) and is called on lines 132 and 142.
-  CHECK(lines[2] == "extern_kernels.addmm|3,3,2|l0-10 l0-19 l0-22|l1-4 l1-13 l1-16|"
-                    "kernel extern_kernels.addmm|0");
+  CHECK(lines[2] ==
+        "extern_kernels.addmm|3,3,2|l0-10 l0-19 l0-22|l1-4 l1-13 l1-16|"
+        "kernel extern_kernels.addmm|0");
 }
 
 TEST_CASE("provenance page of the AOT log is reached from index.html (no compile id)") {

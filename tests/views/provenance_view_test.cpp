@@ -6,8 +6,8 @@
 
 #include <algorithm>
 
-#include "views/real_db.hpp"
 #include "tlscope/views/provenance.hpp"
+#include "views/real_db.hpp"
 
 using namespace tlscope::views;
 
@@ -29,8 +29,8 @@ std::vector<int> range(int first, int last) {
 }  // namespace
 
 TEST_CASE("provenance view of the JIT log: a kernel highlights its nodes in both graphs") {
-  Database db(tlscope::test::analysed_real_log("provenance_jit",
-                                               {"inductor_provenance_jit_log.txt"}));
+  Database db(
+      tlscope::test::analysed_real_log("provenance_jit", {"inductor_provenance_jit_log.txt"}));
   REQUIRE(db.ok());
   auto graphs = load_provenance_graphs(db);
   REQUIRE(graphs.ok());
@@ -62,7 +62,8 @@ TEST_CASE("provenance view of the JIT log: a kernel highlights its nodes in both
   std::vector<int> code = range(31, 67);
   code.push_back(137);
   CHECK(k->lines[kCodePane] == code);
-  CHECK(v.panes[kCodePane].lines[137].text == "    cpp_fused_mul_relu_sigmoid_0(buf1, arg3_1, buf2)");
+  CHECK(v.panes[kCodePane].lines[137].text ==
+        "    cpp_fused_mul_relu_sigmoid_0(buf1, arg3_1, buf2)");
   // The call line selects the kernel.
   int index = static_cast<int>(k - v.items.data());
   CHECK(v.panes[kCodePane].lines[137].items == std::vector<int>{index});
@@ -78,8 +79,8 @@ TEST_CASE("provenance view of the JIT log: a kernel highlights its nodes in both
 }
 
 TEST_CASE("provenance view of the AOT log: wrapper and kernel file in one code pane") {
-  Database db(tlscope::test::analysed_real_log("provenance_aot",
-                                               {"inductor_provenance_aot_log.txt"}));
+  Database db(
+      tlscope::test::analysed_real_log("provenance_aot", {"inductor_provenance_aot_log.txt"}));
   auto graphs = load_provenance_graphs(db);
   REQUIRE(graphs->size() == 1);
   CHECK(graphs->front().label() == "AOT graph 1");
@@ -97,7 +98,8 @@ TEST_CASE("provenance view of the AOT log: wrapper and kernel file in one code p
   CHECK(k->pre_nodes == std::vector<std::string>{"addmm", "linear", "mul"});
 }
 
-TEST_CASE("provenance view of a database without provenance is empty, and a missing graph says so") {
+TEST_CASE(
+    "provenance view of a database without provenance is empty, and a missing graph says so") {
   Database db(tlscope::test::analysed_real_log("provenance_none", {"simple.log"}));
   auto graphs = load_provenance_graphs(db);
   CHECK(graphs.ok());

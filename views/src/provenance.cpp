@@ -107,9 +107,8 @@ Result<ProvenanceView> load_provenance(const Database& db, int64_t graph_id) {
   std::array<int64_t, 3> event{-1, -1, -1};
   int64_t kernel_code_event = -1;
   read_rows_bound(
-      db,
-      std::string(kGraphColumns) + "WHERE g.id = ?1",
-      out, [&](Statement& s) { s.bind(1, graph_id); },
+      db, std::string(kGraphColumns) + "WHERE g.id = ?1", out,
+      [&](Statement& s) { s.bind(1, graph_id); },
       [&](const Statement& s) {
         found = true;
         v.graph = graph_row(s);
@@ -156,61 +155,66 @@ Result<ProvenanceView> load_provenance(const Database& db, int64_t graph_id) {
   for (int pane = 0; pane < 3; ++pane) {
     bool two = pane == kCodePane && kernel_code_event >= 0;
     bool any = load_pane(pane, event[pane], two);
-    if (pane == kCodePane && kernel_code_event >= 0) any |= load_pane(pane, kernel_code_event, true);
+    if (pane == kCodePane && kernel_code_event >= 0)
+      any |= load_pane(pane, kernel_code_event, true);
     if (!any) v.missing.push_back(missing[pane]);
   }
 
   // Links, both directions.
   Links pre_to_post, post_to_pre, post_to_kernel, kernel_to_post;
-  read_rows_bound(db,
-                  "SELECT DISTINCT pre_node, post_node FROM provenance_node_links WHERE graph_id = "
-                  "?1 AND pre_node IS NOT NULL AND post_node IS NOT NULL",
-                  out, [&](Statement& s) { s.bind(1, graph_id); },
-                  [&](const Statement& s) {
-                    pre_to_post[s.text(0)].insert(s.text(1));
-                    post_to_pre[s.text(1)].insert(s.text(0));
-                  });
-  read_rows_bound(db,
-                  "SELECT DISTINCT kernel_key, post_node FROM provenance_kernel_links WHERE "
-                  "graph_id = ?1 AND kernel_key IS NOT NULL AND post_node IS NOT NULL",
-                  out, [&](Statement& s) { s.bind(1, graph_id); },
-                  [&](const Statement& s) {
-                    kernel_to_post[s.text(0)].insert(s.text(1));
-                    post_to_kernel[s.text(1)].insert(s.text(0));
-                  });
+  read_rows_bound(
+      db,
+      "SELECT DISTINCT pre_node, post_node FROM provenance_node_links WHERE graph_id = "
+      "?1 AND pre_node IS NOT NULL AND post_node IS NOT NULL",
+      out, [&](Statement& s) { s.bind(1, graph_id); },
+      [&](const Statement& s) {
+        pre_to_post[s.text(0)].insert(s.text(1));
+        post_to_pre[s.text(1)].insert(s.text(0));
+      });
+  read_rows_bound(
+      db,
+      "SELECT DISTINCT kernel_key, post_node FROM provenance_kernel_links WHERE "
+      "graph_id = ?1 AND kernel_key IS NOT NULL AND post_node IS NOT NULL",
+      out, [&](Statement& s) { s.bind(1, graph_id); },
+      [&](const Statement& s) {
+        kernel_to_post[s.text(0)].insert(s.text(1));
+        post_to_kernel[s.text(1)].insert(s.text(0));
+      });
   std::map<std::string, std::string> stacks;
-  read_rows_bound(db,
-                  "SELECT kernel_key, coalesce(stack, '') FROM provenance_kernel_stacks WHERE "
-                  "graph_id = ?1 ORDER BY id",
-                  out, [&](Statement& s) { s.bind(1, graph_id); },
-                  [&](const Statement& s) { stacks[s.text(0)] += s.text(1); });
+  read_rows_bound(
+      db,
+      "SELECT kernel_key, coalesce(stack, '') FROM provenance_kernel_stacks WHERE "
+      "graph_id = ?1 ORDER BY id",
+      out, [&](Statement& s) { s.bind(1, graph_id); },
+      [&](const Statement& s) { stacks[s.text(0)] += s.text(1); });
 
   // Own lines: where each node is defined and each kernel defined or called.
   std::map<std::string, std::vector<int>> own[3];  // per pane: name -> line indexes
-  read_rows_bound(db,
-                  "SELECT pane, node, event_id, line FROM provenance_node_lines WHERE graph_id = ?1",
-                  out, [&](Statement& s) { s.bind(1, graph_id); },
-                  [&](const Statement& s) {
-                    auto it = offset.find(s.int64(2));
-                    if (it == offset.end()) return;
-                    int pane = s.text(0) == "pre" ? kPrePane : kPostPane;
-                    size_t index = it->second.second + static_cast<size_t>(s.int64(3)) - 1;
-                    if (it->second.first == pane && index < v.panes[pane].lines.size())
-                      own[pane][s.text(1)].push_back(static_cast<int>(index));
-                  });
-  read_rows_bound(db,
-                  "SELECT kernel_key, event_id, line, end_line FROM provenance_code_lines WHERE "
-                  "graph_id = ?1",
-                  out, [&](Statement& s) { s.bind(1, graph_id); },
-                  [&](const Statement& s) {
-                    auto it = offset.find(s.int64(1));
-                    if (it == offset.end()) return;
-                    const auto& lines = v.panes[kCodePane].lines;
-                    size_t first = it->second.second + static_cast<size_t>(s.int64(2)) - 1;
-                    size_t last = it->second.second + static_cast<size_t>(s.int64(3)) - 1;
-                    for (size_t i = first; i <= last && i < lines.size(); ++i)
-                      own[kCodePane][s.text(0)].push_back(static_cast<int>(i));
-                  });
+  read_rows_bound(
+      db, "SELECT pane, node, event_id, line FROM provenance_node_lines WHERE graph_id = ?1", out,
+      [&](Statement& s) { s.bind(1, graph_id); },
+      [&](const Statement& s) {
+        auto it = offset.find(s.int64(2));
+        if (it == offset.end()) return;
+        int pane = s.text(0) == "pre" ? kPrePane : kPostPane;
+        size_t index = it->second.second + static_cast<size_t>(s.int64(3)) - 1;
+        if (it->second.first == pane && index < v.panes[pane].lines.size())
+          own[pane][s.text(1)].push_back(static_cast<int>(index));
+      });
+  read_rows_bound(
+      db,
+      "SELECT kernel_key, event_id, line, end_line FROM provenance_code_lines WHERE "
+      "graph_id = ?1",
+      out, [&](Statement& s) { s.bind(1, graph_id); },
+      [&](const Statement& s) {
+        auto it = offset.find(s.int64(1));
+        if (it == offset.end()) return;
+        const auto& lines = v.panes[kCodePane].lines;
+        size_t first = it->second.second + static_cast<size_t>(s.int64(2)) - 1;
+        size_t last = it->second.second + static_cast<size_t>(s.int64(3)) - 1;
+        for (size_t i = first; i <= last && i < lines.size(); ++i)
+          own[kCodePane][s.text(0)].push_back(static_cast<int>(i));
+      });
 
   // Items: every name some link or line mentions.
   NameSet pre_names, post_names, kernel_names;
@@ -251,7 +255,8 @@ Result<ProvenanceView> load_provenance(const Database& db, int64_t graph_id) {
   for (const std::string& pre : pre_names) {
     const NameSet& post = at(pre_to_post, pre);
     NameSet kernels;
-    for (const auto& p : post) kernels.insert(at(post_to_kernel, p).begin(), at(post_to_kernel, p).end());
+    for (const auto& p : post)
+      kernels.insert(at(post_to_kernel, p).begin(), at(post_to_kernel, p).end());
     add_item(ProvenanceItemKind::kPreNode, pre, {pre}, post, kernels);
   }
   for (const std::string& post : post_names)
@@ -270,9 +275,10 @@ Result<ProvenanceView> load_provenance(const Database& db, int64_t graph_id) {
       line.items.erase(std::unique(line.items.begin(), line.items.end()), line.items.end());
     }
 
-  read_rows_bound(db, "SELECT message FROM provenance_errors WHERE graph_id = ?1 ORDER BY id", out,
-                  [&](Statement& s) { s.bind(1, graph_id); },
-                  [&](const Statement& s) { v.errors.push_back(s.text(0)); });
+  read_rows_bound(
+      db, "SELECT message FROM provenance_errors WHERE graph_id = ?1 ORDER BY id", out,
+      [&](Statement& s) { s.bind(1, graph_id); },
+      [&](const Statement& s) { v.errors.push_back(s.text(0)); });
   return out;
 }
 

@@ -83,15 +83,15 @@ constexpr const char* kArtifactNames =
 
 // The provenance graphs of the log, in log order.
 std::vector<Unit> collect_units(sqlite3* db) {
-  Statement q(db,
-              "SELECT e.id, e.file_id, COALESCE(f.rank, e.rank), " + compile_key_sql("e.compile_id") +
-                  ", e.kind, CASE WHEN e.kind IN ('artifact', 'graph_dump') AND "
-                  "json_valid(e.metadata) THEN json_extract(e.metadata, '$.name') END "
-                  "FROM events e JOIN files f ON f.id = e.file_id WHERE e.id IN ("
-                  "SELECT event_id FROM artifacts WHERE name IN (" +
-                  kArtifactNames +
-                  ") UNION ALL SELECT id FROM events WHERE kind IN ('inductor_output_code', "
-                  "'inductor_post_grad_graph', 'graph_dump')) ORDER BY e.id");
+  Statement q(db, "SELECT e.id, e.file_id, COALESCE(f.rank, e.rank), " +
+                      compile_key_sql("e.compile_id") +
+                      ", e.kind, CASE WHEN e.kind IN ('artifact', 'graph_dump') AND "
+                      "json_valid(e.metadata) THEN json_extract(e.metadata, '$.name') END "
+                      "FROM events e JOIN files f ON f.id = e.file_id WHERE e.id IN ("
+                      "SELECT event_id FROM artifacts WHERE name IN (" +
+                      kArtifactNames +
+                      ") UNION ALL SELECT id FROM events WHERE kind IN ('inductor_output_code', "
+                      "'inductor_post_grad_graph', 'graph_dump')) ORDER BY e.id");
   using Key = std::tuple<int64_t, std::optional<std::string>>;
   std::map<Key, Unit> open;
   std::vector<Unit> done;
@@ -146,7 +146,8 @@ std::vector<Unit> collect_units(sqlite3* db) {
 
 std::optional<std::string> payload_text(sqlite3* db, std::optional<int64_t> event_id) {
   if (!event_id) return std::nullopt;
-  Statement q(db, "SELECT p.text FROM events e JOIN payloads p ON p.id = e.payload_id WHERE e.id = ?1");
+  Statement q(db,
+              "SELECT p.text FROM events e JOIN payloads p ON p.id = e.payload_id WHERE e.id = ?1");
   q.bind(1, *event_id);
   if (!q.step()) return std::nullopt;
   return q.opt_text(0);
@@ -271,21 +272,19 @@ void insert_links(sqlite3* db) {
                " ORDER BY g.id, m.id, v.id");
 
   // Stack traces: {kernel: [lines]} or {kernel: "text"}.
-  exec(db,
-       std::string("INSERT INTO provenance_kernel_stacks(graph_id, kernel_key, kernel, stack, "
-                   "event_id) SELECT g.id, m.key, tlscope_kernel_name(m.key), "
-                   "CASE WHEN m.type = 'array' THEN (SELECT group_concat(CASE WHEN s.type = "
-                   "'text' THEN s.value ELSE json_quote(s.value) END, char(10)) FROM "
-                   "json_each(m.value) s) WHEN m.type = 'text' THEN m.value END, e.id "
-                   "FROM provenance_graphs g JOIN events e ON e.id = g.stack_traces_event_id "
-                   "JOIN payloads p ON p.id = e.payload_id, json_each(") +
-           kSafePayload + ") m WHERE m.type IN ('array', 'text') ORDER BY g.id, m.id");
+  exec(db, std::string("INSERT INTO provenance_kernel_stacks(graph_id, kernel_key, kernel, stack, "
+                       "event_id) SELECT g.id, m.key, tlscope_kernel_name(m.key), "
+                       "CASE WHEN m.type = 'array' THEN (SELECT group_concat(CASE WHEN s.type = "
+                       "'text' THEN s.value ELSE json_quote(s.value) END, char(10)) FROM "
+                       "json_each(m.value) s) WHEN m.type = 'text' THEN m.value END, e.id "
+                       "FROM provenance_graphs g JOIN events e ON e.id = g.stack_traces_event_id "
+                       "JOIN payloads p ON p.id = e.payload_id, json_each(") +
+               kSafePayload + ") m WHERE m.type IN ('array', 'text') ORDER BY g.id, m.id");
 }
 
 // Mapping records that could not be read, each naming its file and line.
 void insert_errors(sqlite3* db) {
-  const std::string where_from =
-      "a.name || ' at ' || f.path || ':' || e.line";
+  const std::string where_from = "a.name || ' at ' || f.path || ':' || e.line";
   for (const char* column : {"node_mappings_event_id", "kernel_nodes_event_id",
                              "post_to_pre_event_id", "stack_traces_event_id"}) {
     exec(db, std::string("INSERT INTO provenance_errors(graph_id, file_id, rank, compile_id, "
@@ -341,8 +340,7 @@ void insert_lines(sqlite3* db) {
       auto text = payload_text(db, ev);
       if (!text) continue;
       for (const NodeLine& n : find_node_lines(*text)) {
-        ins_node.bind(1, gid).bind(2, pane).bind(3, n.node).bind(4, *ev).bind(5,
-                                                                              int64_t{n.line});
+        ins_node.bind(1, gid).bind(2, pane).bind(3, n.node).bind(4, *ev).bind(5, int64_t{n.line});
         ins_node.run();
       }
     }
@@ -397,8 +395,8 @@ void kernel_handle_function(sqlite3_context* ctx, int, sqlite3_value** argv) {
 }  // namespace
 
 void build_provenance(sqlite3* db) {
-  sqlite3_create_function(db, "tlscope_kernel_name", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
-                          nullptr, kernel_name_function, nullptr, nullptr);
+  sqlite3_create_function(db, "tlscope_kernel_name", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nullptr,
+                          kernel_name_function, nullptr, nullptr);
   sqlite3_create_function(db, "tlscope_kernel_handle", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
                           nullptr, kernel_handle_function, nullptr, nullptr);
   insert_graphs(db, collect_units(db));

@@ -147,9 +147,8 @@ std::vector<KernelLine> find_kernel_lines(std::string_view code, std::string_vie
     }
     for (size_t pos : at) {
       size_t end = pos + kernel.size();
-      std::string_view before = trim(line.substr(0, pos >= 5 && line.substr(pos - 5, 5) == "call_"
-                                                        ? pos - 5
-                                                        : pos));
+      std::string_view before =
+          trim(line.substr(0, pos >= 5 && line.substr(pos - 5, 5) == "call_" ? pos - 5 : pos));
       std::string_view after = line.substr(end);
       std::string_view after_t = trim(after);
       if (before.empty() && starts_with(after_t, "=") && !starts_with(after_t, "==")) {
@@ -243,8 +242,7 @@ std::vector<NodeLine> find_node_lines(std::string_view graph) {
     size_t n = 0;
     while (n < t.size() && ident_char(t[n])) ++n;
     std::string_view name = t.substr(0, n);
-    if (name == "class" || name == "def" || name == "return" || name == "import" ||
-        name == "from")
+    if (name == "class" || name == "def" || name == "return" || name == "import" || name == "from")
       continue;
     std::string_view rest = trim(t.substr(n));
     bool annotated = starts_with(rest, ":");

@@ -38,8 +38,7 @@ void emit_provenance(Log& log, const Ctx& where, const Graph& graph, const Compi
   if (!proc->truth) return;
   std::vector<std::string> seen;
   for (const GraphKernel& k : cg.kernels) {
-    if (k.code_key.empty() ||
-        std::find(seen.begin(), seen.end(), k.code_key) != seen.end())
+    if (k.code_key.empty() || std::find(seen.begin(), seen.end(), k.code_key) != seen.end())
       continue;
     seen.push_back(k.code_key);
     std::vector<std::string> nodes;

@@ -23,8 +23,7 @@ class Truth {
   Json::Object sections_ = {{"graph_breaks", Json::array()}, {"recompiles", Json::array()},
                             {"failures", Json::array()},     {"cache_limit", Json::array()},
                             {"dynamic_dims", Json::array()}, {"collectives", Json::array()},
-                            {"faults", Json::array()},
-                            {"provenance", Json::array()}};
+                            {"faults", Json::array()},       {"provenance", Json::array()}};
 };
 
 }  // namespace tlrt

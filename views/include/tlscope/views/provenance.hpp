@@ -46,12 +46,12 @@ enum class ProvenanceItemKind { kPreNode, kPostNode, kKernel };
 
 struct ProvenanceItem {
   ProvenanceItemKind kind = ProvenanceItemKind::kKernel;
-  std::string name;                         // node name or kernel key as logged
-  std::vector<std::string> pre_nodes;       // what it maps to, by name (sorted)
+  std::string name;                    // node name or kernel key as logged
+  std::vector<std::string> pre_nodes;  // what it maps to, by name (sorted)
   std::vector<std::string> post_nodes;
   std::vector<std::string> kernels;
-  std::array<std::vector<int>, 3> lines;    // per pane: line indexes it highlights (sorted)
-  std::string stack;                        // kernels: the logged stack trace, "" if none
+  std::array<std::vector<int>, 3> lines;  // per pane: line indexes it highlights (sorted)
+  std::string stack;                      // kernels: the logged stack trace, "" if none
 };
 
 struct ProvenanceView {
