@@ -355,9 +355,10 @@ void insert_lines(sqlite3* db) {
       code_name.bind(1, *ev);
       std::string code = code_name.step() ? code_name.text(0) : "";
       code_name.reset();
+      const CodeText code_text(*text);
       for (const std::string& key : kernel_keys) {
         auto [kernel, handle] = split_kernel_key(key);
-        for (const KernelLine& k : find_kernel_lines(*text, kernel, handle)) {
+        for (const KernelLine& k : find_kernel_lines(code_text, kernel, handle)) {
           ins_code.bind(1, gid)
               .bind(2, key)
               .bind(3, kernel)

@@ -122,13 +122,40 @@ KernelLine cpp_function(const std::vector<std::string_view>& lines, size_t first
 
 }  // namespace
 
-std::vector<KernelLine> find_kernel_lines(std::string_view code, std::string_view kernel,
+CodeText::CodeText(std::string_view code) : lines_(split_lines(code)) {
+  for (size_t i = 0; i < lines_.size(); ++i) {
+    std::string_view l = lines_[i];
+    for (size_t p = 0; p < l.size();) {
+      if (!ident_char(l[p])) {
+        ++p;
+        continue;
+      }
+      size_t e = p;
+      while (e < l.size() && ident_char(l[e])) ++e;
+      std::string_view token = l.substr(p, e - p);
+      for (std::string_view t : {token, starts_with(token, "call_") ? token.substr(5) : ""}) {
+        if (t.empty()) continue;
+        std::vector<size_t>& at = token_lines_[t];
+        if (at.empty() || at.back() != i) at.push_back(i);
+      }
+      p = e;
+    }
+  }
+}
+
+std::vector<size_t> CodeText::candidates(std::string_view kernel) const {
+  std::string_view head = kernel.substr(0, kernel.find('.'));
+  auto it = token_lines_.find(head);
+  return it == token_lines_.end() ? std::vector<size_t>{} : it->second;
+}
+
+std::vector<KernelLine> find_kernel_lines(const CodeText& code, std::string_view kernel,
                                           std::optional<int64_t> debug_handle) {
-  std::vector<std::string_view> lines = split_lines(code);
+  const std::vector<std::string_view>& lines = code.lines();
   std::vector<KernelLine> found;
   bool code_has_handles = false;
   size_t skip_until = 0;  // inside a definition block already recorded
-  for (size_t i = 0; i < lines.size(); ++i) {
+  for (size_t i : code.candidates(kernel)) {
     if (i < skip_until) continue;
     std::string_view line = lines[i];
     std::vector<size_t> at = occurrences(line, kernel);

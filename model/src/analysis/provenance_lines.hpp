@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace tlscope::model::analysis {
@@ -17,11 +18,30 @@ struct KernelLine {
   std::string role;  // definition, declaration, call, handle
 };
 
+// Generated code split into lines, with an index from each identifier to the lines holding it,
+// so finding N kernels in a large wrapper reads each line once instead of N times.
+class CodeText {
+ public:
+  explicit CodeText(std::string_view code);
+  const std::vector<std::string_view>& lines() const { return lines_; }
+  // 0-based indexes of the lines where `kernel` may occur (its first dotted part is a token
+  // there, or call_ + it), ascending.
+  std::vector<size_t> candidates(std::string_view kernel) const;
+
+ private:
+  std::vector<std::string_view> lines_;
+  std::unordered_map<std::string_view, std::vector<size_t>> token_lines_;
+};
+
 // The lines of `code` that define, declare or call `kernel` (a name such as cpp_fused_gelu_1,
 // triton_poi_fused_0 or extern_kernels.addmm). With a debug handle, the call lines are those after
 // a "name:handle" comment (Inductor's provenance debug handles) when the code has such comments.
-std::vector<KernelLine> find_kernel_lines(std::string_view code, std::string_view kernel,
+std::vector<KernelLine> find_kernel_lines(const CodeText& code, std::string_view kernel,
                                           std::optional<int64_t> debug_handle);
+inline std::vector<KernelLine> find_kernel_lines(std::string_view code, std::string_view kernel,
+                                                 std::optional<int64_t> debug_handle) {
+  return find_kernel_lines(CodeText(code), kernel, debug_handle);
+}
 
 struct NodeLine {
   std::string node;
