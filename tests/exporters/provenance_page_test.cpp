@@ -139,3 +139,38 @@ TEST_CASE("provenance page of the AOT log is reached from index.html (no compile
   CHECK(page.find("inductor_aot_kernel_code") != std::string::npos);
   CHECK(broken_links(site).empty());
 }
+
+TEST_CASE("provenance page of hostile names: log text is escaped, never markup") {
+  fs::path dir = fs::path(TLSCOPE_BINARY_DIR) / "test-artifacts" / "provenance-hostile";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string evil = "<script>document.title='PWNED'</script>\\\"&";
+  const std::string payload = "{\"preToPost\": {\"" + evil + "\": [\"" + evil + "x\"]}, " +
+                              "\"cppCodeToPost\": {\"cpp_" + evil + "\": [\"" + evil + "x\"]}}";
+  std::string log =
+      "V0521 11:47:55.846000 1 x.py:1] {\"artifact\": {\"name\": "
+      "\"inductor_provenance_tracking_node_mappings\", \"encoding\": \"json\"}, \"frame_id\": 0, "
+      "\"frame_compile_id\": 0, \"attempt\": 0, \"has_payload\": \"0\"}\n\t" +
+      payload + "\n";
+  spit(dir / "hostile.log", log);
+  tlscope::model::ingest((dir / "tlscope.db").string(), {(dir / "hostile.log").string()});
+  tlscope::exporters::ReportOptions o;
+  o.db_path = (dir / "tlscope.db").string();
+  o.out_dir = (dir / "site").string();
+  REQUIRE(tlscope::exporters::write_report(o).ok);
+  std::string page = slurp(dir / "site" / "provenance" / "provenance_1.html");
+  CHECK(page.find("<script>document") == std::string::npos);
+  CHECK(page.find("&lt;script&gt;document.title=") != std::string::npos);
+  // Three items (a pre-grad node, a post-grad node, a kernel) and the missing panes are stated.
+  CHECK(attr_of(page, "provenance", "data-items") == "3");
+  CHECK(page.find("no generated code logged") != std::string::npos);
+  // In a browser the page runs its script and none of the log's.
+  REQUIRE(chromium_path() != nullptr);
+  PageCheck check = check_pages(dir, {"site/provenance/provenance_1.html"}, "harness");
+  INFO(check.json);
+  REQUIRE(page_count(check.json) == 1);
+  CHECK(pages_where_not(check.json, "ready", "\"1\"").empty());
+  CHECK(pages_where_not(check.json, "errors", "0").empty());
+  CHECK(pages_where_not(check.json, "pwned", "0").empty());
+  CHECK(pages_where_not(check.json, "inline", "0").empty());
+}
