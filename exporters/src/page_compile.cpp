@@ -1,10 +1,12 @@
 // compile/*.html: one page per compile with its metrics, graphs, guards, generated code, other
 // artifacts and input tensors, all attempts together. Large payloads get pages of their own.
+#include <map>
 #include <set>
 
 #include "pages.hpp"
 #include "tlscope/exporters/html.hpp"
 #include "tlscope/views/compile_detail.hpp"
+#include "tlscope/views/provenance.hpp"
 
 namespace tlscope::exporters {
 
@@ -30,7 +32,11 @@ CodeLanguage language_of(const views::PayloadEntry& e) {
 class CompilePageWriter {
  public:
   CompilePageWriter(ReportContext& ctx, const TensorSnapshots& snapshots)
-      : ctx_(ctx), snapshots_(snapshots), reader_(ctx.db) {}
+      : ctx_(ctx), snapshots_(snapshots), reader_(ctx.db) {
+    auto loaded = views::load_provenance_graphs(ctx.db);
+    for (const views::ProvenanceGraphRow& g : noted(ctx, "provenance graphs", loaded))
+      provenance_[{g.file_id, g.compile_id}].push_back(g);
+  }
 
   void write(const CompileRow& row) {
     views::Result<views::CompileDetail> loaded = reader_.read(row);
@@ -46,6 +52,7 @@ class CompilePageWriter {
                         c.compile_id + "]";
     std::string h = page_head(title, "compile", 1);
     overview(c, h);
+    provenance(c, h);
     metrics(d, h);
     payload_sections(d, h);
     tensors(d, h);
@@ -74,6 +81,20 @@ class CompilePageWriter {
                          html_escape(c.fail_reason));
     if (!c.recompile_reason.empty()) row("recompile reason", html_escape(c.recompile_reason));
     h += "</table>\n";
+  }
+
+  // Links to the compile's Inductor provenance pages, when it logged the mapping artifacts.
+  void provenance(const CompileRow& c, std::string& h) {
+    auto it = provenance_.find({c.file_id, c.compile_id});
+    if (it == provenance_.end()) return;
+    h += "<p id=\"compile-provenance\">Inductor provenance (pre-grad nodes, post-grad nodes and "
+         "kernels linked): ";
+    for (const views::ProvenanceGraphRow& g : it->second) {
+      h += "<a href=\"../" + provenance_page(g.id) + "\">";
+      append_html_escaped(h, g.label());
+      h += "</a> ";
+    }
+    h += "</p>\n";
   }
 
   void metrics(const views::CompileDetail& d, std::string& h) {
@@ -191,6 +212,7 @@ class CompilePageWriter {
   const TensorSnapshots& snapshots_;
   views::CompileDetailReader reader_;
   std::set<int64_t> written_;
+  std::map<std::pair<int64_t, std::string>, std::vector<views::ProvenanceGraphRow>> provenance_;
   bool noted_error_ = false;
 };
 

@@ -3,6 +3,7 @@
 #include "provenance_html.hpp"
 #include "tlscope/exporters/html.hpp"
 #include "tlscope/views/findings.hpp"
+#include "tlscope/views/provenance.hpp"
 #include "tlscope/views/summary.hpp"
 
 namespace tlscope::exporters {
@@ -46,6 +47,25 @@ std::string findings_html(const views::Findings& findings) {
 
 }  // namespace
 
+// The Inductor provenance pages, when the log holds the mapping artifacts (AOT graphs have no
+// compile page, so this is their only way in).
+static std::string provenance_html(ReportContext& ctx) {
+  auto loaded = views::load_provenance_graphs(ctx.db);
+  const std::vector<views::ProvenanceGraphRow>& graphs = noted(ctx, "provenance graphs", loaded);
+  if (graphs.empty()) return {};
+  std::string h = "<h2 id=\"provenance\">Inductor provenance</h2>\n<ul id=\"provenance-list\">";
+  for (const views::ProvenanceGraphRow& g : graphs) {
+    h += "<li><a href=\"" + provenance_page(g.id) + "\">";
+    append_html_escaped(h, g.label());
+    h += "</a> <span class=\"muted\">" + rank_label(views::rank_opt(g.rank)) + " &middot; " +
+         plural(g.kernels, "kernel") + ", " + plural(g.post_nodes, "post-grad node") + "</span>";
+    if (g.errors > 0)
+      h += " <span class=\"bad\">" + plural(g.errors, "unreadable record") + "</span>";
+    h += "</li>\n";
+  }
+  return h + "</ul>\n";
+}
+
 void write_index_page(ReportContext& ctx) {
   auto loaded_summary = views::load_summary(ctx.db);
   auto loaded_findings = views::load_findings(ctx.db, kExamples);
@@ -72,6 +92,7 @@ void write_index_page(ReportContext& ctx) {
     h += "</li>\n";
   }
   h += "</ul>\n";
+  h += provenance_html(ctx);
   if (ctx.db.has_table("files")) {
     h += "<h2 id=\"files\">Input files</h2>\n<table id=\"files-table\"><thead><tr><th>file</th>"
          "<th>rank</th><th class=\"num\">lines</th><th class=\"num\">events</th>"

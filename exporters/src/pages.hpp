@@ -37,12 +37,15 @@ struct SharedViews {
   X(compile_timeline, write_compile_timeline_page) \
   X(tensors, write_tensors_pages)                  \
   X(errors, write_errors_page)                     \
+  X(provenance, write_provenance_pages)            \
   X(summary, write_index_page)
 
 #define TLSCOPE_DECLARE_PAGE_WRITER(screen, writer) void writer(ReportContext& ctx);
 TLSCOPE_REPORT_PAGES(TLSCOPE_DECLARE_PAGE_WRITER)
 #undef TLSCOPE_DECLARE_PAGE_WRITER
 
+// provenance/provenance_<id>.html, the page of provenance graph `graph_id` (views/provenance.hpp).
+std::string provenance_page(int64_t graph_id);
 // Rows [begin, end) of the logged-values table and its header (tensors.html, tensor_values.html,
 // compile pages).
 std::string snapshot_rows_html(const TensorSnapshots& snaps, size_t begin, size_t end, int depth);

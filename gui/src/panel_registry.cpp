@@ -17,6 +17,7 @@ std::unique_ptr<Panel> make_find_zone_panel();
 std::unique_ptr<Panel> make_tensors_panel();
 std::unique_ptr<Panel> make_sql_panel();
 std::unique_ptr<Panel> make_errors_panel();
+std::unique_ptr<Panel> make_provenance_panel();
 
 namespace {
 
@@ -45,6 +46,7 @@ const PanelRow kPanelRows[] = {
     {views::ScreenId::tensors, make_tensors_panel},
     {views::ScreenId::sql, make_sql_panel},
     {views::ScreenId::errors, make_errors_panel},
+    {views::ScreenId::provenance, make_provenance_panel},
 };
 
 }  // namespace

@@ -120,6 +120,37 @@ CREATE TABLE graph_runtimes(
 CREATE TABLE graph_runtime_spread(
   id INTEGER PRIMARY KEY, compile_id TEXT, ranks TEXT, missing_ranks TEXT, fastest_rank INTEGER,
   fastest_ns REAL, slowest_rank INTEGER, slowest_ns REAL, difference_ns REAL);)sql"},
+    {"provenance_graphs", "provenance", R"sql(
+CREATE TABLE provenance_graphs(
+  id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, compile_id TEXT, seq INTEGER,
+  mode TEXT, pre_graph_event_id INTEGER, pre_graph_id INTEGER, post_graph_event_id INTEGER,
+  code_event_id INTEGER, kernel_code_event_id INTEGER, node_mappings_event_id INTEGER,
+  kernel_nodes_event_id INTEGER, post_to_pre_event_id INTEGER,
+  stack_traces_event_id INTEGER);)sql"},
+    {"provenance_node_links", "provenance", R"sql(
+CREATE TABLE provenance_node_links(
+  id INTEGER PRIMARY KEY, graph_id INTEGER, pre_node TEXT, post_node TEXT, source TEXT,
+  event_id INTEGER);)sql"},
+    {"provenance_kernel_links", "provenance", R"sql(
+CREATE TABLE provenance_kernel_links(
+  id INTEGER PRIMARY KEY, graph_id INTEGER, kernel_key TEXT, kernel TEXT,
+  debug_handle INTEGER, backend TEXT, post_node TEXT, source TEXT, event_id INTEGER);)sql"},
+    {"provenance_code_lines", "provenance", R"sql(
+CREATE TABLE provenance_code_lines(
+  id INTEGER PRIMARY KEY, graph_id INTEGER, kernel_key TEXT, kernel TEXT, event_id INTEGER,
+  code TEXT, line INTEGER, end_line INTEGER, role TEXT);)sql"},
+    {"provenance_node_lines", "provenance", R"sql(
+CREATE TABLE provenance_node_lines(
+  id INTEGER PRIMARY KEY, graph_id INTEGER, pane TEXT, node TEXT, event_id INTEGER,
+  line INTEGER);)sql"},
+    {"provenance_kernel_stacks", "provenance", R"sql(
+CREATE TABLE provenance_kernel_stacks(
+  id INTEGER PRIMARY KEY, graph_id INTEGER, kernel_key TEXT, kernel TEXT, stack TEXT,
+  event_id INTEGER);)sql"},
+    {"provenance_errors", "provenance", R"sql(
+CREATE TABLE provenance_errors(
+  id INTEGER PRIMARY KEY, graph_id INTEGER, file_id INTEGER, rank INTEGER, compile_id TEXT,
+  event_id INTEGER, artifact TEXT, message TEXT);)sql"},
 };
 
 // compile_directory is a view over compiles and events: created after the tables it reads.

@@ -92,6 +92,7 @@ AnalysisReport analyze(sqlite3* db) {
       {"collectives", build_collectives},
       {"collective_parity", build_collective_parity},
       {"graph_runtimes", build_graph_runtimes},
+      {"provenance", build_provenance},
       {"findings", build_findings},
   };
   const char* current = "setup";
@@ -111,7 +112,11 @@ AnalysisReport analyze(sqlite3* db) {
          "CREATE INDEX graph_breaks_compile ON graph_breaks(compile_id);"
          "CREATE INDEX tensors_compile ON tensors(file_id, compile_id);"
          "CREATE INDEX collectives_rank ON collectives(rank, pg_name, seq);"
-         "CREATE INDEX findings_kind ON findings(kind);");
+         "CREATE INDEX findings_kind ON findings(kind);"
+         "CREATE INDEX provenance_node_pre ON provenance_node_links(graph_id, pre_node);"
+         "CREATE INDEX provenance_node_post ON provenance_node_links(graph_id, post_node);"
+         "CREATE INDEX provenance_kernel_key ON provenance_kernel_links(graph_id, kernel_key);"
+         "CREATE INDEX provenance_kernel_post ON provenance_kernel_links(graph_id, post_node);");
     for (const AnalysisTable& table : analysis_tables())
       report.table_rows.emplace_back(table.name, count_rows(db, table.name));
     current = "coverage";

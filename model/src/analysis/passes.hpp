@@ -23,6 +23,7 @@ void build_rank_divergence(sqlite3* db);    // rank_divergence
 void build_collectives(sqlite3* db);        // collectives, collective_matches, groups, lateness
 void build_collective_parity(sqlite3* db);  // collective_parity (schedule against code)
 void build_graph_runtimes(sqlite3* db);     // graph_runtimes, graph_runtime_spread
+void build_provenance(sqlite3* db);         // provenance_* (pre/post-grad nodes, kernels, lines)
 void build_findings(sqlite3* db);           // findings, from all of the above
 
 // The part of build_findings that lives beside the collective analysis.

@@ -28,12 +28,12 @@ std::vector<GraphKernel> schedule(const Graph& g) {
     int id = static_cast<int>(i);
     if (n.op->kind == OpKind::pointwise) {
       if (!open || open->shape != n.sizes) {
-        ks.push_back(GraphKernel{true, "", {}, {}, {}, n.sizes});
+        ks.push_back(GraphKernel{true, "", {}, {}, {}, n.sizes, "", 0, {}});
         open = &ks.back();
       }
       open->nodes.push_back(id);
     } else {
-      ks.push_back(GraphKernel{false, n.op->name, {id}, {}, {}, n.sizes});
+      ks.push_back(GraphKernel{false, n.op->name, {id}, {}, {}, n.sizes, "", 0, {}});
       open = nullptr;
     }
   }
@@ -205,10 +205,15 @@ CompiledGraph inductor_compile(const Graph& g, const std::string& backend) {
     args.push_back(buf[p]);
   }
   std::string kernels_src, call;
+  // Where each kernel's definition and calls were written (offsets into kernels_src / call),
+  // turned into output-code lines once the code is assembled.
+  std::vector<size_t> kernel_def_at;
+  std::vector<std::pair<std::ptrdiff_t, size_t>> kernel_calls_at;
   int bufi = 0;
   Json ops = Json::array();
   for (const auto& k : cg.kernels) {
     if (k.fused) {
+      kernel_def_at.push_back(kernels_src.size());
       kernels_src += fused_kernel_code(g, k);
       std::vector<std::string> kargs;
       for (int in : k.inputs) kargs.push_back(buf[in]);
@@ -219,6 +224,7 @@ CompiledGraph inductor_compile(const Graph& g, const std::string& backend) {
                 tuple_str(n.sym_strides) + ", " + dtype_torch_name(n.dtype) + ")\n";
         kargs.push_back(buf[out]);
       }
+      kernel_calls_at.push_back({&k - cg.kernels.data(), call.size()});
       call += "    " + k.name + "(";
       for (size_t i = 0; i < kargs.size(); ++i) call += (i ? ", " : "") + kargs[i];
       call += ")\n";
@@ -240,6 +246,7 @@ CompiledGraph inductor_compile(const Graph& g, const std::string& backend) {
       } else if (n.op->name == "matmul") {
         call += "    " + b + " = empty_strided_cpu(" + tuple_str(n.sym_sizes) + ", " +
                 tuple_str(n.sym_strides) + ", " + dtype_torch_name(n.dtype) + ")\n";
+        kernel_calls_at.push_back({&k - cg.kernels.data(), call.size()});
         call += "    extern_kernels.mm(" + in_args + ", out=" + b + ")\n";
       } else {
         call += "    " + b + " = " + n.op->aten + "(" + in_args + ")\n";
@@ -275,13 +282,30 @@ CompiledGraph inductor_compile(const Graph& g, const std::string& backend) {
       "aten = torch.ops.aten\nempty_strided_cpu = torch._C._dynamo.guards._empty_strided_cpu\n"
       "reinterpret_tensor = torch._C._dynamo.guards._reinterpret_tensor\nasync_compile = "
       "AsyncCompile()\n\n\n";
+  const size_t kernels_at = code.size();
   code += kernels_src;
   code += "async_compile.wait(globals())\ndel async_compile\n\ndef call(args):\n";
   code +=
       "    " +
       (args.empty() ? std::string("()") : tuple_str(args).substr(1, tuple_str(args).size() - 2)) +
       " = args\n";
-  code += "    args.clear()\n" + call + "    return " + tuple_str(rets) + "\n";
+  code += "    args.clear()\n";
+  const size_t call_at = code.size();
+  code += call + "    return " + tuple_str(rets) + "\n";
+  auto line_at = [&](size_t offset) {
+    return 1 + static_cast<int>(std::count(code.begin(), code.begin() + offset, '\n'));
+  };
+  size_t fused_index = 0;
+  for (auto& k : cg.kernels) {
+    if (k.fused) {
+      k.code_key = k.name;
+      k.def_line = line_at(kernels_at + kernel_def_at[fused_index++]);
+    } else if (g.nodes[k.nodes[0]].op->name == "matmul") {
+      k.code_key = "extern_kernels.mm";
+    }
+  }
+  for (auto [kernel, offset] : kernel_calls_at)
+    cg.kernels[static_cast<size_t>(kernel)].call_lines.push_back(line_at(call_at + offset));
   cg.code = code;
   Json meta = Json::object();
   meta.set("ops", ops);
@@ -363,6 +387,46 @@ std::vector<Tensor> run_compiled(const CompiledGraph& cg, const std::vector<Tens
   std::vector<Tensor> result;
   for (int o : g.outputs) result.push_back(val[o]);
   return result;
+}
+
+Json provenance_node_mappings(const CompiledGraph& cg) {
+  const Graph& g = cg.graph;
+  Json pre_to_post = Json::object(), post_to_pre = Json::object();
+  for (const Node& n : g.nodes) {
+    if (n.is_placeholder()) continue;
+    // The AOT graph names its nodes as dynamo's, and waits on each collective in a node of its own.
+    Json post = Json::array();
+    post.push(n.name);
+    post_to_pre.set(n.name, Json::list(std::vector<std::string>{n.name}));
+    if (n.op->kind == OpKind::collective) {
+      std::string wait = "wait_tensor" + n.name.substr(n.op->name.size());
+      post.push(wait);
+      post_to_pre.set(wait, Json::list(std::vector<std::string>{n.name}));
+    }
+    pre_to_post.set(n.name, post);
+  }
+  // Kernels by the name the code uses: every matmul is one extern_kernels.mm, as in PyTorch.
+  std::vector<std::string> keys;
+  std::map<std::string, std::vector<std::string>> kernel_nodes, node_kernels;
+  for (const GraphKernel& k : cg.kernels) {
+    if (k.code_key.empty()) continue;
+    if (!kernel_nodes.count(k.code_key)) keys.push_back(k.code_key);
+    for (int n : k.nodes) {
+      kernel_nodes[k.code_key].push_back(g.nodes[n].name);
+      auto& ks = node_kernels[g.nodes[n].name];
+      if (std::find(ks.begin(), ks.end(), k.code_key) == ks.end()) ks.push_back(k.code_key);
+    }
+  }
+  Json code_to_post = Json::object(), post_to_code = Json::object();
+  for (const std::string& key : keys) code_to_post.set(key, Json::list(kernel_nodes[key]));
+  for (const Node& n : g.nodes)
+    if (node_kernels.count(n.name)) post_to_code.set(n.name, Json::list(node_kernels[n.name]));
+  Json m = Json::object();
+  m.set("preToPost", pre_to_post)
+      .set("postToPre", post_to_pre)
+      .set("cppCodeToPost", code_to_post)
+      .set("postToCppCode", post_to_code);
+  return m;
 }
 
 }  // namespace tlrt

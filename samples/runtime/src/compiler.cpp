@@ -2,6 +2,7 @@
 #include "tlrt/compiler.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "tlrt/process.hpp"
 #include "tlrt/tracer.hpp"
@@ -14,6 +15,49 @@ Json artifact_meta(const std::string& name, const std::string& encoding) {
   Json m = Json::object();
   m.set("name", name).set("encoding", encoding);
   return m;
+}
+
+// Inductor's provenance tracking, on as in PyTorch with INDUCTOR_PROVENANCE=1
+// (torch._inductor.config.trace.provenance_tracking_level).
+bool provenance_tracking() {
+  const char* v = std::getenv("INDUCTOR_PROVENANCE");
+  return v && *v && std::string(v) != "0";
+}
+
+// The graphs and node mappings PyTorch logs with provenance tracking, and what they must link in
+// truth.json: per kernel, its post-grad and pre-grad nodes and its lines in the output code.
+template <typename Log, typename Ctx>
+void emit_provenance(Log& log, const Ctx& where, const Graph& graph, const CompiledGraph& cg,
+                     Process* proc, const std::string& compile_id) {
+  log.emit("artifact", artifact_meta("before_pre_grad_graph", "string"), where,
+           print_dynamo_graph(graph));
+  log.emit("artifact", artifact_meta("after_post_grad_graph", "string"), where,
+           print_aot_graph(graph));
+  log.emit("artifact", artifact_meta("inductor_provenance_tracking_node_mappings", "json"), where,
+           provenance_node_mappings(cg).dump());
+  if (!proc->truth) return;
+  std::vector<std::string> seen;
+  for (const GraphKernel& k : cg.kernels) {
+    if (k.code_key.empty() || std::find(seen.begin(), seen.end(), k.code_key) != seen.end())
+      continue;
+    seen.push_back(k.code_key);
+    std::vector<std::string> nodes;
+    std::vector<int> calls;
+    for (const GraphKernel& same : cg.kernels) {
+      if (same.code_key != k.code_key) continue;
+      for (int n : same.nodes) nodes.push_back(graph.nodes[n].name);
+      calls.insert(calls.end(), same.call_lines.begin(), same.call_lines.end());
+    }
+    Json d = Json::object();
+    d.set("rank", std::max(proc->rank, 0))
+        .set("compile_id", compile_id)
+        .set("kernel", k.code_key)
+        .set("post_nodes", Json::list(nodes))
+        .set("pre_nodes", Json::list(nodes))
+        .set("def_line", k.def_line)
+        .set("call_lines", Json::list(calls));
+    proc->truth->add("provenance", d);
+  }
 }
 
 EventContext at(const CompileCtx& c) {
@@ -301,6 +345,7 @@ CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env,
       oc.set("filename",
              "/tmp/torchinductor_tlrt/" + cg.cache_key.substr(1, 2) + "/c" + cg.cache_key + ".py");
       log.emit("inductor_output_code", oc, at(ctx), cg.code);
+      if (provenance_tracking()) emit_provenance(log, at(ctx), graph, cg, proc, ctx.str());
       if (!cg.collective_schedule.empty()) {
         std::string sched = "[\n";
         for (size_t i = 0; i < cg.collective_schedule.size(); ++i)

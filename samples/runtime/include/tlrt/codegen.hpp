@@ -17,6 +17,11 @@ struct GraphKernel {
   std::vector<int> inputs;   // graph nodes read from outside the kernel
   std::vector<int> outputs;  // graph nodes that escape the kernel
   Shape shape;               // fused: the iteration space
+  // Provenance: the kernel's name in the generated code ("" for ops inlined as aten calls), and
+  // the 1-based lines of inductor_output_code that define and call it (0 / empty when none).
+  std::string code_key;
+  int def_line = 0;
+  std::vector<int> call_lines;
 };
 
 struct CompiledGraph {
@@ -35,6 +40,10 @@ struct BackendFailure : std::runtime_error {
 
 // Throws BackendFailure for backend "broken_backend" (a deliberately failing compiler).
 CompiledGraph inductor_compile(const Graph& g, const std::string& backend);
+// inductor_provenance_tracking_node_mappings of a compiled graph: preToPost / postToPre between the
+// dynamo graph's nodes and the AOT graph's, cppCodeToPost / postToCppCode between kernels and AOT
+// nodes (keys as in the generated code).
+Json provenance_node_mappings(const CompiledGraph& cg);
 // Runs the kernels on the graph inputs (in placeholder order); returns the graph outputs.
 std::vector<Tensor> run_compiled(const CompiledGraph& cg, const std::vector<Tensor>& inputs);
 

@@ -11,7 +11,8 @@ namespace tlrt {
 class Truth {
  public:
   // section: graph_breaks, recompiles, failures, cache_limit, dynamic_dims, collectives, faults,
-  // compiled_graphs (per graph with collectives: their ops and the estimated runtime)
+  // compiled_graphs (per graph with collectives: their ops and the estimated runtime),
+  // provenance
   void add(const std::string& section, Json entry);
   size_t count(const std::string& section) const;
   // Writes {"scenario","ranks","seed","steps", sections...} to path; throws on I/O failure.
@@ -23,7 +24,8 @@ class Truth {
   Json::Object sections_ = {{"graph_breaks", Json::array()}, {"recompiles", Json::array()},
                             {"failures", Json::array()},     {"cache_limit", Json::array()},
                             {"dynamic_dims", Json::array()}, {"collectives", Json::array()},
-                            {"faults", Json::array()},       {"compiled_graphs", Json::array()}};
+                            {"faults", Json::array()},       {"compiled_graphs", Json::array()},
+                            {"provenance", Json::array()}};
 };
 
 }  // namespace tlrt
