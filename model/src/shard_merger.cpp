@@ -73,7 +73,11 @@ ShardMerger::ShardMerger(Connection& out) : out_(out) {
   next_stack_ =
       out_.scalar_int("SELECT coalesce(max(stack_id), 0) + 1 FROM main.stacks").value_or(1);
   Statement payloads = out_.prepare("SELECT md5, id FROM main.payloads");
-  while (payloads.step()) payload_ids_.emplace(payloads.column_text(0), payloads.column_int(1));
+  while (payloads.step()) {
+    if (auto key = md5_key(payloads.column_text(0))) {
+      payload_ids_.find_or_insert(*key, payloads.column_int(1));
+    }
+  }
   Statement stacks = out_.prepare(
       "SELECT stack_id, filename_idx, filename, line, name, loc FROM main.stacks "
       "ORDER BY stack_id, depth");
@@ -104,11 +108,20 @@ void ShardMerger::attach(int64_t shard, const std::string& path) {
   s.bind_text(1, path);
   s.run();
   shard_ = shard;
+  shard_mapped_ = false;
   read_ranges();
+}
+
+Statement& ShardMerger::prepared(const std::string& sql) {
+  auto it = statements_.find(sql);
+  if (it == statements_.end()) it = statements_.emplace(sql, out_.prepare(sql)).first;
+  it->second.reset();
+  return it->second;
 }
 
 void ShardMerger::detach() {
   if (shard_ < 0) return;
+  statements_.clear();
   out_.exec("DETACH DATABASE shard");
   shard_ = -1;
   ranges_.clear();
@@ -142,22 +155,24 @@ std::vector<int64_t> ShardMerger::files() {
   return ids;
 }
 
+std::string ShardMerger::column_list(
+    const std::string& table, const std::string& prefix,
+    const std::unordered_map<std::string, std::string>& overrides) const {
+  std::string list;
+  for (const std::string& c : columns_.at(table)) {
+    if (!list.empty()) list += ", ";
+    auto it = overrides.find(c);
+    list += it != overrides.end() ? it->second : prefix + c;
+  }
+  return list;
+}
+
 void ShardMerger::copy_rows(const std::string& table, const std::string& where,
                             const std::unordered_map<std::string, std::string>& overrides,
                             const std::vector<int64_t>& binds) {
-  const std::vector<std::string>& columns = columns_.at(table);
-  std::string names, values;
-  for (const std::string& c : columns) {
-    if (!names.empty()) {
-      names += ", ";
-      values += ", ";
-    }
-    names += c;
-    auto it = overrides.find(c);
-    values += it != overrides.end() ? it->second : "src." + c;
-  }
-  Statement s = out_.prepare("INSERT INTO main." + table + "(" + names + ") SELECT " + values +
-                             " FROM " + kShard + "." + table + " AS src WHERE " + where);
+  Statement& s = prepared("INSERT INTO main." + table + "(" + column_list(table) + ") SELECT " +
+                          column_list(table, "src.", overrides) + " FROM " + kShard + "." +
+                          table + " AS src WHERE " + where);
   int count = sqlite3_bind_parameter_count(s.handle());
   for (int i = 0; i < count && i < static_cast<int>(binds.size()); ++i) {
     s.bind_int(i + 1, binds[i]);
@@ -165,57 +180,52 @@ void ShardMerger::copy_rows(const std::string& table, const std::string& where,
   s.run();
 }
 
-// Payloads the file refers to that this shard has not mapped yet, in the shard's id order, which
-// is the order the shard's ingest first met them: each is either already in the output (same
-// MD5) or gets the next id, as one ingest would have numbered it.
-void ShardMerger::map_payloads(int64_t file_id, const Range& events) {
-  Statement find = out_.prepare(
-      "SELECT DISTINCT e.payload_id, p.md5 FROM shard.events e "
-      "JOIN shard.payloads p ON p.id = e.payload_id "
-      "WHERE e.id BETWEEN ?1 AND ?2 AND e.file_id = ?3 AND NOT EXISTS (SELECT 1 FROM "
-      "temp.merge_payloads m WHERE m.shard = ?4 AND m.old = e.payload_id) ORDER BY 1");
-  find.bind_int(1, events.lo);
-  find.bind_int(2, events.hi);
-  find.bind_int(3, file_id);
-  find.bind_int(4, shard_);
-  Statement map = out_.prepare("INSERT INTO temp.merge_payloads VALUES(?, ?, ?)");
-  std::vector<std::pair<int64_t, int64_t>> fresh;  // (shard id, output id) to copy
+// The shard's payloads in id order, which is the order its ingest first met them: each is either
+// already in the output (same MD5) or gets the next id, as one ingest would have numbered it. The
+// new ones are copied in one statement: most payloads of distributed logs are new (each
+// collective record carries its own timestamps), and a statement per payload cost more than the
+// copy itself.
+void ShardMerger::map_payloads() {
+  Statement& find = prepared("SELECT id, md5 FROM shard.payloads ORDER BY id");
+  Statement& map = prepared("INSERT INTO temp.merge_payloads VALUES(?, ?, ?)");
+  const int64_t first_new = next_payload_;
   while (find.step()) {
     int64_t old = find.column_int(0);
-    auto [it, inserted] = payload_ids_.emplace(find.column_text(1), next_payload_);
-    if (inserted) fresh.emplace_back(old, next_payload_++);
+    auto text = reinterpret_cast<const char*>(sqlite3_column_text(find.handle(), 1));
+    std::optional<Md5Key> key = md5_key(text ? std::string_view(text) : std::string_view());
+    // A digest that does not parse (a damaged shard) is kept as its own payload.
+    int64_t id = key ? payload_ids_.find_or_insert(*key, next_payload_).first : next_payload_;
+    if (id == next_payload_) ++next_payload_;
     map.bind_int(1, shard_);
     map.bind_int(2, old);
-    map.bind_int(3, it->second);
+    map.bind_int(3, id);
     map.run();
   }
-  for (const auto& [old, id] : fresh) {
-    copy_rows("payloads", "src.id = ?2", {{"id", "?1"}}, {id, old});
-  }
+  if (next_payload_ == first_new) return;
+  Statement& copy = prepared(
+      "INSERT INTO main.payloads(" + column_list("payloads") + ") SELECT " +
+      column_list("payloads", "p.", {{"id", "m.new"}}) +
+      " FROM temp.merge_payloads m JOIN shard.payloads p ON p.id = m.old "
+      "WHERE m.shard = ?1 AND m.new >= ?2 ORDER BY m.new");
+  copy.bind_int(1, shard_);
+  copy.bind_int(2, first_new);
+  copy.run();
 }
 
 // Stacks the same way, identified by their frames as the writer identifies them.
-void ShardMerger::map_stacks(const Range& event_stacks, const Range& events) {
-  Statement find = out_.prepare(
-      "SELECT DISTINCT es.stack_id FROM shard.event_stacks es "
-      "WHERE es.rowid BETWEEN ?1 AND ?2 AND es.event_id BETWEEN ?3 AND ?4 AND NOT EXISTS "
-      "(SELECT 1 FROM temp.merge_stacks m WHERE m.shard = ?5 AND m.old = es.stack_id) "
-      "ORDER BY 1");
-  find.bind_int(1, event_stacks.lo);
-  find.bind_int(2, event_stacks.hi);
-  find.bind_int(3, events.lo);
-  find.bind_int(4, events.hi);
-  find.bind_int(5, shard_);
-  Statement frames = out_.prepare(
+void ShardMerger::map_stacks() {
+  Statement& frames = prepared(
       "SELECT stack_id, filename_idx, filename, line, name, loc FROM shard.stacks "
-      "WHERE stack_id = ? ORDER BY depth");
-  Statement map = out_.prepare("INSERT INTO temp.merge_stacks VALUES(?, ?, ?)");
-  while (find.step()) {
-    int64_t old = find.column_int(0);
-    std::string key;
-    frames.bind_int(1, old);
-    while (frames.step()) append_frame(key, frames);
-    frames.reset();
+      "ORDER BY stack_id, depth");
+  Statement& map = prepared("INSERT INTO temp.merge_stacks VALUES(?, ?, ?)");
+  std::vector<std::pair<int64_t, std::string>> stacks;
+  while (frames.step()) {
+    if (stacks.empty() || stacks.back().first != frames.column_int(0)) {
+      stacks.emplace_back(frames.column_int(0), std::string());
+    }
+    append_frame(stacks.back().second, frames);
+  }
+  for (const auto& [old, key] : stacks) {
     auto [it, inserted] = stack_ids_.emplace(key, next_stack_);
     if (inserted) {
       copy_rows("stacks", "src.stack_id = ?2 ORDER BY src.depth", {{"stack_id", "?1"}},
@@ -242,7 +252,7 @@ void ShardMerger::add_input_problem(const std::string& problem) {
 
 FileOutcome ShardMerger::copy_file(int64_t file_id) {
   FileOutcome out;
-  Statement file = out_.prepare(
+  Statement& file = prepared(
       "SELECT path, rank, content_hash, completed, bytes, lines, events, errors "
       "FROM shard.files WHERE id = ?");
   file.bind_int(1, file_id);
@@ -255,7 +265,7 @@ FileOutcome ShardMerger::copy_file(int64_t file_id) {
   out.errors = static_cast<uint64_t>(file.column_int(7));
   if (out.completed) {
     // The identity ingest uses for repeats: same bytes and same rank.
-    Statement dup = out_.prepare(
+    Statement& dup = prepared(
         "SELECT path FROM main.files WHERE content_hash = ? AND rank IS ? AND completed = 1 "
         "ORDER BY id LIMIT 1");
     std::string content_hash = file.column_text(2);  // bound without a copy: must outlive step
@@ -276,8 +286,12 @@ FileOutcome ShardMerger::copy_file(int64_t file_id) {
   out.file_id = new_file;
   const FileRanges r = ranges_[file_id];
   int64_t event_offset = next_event_ - r.events.lo;
-  map_payloads(file_id, r.events);
-  map_stacks(r.event_stacks, r.events);
+  if (!shard_mapped_) {
+    // In the first file's transaction, so nothing of a shard is committed before a file of it.
+    map_payloads();
+    map_stacks();
+    shard_mapped_ = true;
+  }
 
   const std::string payload_map =
       "(SELECT m.new FROM temp.merge_payloads m WHERE m.shard = ?3 AND m.old = src.payload_id)";
@@ -316,7 +330,7 @@ FileOutcome ShardMerger::copy_file(int64_t file_id) {
   next_event_ = r.events.hi + event_offset + 1;
   if (out.completed) {
     // Last, as in ingest: the file never looks complete before all its rows are in.
-    Statement done = out_.prepare("UPDATE main.files SET completed = 1 WHERE id = ?");
+    Statement& done = prepared("UPDATE main.files SET completed = 1 WHERE id = ?");
     done.bind_int(1, new_file);
     done.run();
   }

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "md5_ids.hpp"
 #include "tlscope/model/event_writer.hpp"
 #include "tlscope/model/sqlite.hpp"
 
@@ -48,16 +49,25 @@ class ShardMerger {
     Range events, chromium, errors, strings, event_stacks;
   };
   void read_ranges();
-  void map_payloads(int64_t file_id, const Range& events);
-  void map_stacks(const Range& event_stacks, const Range& events);
+  void map_payloads();
+  void map_stacks();
+  // The output table's columns, comma-separated, each `prefix` + name unless overridden.
+  std::string column_list(const std::string& table, const std::string& prefix = "",
+                          const std::unordered_map<std::string, std::string>& overrides = {}) const;
   void copy_rows(const std::string& table, const std::string& where,
                  const std::unordered_map<std::string, std::string>& overrides,
                  const std::vector<int64_t>& binds);
 
+  // Statements on the attached shard, prepared once per attach (a prepare costs more than copying
+  // a small payload); finalized before it is detached.
+  Statement& prepared(const std::string& sql);
+
   Connection& out_;
   int64_t shard_ = -1;
+  std::unordered_map<std::string, Statement> statements_;
   std::unordered_map<int64_t, FileRanges> ranges_;
-  std::unordered_map<std::string, int64_t> payload_ids_;  // output payloads by MD5 hex
+  bool shard_mapped_ = false;  // the attached shard's payloads and stacks have output ids
+  Md5Ids payload_ids_;                                   // output payloads by MD5
   std::unordered_map<std::string, int64_t> stack_ids_;    // output stacks by their frames
   int64_t next_event_ = 1, next_payload_ = 1, next_stack_ = 1;
   std::unordered_map<std::string, std::vector<std::string>> columns_;  // output tables' columns
