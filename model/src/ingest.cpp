@@ -14,7 +14,6 @@
 #include "chromium_pairing.hpp"
 #include "incomplete_files.hpp"
 #include "ingest_target.hpp"
-#include "sharded_ingest.hpp"
 #include "tlscope/model/event_batch.hpp"
 #include "tlscope/model/schema.hpp"
 #include "tlscope/parser/compile_id.hpp"
@@ -128,17 +127,6 @@ uint64_t size_on_disk(const parser::SourceInfo& s) {
   return static_cast<uint64_t>(st.st_size);
 }
 
-// Sum of the input sizes on disk; 0 when unknown (stdin, .gz).
-uint64_t total_input_bytes(const parser::InputPlan& plan) {
-  uint64_t total = 0;
-  for (const auto& s : plan.sources) {
-    uint64_t size = size_on_disk(s);
-    if (s.gzip || size == 0) return 0;
-    total += size;
-  }
-  return total;
-}
-
 // Parse threads -> queues -> the one writer, for every source of the plan.
 // An append (`durable`) commits each file's row as soon as it exists: whenever it is killed, the
 // file is then in the database marked incomplete, for summary and report to flag.
@@ -155,7 +143,13 @@ void write_sources(Connection& db, const parser::InputPlan& plan, const IngestOp
 
   const size_t n = plan.sources.size();
   IngestProgress progress;
-  progress.bytes_total = total_input_bytes(plan);
+  bool total_known = true;
+  for (const auto& s : plan.sources) {
+    uint64_t size = size_on_disk(s);
+    if (s.gzip || size == 0) total_known = false;
+    progress.bytes_total += size;
+  }
+  if (!total_known) progress.bytes_total = 0;
 
   std::vector<std::unique_ptr<BatchQueue>> queues;
   for (size_t i = 0; i < n; ++i) queues.push_back(std::make_unique<BatchQueue>(kQueueDepth));
@@ -256,11 +250,7 @@ IngestResult ingest(const std::string& db_path, const std::vector<std::string>& 
       for (const auto& s : plan.sources) paths.push_back(s.path);
       result.replaced = remove_incomplete_files(db, paths);
     }
-    if (options.jobs > 1 && plan.sources.size() > 1) {
-      write_sources_sharded(db, db_path, plan, options, total_input_bytes(plan), result, start);
-    } else {
-      write_sources(db, plan, options, !target.fresh(), result, start);
-    }
+    write_sources(db, plan, options, !target.fresh(), result, start);
     if (!target.fresh()) end_update(db);
   }
   target.publish();

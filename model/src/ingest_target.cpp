@@ -60,32 +60,7 @@ std::vector<std::string> remove_leftovers(const std::string& db_path) {
   return removed;
 }
 
-// Creates `db_path` + ".ingest-" + 8 random characters exclusively and locks it; the fd, or -1.
-int create_locked_temp(const std::string& db_path, std::string& temp_path) {
-  int fd = -1;
-  for (int attempt = 0; attempt < 16 && fd < 0; ++attempt) {
-    temp_path = db_path + kTempInfix + random_suffix();
-    fd = ::open(temp_path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
-    if (fd < 0 && errno != EEXIST) break;
-  }
-  if (fd >= 0) ::flock(fd, LOCK_EX);  // uncontended: the file is new and ours alone
-  return fd;
-}
-
 }  // namespace
-
-ScratchDatabase::ScratchDatabase(const std::string& db_path) {
-  lock_fd_ = create_locked_temp(db_path, path_);
-  if (lock_fd_ < 0) {
-    throw SqliteError(db_path + ": cannot create a scratch database beside it (" + path_ +
-                      "): " + errno_text());
-  }
-}
-
-ScratchDatabase::~ScratchDatabase() {
-  ::unlink(path_.c_str());
-  ::close(lock_fd_);
-}
 
 IngestTarget::IngestTarget(std::string db_path) : db_path_(std::move(db_path)) {
   if (is_special(db_path_)) return;  // in memory: written in place, nothing to protect
@@ -106,17 +81,20 @@ IngestTarget::IngestTarget(std::string db_path) : db_path_(std::move(db_path)) {
                         ": another tlscope ingest is writing this database; try again when it "
                         "has finished");
     }
-    // Scratch shards of a killed parallel append into it (nobody holds their locks any more).
-    removed_ = remove_leftovers(db_path_);
     return;
   }
   fresh_ = true;
   removed_ = remove_leftovers(db_path_);
-  lock_fd_ = create_locked_temp(db_path_, temp_path_);
+  for (int attempt = 0; attempt < 16 && lock_fd_ < 0; ++attempt) {
+    temp_path_ = db_path_ + kTempInfix + random_suffix();
+    lock_fd_ = ::open(temp_path_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
+    if (lock_fd_ < 0 && errno != EEXIST) break;
+  }
   if (lock_fd_ < 0) {
     throw SqliteError(db_path_ + ": cannot create a temporary database beside it (" + temp_path_ +
                       "): " + errno_text());
   }
+  ::flock(lock_fd_, LOCK_EX);  // uncontended: the file is new and ours alone
 }
 
 IngestTarget::~IngestTarget() {

@@ -46,21 +46,4 @@ class IngestTarget {
   std::vector<std::string> removed_;
 };
 
-// A private scratch database beside `db_path` (a shard of a parallel ingest): named like the
-// temporary database of a new one (`DB.ingest-XXXXXXXX`), created exclusively and held with
-// flock while it lives, removed by its destructor. A killed ingest's scratch files are unlocked,
-// so the next ingest into `db_path` removes them as it removes any other leftover.
-class ScratchDatabase {
- public:
-  explicit ScratchDatabase(const std::string& db_path);
-  ~ScratchDatabase();
-  ScratchDatabase(const ScratchDatabase&) = delete;
-  ScratchDatabase& operator=(const ScratchDatabase&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-  int lock_fd_ = -1;
-};
-
 }  // namespace tlscope::model

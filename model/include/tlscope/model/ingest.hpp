@@ -1,6 +1,5 @@
-// Bulk ingest of trace logs into a tlscope database: a parse thread copies events into owned
-// batches and hands them through bounded queues to the SQLite writer thread; with --jobs N and
-// several files, N workers write shards that are merged as they finish (sharded_ingest.hpp).
+// Bulk ingest of trace logs into a tlscope database: parse threads (one file each) copy events
+// into owned batches and hand them through bounded queues to the single SQLite writer thread.
 #pragma once
 
 #include <cstdint>
@@ -18,10 +17,7 @@ struct IngestProgress {
 };
 
 struct IngestOptions {
-  // 1: one parse thread feeding the one writer. N > 1 with several files: N workers each parse
-  // and write a file into a shard of its own, merged into the database in input order (the rows
-  // are the same either way; see docs/schema.md, "How it is written").
-  unsigned jobs = 1;
+  unsigned jobs = 1;  // parse threads; files are parsed in parallel, written in input order
   // Called on the writer thread after each batch; keep it cheap.
   std::function<void(const IngestProgress&)> progress;
 };
