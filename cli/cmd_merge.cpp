@@ -81,8 +81,7 @@ CommandRegistration merge_registration{
       auto args = std::make_shared<MergeArgs>();
       CLI::App* cmd = app.add_subcommand(
           "merge", "Merge tlscope databases (e.g. per-rank ingests) into one, then analyse it");
-      cmd->add_option("shards", args->shards, "Databases written by `tlscope ingest`")
-          ->required();
+      cmd->add_option("shards", args->shards, "Databases written by `tlscope ingest`")->required();
       cmd->add_option("--db", args->db, "Database file to create or add to")->required();
       cmd->add_flag("!--no-analyze", args->analyze,
                     "Skip building the analysis tables (run `tlscope analyze DB` later)");

@@ -103,8 +103,7 @@ MergeResult merge_databases(const std::string& db_path, const std::vector<std::s
     if (!target.fresh()) end_update(db);
   }
   target.publish();
-  result.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
 

@@ -44,10 +44,10 @@ std::string shard_problem(const std::string& path) {
   if (!is_database_file(path)) return "not a tlscope database (no SQLite database file here)";
   try {
     Connection db(path, OpenMode::kReadOnly);
-    int64_t tables =
-        db.scalar_int("SELECT count(*) FROM sqlite_master WHERE name IN ('meta', 'files', "
-                      "'events')")
-            .value_or(0);
+    int64_t tables = db.scalar_int(
+                           "SELECT count(*) FROM sqlite_master WHERE name IN ('meta', 'files', "
+                           "'events')")
+                         .value_or(0);
     if (tables != 3) return "an SQLite database, but not a tlscope one (no meta, files, events)";
     Statement s = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'");
     std::string version = s.step() ? s.column_text(0) : "(none)";
@@ -68,8 +68,7 @@ ShardMerger::ShardMerger(Connection& out) : out_(out) {
       "CREATE TEMP TABLE IF NOT EXISTS merge_stacks(shard INTEGER, old INTEGER, new INTEGER, "
       "PRIMARY KEY(shard, old)) WITHOUT ROWID;");
   next_event_ = out_.scalar_int("SELECT coalesce(max(id), 0) + 1 FROM main.events").value_or(1);
-  next_payload_ =
-      out_.scalar_int("SELECT coalesce(max(id), 0) + 1 FROM main.payloads").value_or(1);
+  next_payload_ = out_.scalar_int("SELECT coalesce(max(id), 0) + 1 FROM main.payloads").value_or(1);
   next_stack_ =
       out_.scalar_int("SELECT coalesce(max(stack_id), 0) + 1 FROM main.stacks").value_or(1);
   Statement payloads = out_.prepare("SELECT md5, id FROM main.payloads");
@@ -134,18 +133,19 @@ void ShardMerger::read_ranges() {
       ranges_[s.column_int(0)].*member = Range{s.column_int(1), s.column_int(2)};
     }
   };
-  read("SELECT file_id, min(id), max(id) FROM shard.events GROUP BY file_id",
-       &FileRanges::events);
+  read("SELECT file_id, min(id), max(id) FROM shard.events GROUP BY file_id", &FileRanges::events);
   read("SELECT file_id, min(id), max(id) FROM shard.chromium_event_rows GROUP BY file_id",
        &FileRanges::chromium);
-  read("SELECT file_id, min(id), max(id) FROM shard.ingest_errors WHERE file_id IS NOT NULL "
-       "GROUP BY file_id",
-       &FileRanges::errors);
+  read(
+      "SELECT file_id, min(id), max(id) FROM shard.ingest_errors WHERE file_id IS NOT NULL "
+      "GROUP BY file_id",
+      &FileRanges::errors);
   read("SELECT file_id, min(rowid), max(rowid) FROM shard.strings GROUP BY file_id",
        &FileRanges::strings);
-  read("SELECT e.file_id, min(es.rowid), max(es.rowid) FROM shard.event_stacks es "
-       "JOIN shard.events e ON e.id = es.event_id GROUP BY e.file_id",
-       &FileRanges::event_stacks);
+  read(
+      "SELECT e.file_id, min(es.rowid), max(es.rowid) FROM shard.event_stacks es "
+      "JOIN shard.events e ON e.id = es.event_id GROUP BY e.file_id",
+      &FileRanges::event_stacks);
 }
 
 std::vector<int64_t> ShardMerger::files() {
@@ -171,8 +171,8 @@ void ShardMerger::copy_rows(const std::string& table, const std::string& where,
                             const std::unordered_map<std::string, std::string>& overrides,
                             const std::vector<int64_t>& binds) {
   Statement& s = prepared("INSERT INTO main." + table + "(" + column_list(table) + ") SELECT " +
-                          column_list(table, "src.", overrides) + " FROM " + kShard + "." +
-                          table + " AS src WHERE " + where);
+                          column_list(table, "src.", overrides) + " FROM " + kShard + "." + table +
+                          " AS src WHERE " + where);
   int count = sqlite3_bind_parameter_count(s.handle());
   for (int i = 0; i < count && i < static_cast<int>(binds.size()); ++i) {
     s.bind_int(i + 1, binds[i]);
@@ -202,11 +202,10 @@ void ShardMerger::map_payloads() {
     map.run();
   }
   if (next_payload_ == first_new) return;
-  Statement& copy = prepared(
-      "INSERT INTO main.payloads(" + column_list("payloads") + ") SELECT " +
-      column_list("payloads", "p.", {{"id", "m.new"}}) +
-      " FROM temp.merge_payloads m JOIN shard.payloads p ON p.id = m.old "
-      "WHERE m.shard = ?1 AND m.new >= ?2 ORDER BY m.new");
+  Statement& copy = prepared("INSERT INTO main.payloads(" + column_list("payloads") + ") SELECT " +
+                             column_list("payloads", "p.", {{"id", "m.new"}}) +
+                             " FROM temp.merge_payloads m JOIN shard.payloads p ON p.id = m.old "
+                             "WHERE m.shard = ?1 AND m.new >= ?2 ORDER BY m.new");
   copy.bind_int(1, shard_);
   copy.bind_int(2, first_new);
   copy.run();
@@ -298,7 +297,7 @@ FileOutcome ShardMerger::copy_file(int64_t file_id) {
   // ?1 event id offset, ?2 output file id, ?3 shard, ?4 shard file id, ?5-?6 the table's range,
   // ?7-?8 the file's event ids.
   auto binds = [&](const Range& range) {
-    return std::vector<int64_t>{event_offset, new_file, shard_,         file_id,
+    return std::vector<int64_t>{event_offset, new_file, shard_,      file_id,
                                 range.lo,     range.hi, r.events.lo, r.events.hi};
   };
   copy_rows("events", "src.id BETWEEN ?5 AND ?6 AND src.file_id = ?4 ORDER BY src.id",

@@ -67,8 +67,8 @@ class ShardMerger {
   std::unordered_map<std::string, Statement> statements_;
   std::unordered_map<int64_t, FileRanges> ranges_;
   bool shard_mapped_ = false;  // the attached shard's payloads and stacks have output ids
-  Md5Ids payload_ids_;                                   // output payloads by MD5
-  std::unordered_map<std::string, int64_t> stack_ids_;    // output stacks by their frames
+  Md5Ids payload_ids_;         // output payloads by MD5
+  std::unordered_map<std::string, int64_t> stack_ids_;  // output stacks by their frames
   int64_t next_event_ = 1, next_payload_ = 1, next_stack_ = 1;
   std::unordered_map<std::string, std::vector<std::string>> columns_;  // output tables' columns
 };

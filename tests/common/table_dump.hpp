@@ -22,10 +22,11 @@ inline std::map<std::string, std::vector<std::string>> dump_tables(
     throw std::runtime_error("cannot open " + path);
   }
   std::map<std::string, std::vector<std::string>> out;
-  for (const std::string& row : sql_rows(
-           db, "SELECT m.name, m.sql LIKE '%WITHOUT ROWID%', (SELECT count(*) FROM "
-               "pragma_table_info(m.name)) FROM sqlite_master m WHERE m.type = 'table' AND "
-               "m.name NOT LIKE 'sqlite_%' ORDER BY m.name")) {
+  for (const std::string& row :
+       sql_rows(db,
+                "SELECT m.name, m.sql LIKE '%WITHOUT ROWID%', (SELECT count(*) FROM "
+                "pragma_table_info(m.name)) FROM sqlite_master m WHERE m.type = 'table' AND "
+                "m.name NOT LIKE 'sqlite_%' ORDER BY m.name")) {
     size_t a = row.find('|'), b = row.rfind('|');
     std::string name = row.substr(0, a);
     bool without_rowid = row.substr(a + 1, b - a - 1) == "1";
@@ -35,9 +36,9 @@ inline std::map<std::string, std::vector<std::string>> dump_tables(
     if (skipped) continue;
     std::string order;
     for (int i = 1; i <= columns; ++i) order += (i > 1 ? ", " : "") + std::to_string(i);
-    out[name] = sql_rows(db, without_rowid
-                                 ? "SELECT * FROM \"" + name + "\" ORDER BY " + order
-                                 : "SELECT rowid, * FROM \"" + name + "\" ORDER BY rowid");
+    out[name] =
+        sql_rows(db, without_rowid ? "SELECT * FROM \"" + name + "\" ORDER BY " + order
+                                   : "SELECT rowid, * FROM \"" + name + "\" ORDER BY rowid");
   }
   sqlite3_close(db);
   return out;
@@ -54,8 +55,8 @@ inline std::string first_difference(const std::map<std::string, std::vector<std:
       std::string x = i < rows.size() ? rows[i] : "(no row)";
       std::string y = i < other.size() ? other[i] : "(no row)";
       if (x != y) {
-        return name + " row " + std::to_string(i) + " (of " + std::to_string(rows.size()) +
-               " / " + std::to_string(other.size()) + "): " + x.substr(0, 300) + "  vs  " +
+        return name + " row " + std::to_string(i) + " (of " + std::to_string(rows.size()) + " / " +
+               std::to_string(other.size()) + "): " + x.substr(0, 300) + "  vs  " +
                y.substr(0, 300);
       }
     }

@@ -73,8 +73,7 @@ void check_per_file_merge(const std::string& name, const std::vector<std::string
 TEST_CASE("merge: per-rank shards of the real multi-rank logs equal one ingest", "[merge]") {
   check_per_file_merge("multi_rank_logs", {kLogs + "/multi_rank_logs"});
   // Both real directories (seven ranks, two runs) as one job.
-  check_per_file_merge("seven_ranks",
-                       {kLogs + "/multi_rank_logs", kLogs + "/multi_rank_schedule"});
+  check_per_file_merge("seven_ranks", {kLogs + "/multi_rank_logs", kLogs + "/multi_rank_schedule"});
 }
 
 TEST_CASE("merge: shared payloads and stacks, a repeated file and a missing input", "[merge]") {
