@@ -16,26 +16,6 @@
 namespace tlscope::model {
 namespace {
 
-std::optional<Md5Key> md5_key(std::string_view hex) {
-  if (hex.size() != 32) return std::nullopt;
-  Md5Key key;
-  for (size_t i = 0; i < 32; ++i) {
-    char c = hex[i];
-    uint64_t v;
-    if (c >= '0' && c <= '9')
-      v = c - '0';
-    else if (c >= 'a' && c <= 'f')
-      v = c - 'a' + 10;
-    else if (c >= 'A' && c <= 'F')
-      v = c - 'A' + 10;
-    else
-      return std::nullopt;
-    uint64_t& half = i < 16 ? key.hi : key.lo;
-    half = (half << 4) | v;
-  }
-  return key;
-}
-
 // Hand formatting: these run once per payload / event on the writer thread, where snprintf's
 // format parsing showed up in the profile.
 void put_hex(char* out, uint64_t v) {

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -14,6 +16,27 @@ struct Md5Key {
   uint64_t hi = 0, lo = 0;
   bool operator==(const Md5Key&) const = default;
 };
+
+// The key of a 32-digit hex MD5 (either case); nullopt for anything else.
+inline std::optional<Md5Key> md5_key(std::string_view hex) {
+  if (hex.size() != 32) return std::nullopt;
+  Md5Key key;
+  for (size_t i = 0; i < 32; ++i) {
+    char c = hex[i];
+    uint64_t v;
+    if (c >= '0' && c <= '9')
+      v = c - '0';
+    else if (c >= 'a' && c <= 'f')
+      v = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F')
+      v = c - 'A' + 10;
+    else
+      return std::nullopt;
+    uint64_t& half = i < 16 ? key.hi : key.lo;
+    half = (half << 4) | v;
+  }
+  return key;
+}
 
 class Md5Ids {
  public:
