@@ -1,21 +1,34 @@
 // tlscope report: a canvas timeline with lanes, bars, links between bars, zoom (wheel) and pan
 // (drag). Data comes from window.TLSCOPE_TIMELINE, set by a data/*.js file loaded before this:
 //   { lanes: [label...], colors: {cls: "#rrggbb", ...},              // one colour per kind
-//     bars: [[lane, depth, start, end, label, cls, group, detail], ...],
+//     styles: [[label, cls, detail], ...],                          // shared by many bars
+//     bars: [[lane, depth, start, end, style], ...],
 //     links: [[barIndex, barIndex], ...],                           // matched bars across lanes
-//     markers: [[lane, time, cls, text], ...] }                     // problems on their ranks
+//     chained: [barIndex, ...],                                     // linked to barIndex - 1
+//     markers: [[lane, time, cls, text], ...],                      // problems on their ranks
+//     groups: [[label, cls, [lane...]], ...] }                      // lanes folded into one
+// A group of several lanes is drawn as its first lane under the group's label until it is
+// opened (a click on its label, or its <details> toggle in #lane-groups), so a job of 1,024
+// alike ranks draws a handful of lanes.
 (function () {
   "use strict";
   var COLORS = { ok: "#6b8fd6", phase: "#6b8fd6", desync: "#d63b3b", straggler: "#e59a1c",
                  hang: "#8e24aa", fail: "#d63b3b", cache: "#2e9d5b" };
   var PROBLEMS = { desync: 1, hang: 1, straggler: 1, fail: 1 };
-  var LANE_LABEL_W = 170, ROW_H = 18, LANE_PAD = 6, AXIS_H = 22;
+  var LANE_LABEL_W = 190, ROW_H = 18, LANE_PAD = 6, AXIS_H = 22;
 
   function init() {
     var data = window.TLSCOPE_TIMELINE;
     var host = document.getElementById("timeline");
     if (!host || !data) return;
-    var bars = data.bars, lanes = data.lanes, markers = data.markers || [];
+    var lanes = data.lanes, markers = data.markers || [], styles = data.styles || [];
+    // The drawing code reads [lane, depth, start, end, label, cls, group, detail].
+    var bars = data.bars.map(function (b) {
+      var s = styles[b[4]] || ["", "ok", ""];
+      return [b[0], b[1], b[2], b[3], s[0], s[1], 0, s[2]];
+    });
+    var links = (data.links || []).slice();
+    (data.chained || []).forEach(function (i) { links.push([i - 1, i]); });
     var colors = data.colors || {};
     function colorOf(cls) { return colors[cls] || COLORS[cls] || COLORS.ok; }
     var laneDepth = lanes.map(function () { return 1; });
@@ -26,9 +39,35 @@
     });
     if (!bars.length) { t0 = 0; t1 = 1; }
     if (t1 <= t0) t1 = t0 + 1;
-    var laneTop = [], y = AXIS_H;
-    lanes.forEach(function (_, i) { laneTop.push(y); y += laneDepth[i] * ROW_H + LANE_PAD; });
-    var height = y + 4;
+    // Lane groups: without any, each lane is a group of its own.
+    var groups = data.groups && data.groups.length ? data.groups
+      : lanes.map(function (l, i) { return [l, "", [i]]; });
+    var groupOf = lanes.map(function () { return -1; });
+    groups.forEach(function (g, k) { g[2].forEach(function (lane) { groupOf[lane] = k; }); });
+    var open = groups.map(function (g) { return g[2].length < 2; });
+    // rows: the lanes drawn, top to bottom; laneTop[lane] is -1 for a lane folded away, and
+    // rowLane[lane] the lane drawn in its place (the group's first), where its links end.
+    var rows = [], laneTop = [], rowLane = [], height = 0;
+    function layout() {
+      rows = []; laneTop = lanes.map(function () { return -1; });
+      rowLane = lanes.map(function (_, i) { return i; });
+      groups.forEach(function (g, k) {
+        if (open[k]) { g[2].forEach(function (lane) { rows.push(lane); }); return; }
+        rows.push(g[2][0]);
+        g[2].forEach(function (lane) { rowLane[lane] = g[2][0]; });
+      });
+      lanes.forEach(function (_, i) { if (groupOf[i] < 0) rows.push(i); });
+      var y = AXIS_H;
+      rows.forEach(function (lane) { laneTop[lane] = y; y += laneDepth[lane] * ROW_H + LANE_PAD; });
+      height = y + 4;
+    }
+    layout();
+    function rowLabel(lane) {
+      var k = groupOf[lane];
+      if (k < 0 || groups[k][2].length < 2) return String(lanes[lane]);
+      return open[k] ? (groups[k][2][0] === lane ? "\u25be " : "  ") + lanes[lane]
+                     : "\u25b8 " + groups[k][0];
+    }
     // Bars per lane sorted by start so each frame culls with a binary search.
     var byLane = lanes.map(function () { return []; });
     bars.forEach(function (b, i) { byLane[b[0]].push(i); });
@@ -38,7 +77,7 @@
       list.forEach(function (i) { maxDur[lane] = Math.max(maxDur[lane], bars[i][3] - bars[i][2]); });
     });
     var linksOf = {};
-    (data.links || []).forEach(function (l) {
+    links.forEach(function (l) {
       (linksOf[l[0]] = linksOf[l[0]] || []).push(l[1]);
       (linksOf[l[1]] = linksOf[l[1]] || []).push(l[0]);
     });
@@ -57,7 +96,7 @@
     function tOf(x) { return view.a + (x - LANE_LABEL_W) / (width() - LANE_LABEL_W) * (view.b - view.a); }
     function barRect(i) {
       var b = bars[i], x0 = xOf(b[2]), x1 = xOf(b[3]);
-      return { x: x0, y: laneTop[b[0]] + b[1] * ROW_H + 1, w: Math.max(1, x1 - x0), h: ROW_H - 2 };
+      return { x: x0, y: laneTop[rowLane[b[0]]] + b[1] * ROW_H + 1, w: Math.max(1, x1 - x0), h: ROW_H - 2 };
     }
     function fmt(us) {
       var a = Math.abs(us);
@@ -80,12 +119,12 @@
         ctx.fillText(fmt(t - t0), x + 2, AXIS_H - 9);
       }
       drawn = 0;
-      lanes.forEach(function (label, lane) {
-        var top = laneTop[lane], h = laneDepth[lane] * ROW_H;
-        ctx.fillStyle = lane % 2 ? "#f7f8fb" : "#fff";
+      rows.forEach(function (lane, row) {
+        var top = laneTop[lane], h = laneDepth[lane] * ROW_H, k = groupOf[lane];
+        ctx.fillStyle = row % 2 ? "#f7f8fb" : "#fff";
         ctx.fillRect(0, top - 2, w, h + 4);
-        ctx.fillStyle = "#1d2330";
-        ctx.fillText(String(label).slice(0, 28), 4, top + 13);
+        ctx.fillStyle = k >= 0 && groups[k][1] ? colorOf(groups[k][1]) : "#1d2330";
+        ctx.fillText(rowLabel(lane).slice(0, 32), 4, top + 13);
         var list = byLane[lane];
         // First bar that could be visible: start >= view.a - longest bar of the lane.
         var lo = 0, hi = list.length, from = view.a - maxDur[lane];
@@ -114,16 +153,17 @@
       drawLinks(w);
       drawMarkers();
       host.setAttribute("data-drawn-bars", String(drawn));
+      host.setAttribute("data-rows", String(rows.length));
     }
 
     function drawLinks(w) {
-      var links = data.links || [];
       if (!links.length) return;
       ctx.lineWidth = 1;
       var shown = 0;
       for (var k = 0; k < links.length && shown < 5000; k++) {
         var a = bars[links[k][0]], b = bars[links[k][1]];
         if (Math.max(a[3], b[3]) < view.a || Math.min(a[2], b[2]) > view.b) continue;
+        if (rowLane[a[0]] === rowLane[b[0]]) continue;  // both folded onto one lane
         var ra = barRect(links[k][0]), rb = barRect(links[k][1]);
         var bad = PROBLEMS[a[5]] || PROBLEMS[b[5]];
         ctx.strokeStyle = bad ? "rgba(214,59,59,0.8)" : "rgba(60,80,120,0.35)";
@@ -139,7 +179,7 @@
     function drawMarkers() {
       markers.forEach(function (m) {
         if (m[1] < view.a || m[1] > view.b) return;
-        var x = xOf(m[1]), y = laneTop[m[0]];
+        var x = xOf(m[1]), y = laneTop[rowLane[m[0]]];
         ctx.fillStyle = colorOf(m[2]);
         ctx.beginPath();
         ctx.moveTo(x - 6, y - 2); ctx.lineTo(x + 6, y - 2); ctx.lineTo(x, y + 8);
@@ -148,30 +188,39 @@
     }
     function markerAt(x, y) {
       for (var k = 0; k < markers.length; k++) {
-        var m = markers[k], mx = xOf(m[1]), my = laneTop[m[0]];
+        var m = markers[k], mx = xOf(m[1]), my = laneTop[rowLane[m[0]]];
         if (Math.abs(x - mx) <= 6 && y >= my - 3 && y <= my + 9) return m;
       }
       return null;
     }
 
-    function hit(x, y) {
-      for (var lane = 0; lane < lanes.length; lane++) {
-        if (y < laneTop[lane] || y > laneTop[lane] + laneDepth[lane] * ROW_H) continue;
-        var t = tOf(x), best = -1, list = byLane[lane], slack = (view.b - view.a) / width() * 2;
-        for (var j = 0; j < list.length; j++) {
-          var b = bars[list[j]];
-          if (b[2] - slack <= t && t <= b[3] + slack && laneTop[lane] + b[1] * ROW_H <= y &&
-              y < laneTop[lane] + (b[1] + 1) * ROW_H) best = list[j];
-        }
-        return best;
+    function rowAt(y) {
+      for (var r = 0; r < rows.length; r++) {
+        var lane = rows[r];
+        if (y >= laneTop[lane] && y <= laneTop[lane] + laneDepth[lane] * ROW_H) return lane;
       }
       return -1;
+    }
+    function hit(x, y) {
+      var lane = rowAt(y);
+      if (lane < 0) return -1;
+      var t = tOf(x), best = -1, list = byLane[lane], slack = (view.b - view.a) / width() * 2;
+      for (var j = 0; j < list.length; j++) {
+        var b = bars[list[j]];
+        if (b[2] - slack <= t && t <= b[3] + slack && laneTop[lane] + b[1] * ROW_H <= y &&
+            y < laneTop[lane] + (b[1] + 1) * ROW_H) best = list[j];
+      }
+      return best;
     }
 
     var drag = null;
     canvas.addEventListener("mousedown", function (e) { drag = { x: e.offsetX, a: view.a, b: view.b, moved: false }; });
     window.addEventListener("mouseup", function (e) {
-      if (drag && !drag.moved && e.target === canvas) { selected = hit(e.offsetX, e.offsetY); draw(); }
+      if (drag && !drag.moved && e.target === canvas) {
+        var lane = e.offsetX < LANE_LABEL_W ? rowAt(e.offsetY) : -1;
+        if (lane >= 0 && groups[groupOf[lane]] && groups[groupOf[lane]][2].length > 1) toggle(groupOf[lane]);
+        else { selected = hit(e.offsetX, e.offsetY); draw(); }
+      }
       drag = null;
     });
     canvas.addEventListener("mousemove", function (e) {
@@ -209,11 +258,25 @@
     if (reset) reset.addEventListener("click", function () {
       view.a = t0 - (t1 - t0) * 0.01; view.b = t1 + (t1 - t0) * 0.01; selected = -1; draw();
     });
+    // A group opens from its <details> toggle or its label; the two stay in step.
+    var toggles = {};
+    document.querySelectorAll("#lane-groups details[data-group]").forEach(function (d) {
+      var k = Number(d.getAttribute("data-group"));
+      toggles[k] = d;
+      d.addEventListener("toggle", function () {
+        if (open[k] !== d.open) { open[k] = d.open; layout(); draw(); }
+      });
+    });
+    function toggle(k) {
+      open[k] = !open[k];
+      if (toggles[k]) toggles[k].open = open[k];
+      layout(); draw();
+    }
     window.addEventListener("resize", draw);
     draw();
     host.setAttribute("data-bars", String(bars.length));
     host.setAttribute("data-lanes", String(lanes.length));
-    host.setAttribute("data-links", String((data.links || []).length));
+    host.setAttribute("data-links", String(links.length));
     host.setAttribute("data-markers", String(markers.length));
   }
   document.addEventListener("DOMContentLoaded", init);

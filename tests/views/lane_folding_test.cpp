@@ -9,8 +9,8 @@ using namespace tlscope::views;
 
 namespace {
 
-// `ranks` ranks issuing `count` all_reduces 1 ms apart, rank r starting r % 7 µs late (jitter
-// well under kAlikeLagUs); `late_rank` starts 5 ms late every time.
+// `ranks` ranks issuing `count` all_reduces of 1 ms, 50 ms apart, rank r starting r % 7 µs late
+// (jitter well under kAlikeLagUs); `late_rank` starts 20 ms late every time.
 CollectiveTimeline job(int ranks, int count, int64_t late_rank = -1) {
   CollectiveTimeline t;
   t.runs.runs.push_back({});
@@ -23,8 +23,8 @@ CollectiveTimeline job(int ranks, int count, int64_t late_rank = -1) {
       b.seq = seq;
       b.op = "all_reduce";
       b.input_sizes = "[[4, 4]]";
-      b.start_us = seq * 10000.0 + r % 7 + (r == late_rank ? 5000 : 0);
-      b.end_us = seq * 10000.0 + 5200;
+      b.start_us = seq * 50000.0 + r % 7 + (r == late_rank ? 20000 : 0);
+      b.end_us = b.start_us + 1000;
       t.bars.push_back(b);
     }
   }
@@ -37,13 +37,13 @@ void desync_on(CollectiveTimeline& t, int64_t rank, int64_t seq) {
       b.op = "all_gather";
       b.problem = ProblemKind::desync;
     }
-  t.markers.push_back({ProblemKind::desync, 1, 0, rank, "0", seq, seq * 10000.0,
+  t.markers.push_back({ProblemKind::desync, 1, 0, rank, "0", seq, seq * 50000.0,
                        "rank 2 issued all_gather"});
 }
 
 }  // namespace
 
-TEST_CASE("lane folding: 1,024 alike ranks fold into one group, the desynced rank stays apart") {
+TEST_CASE("lane folding: 1024 alike ranks fold into one group, the desynced rank stays apart") {
   CollectiveTimeline t = job(1024, 4);
   desync_on(t, 2, 1);
   const LaneFolding f = fold_collective_lanes(t);
@@ -67,7 +67,7 @@ TEST_CASE("lane folding: 1,024 alike ranks fold into one group, the desynced ran
 
 TEST_CASE("lane folding: a finding's rank stays apart even when its collectives look alike") {
   CollectiveTimeline t = job(16, 3);
-  t.markers.push_back({ProblemKind::straggler, 7, 0, 9, "0", 2, 20000.0, "rank 9 was late"});
+  t.markers.push_back({ProblemKind::straggler, 7, 0, 9, "0", 2, 100000.0, "rank 9 was late"});
   const LaneFolding f = fold_collective_lanes(t);
   REQUIRE(f.groups.size() == 2);
   CHECK(f.groups[0].label == "ranks 0-8, 10-15 (15)");
@@ -82,6 +82,16 @@ TEST_CASE("lane folding: a rank late at every collective does not fold with the 
   // Apart by its timing, not by a finding.
   CHECK(f.groups[1].label == "rank 40");
   CHECK_FALSE(f.groups[1].outlier);
+
+  // A few hundred µs of jitter (as the 4-rank desync sample's ranks have) keeps ranks together.
+  CollectiveTimeline jitter = job(4, 5);
+  for (auto& b : jitter.bars) {
+    b.start_us += static_cast<double>(b.rank) * 250;
+    b.end_us += static_cast<double>(b.rank) * 250;
+  }
+  const LaneFolding j = fold_collective_lanes(jitter);
+  REQUIRE(j.groups.size() == 1);
+  CHECK(j.groups[0].label == "ranks 0-3 (4)");
 }
 
 TEST_CASE("lane folding: ranks issuing other collectives or another run are other groups") {

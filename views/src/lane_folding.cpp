@@ -13,28 +13,25 @@ int severity(ProblemKind k) {
   return k == ProblemKind::none ? 0 : 4 - static_cast<int>(k);
 }
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-  return v[v.size() / 2];
-}
-
 // Lanes of one order of collectives, split where the sorted mean lags leave a gap wider than
-// the larger of kAlikeLagUs and half the median collective: a rank that is late every time
-// does not hide in a group of ranks that are on time.
+// the larger of kAlikeLagUs and the mean collective: a rank that is late every time does not
+// hide in a group of ranks that are on time, while the jitter of ranks issuing a collective a
+// few hundred µs apart (the sample runtime's threads) keeps them together.
 std::vector<std::vector<int>> split_by_timing(const std::vector<int>& lanes,
                                               const std::vector<std::vector<uint32_t>>& bars_of,
                                               const CollectiveTimeline& t) {
   if (lanes.size() < 2) return {lanes};
   // The earliest start of each collective among these lanes; lag = start - that.
   std::map<std::pair<std::string_view, int64_t>, double> earliest;
-  std::vector<double> durations;
+  double total_duration = 0;
+  size_t bars = 0;
   for (int lane : lanes) {
     for (uint32_t b : bars_of[static_cast<size_t>(lane)]) {
       const CollectiveBar& bar = t.bars[b];
       auto [it, inserted] = earliest.try_emplace({bar.pg_name, bar.seq}, bar.start_us);
       if (!inserted) it->second = std::min(it->second, bar.start_us);
-      durations.push_back(bar.end_us - bar.start_us);
+      total_duration += bar.end_us - bar.start_us;
+      ++bars;
     }
   }
   std::vector<std::pair<double, int>> lag;  // (mean lag, lane)
@@ -45,7 +42,8 @@ std::vector<std::vector<int>> split_by_timing(const std::vector<int>& lanes,
     lag.emplace_back(bars.empty() ? 0 : sum / static_cast<double>(bars.size()), lane);
   }
   std::sort(lag.begin(), lag.end());
-  const double gap = std::max(kAlikeLagUs, median(std::move(durations)) / 2);
+  const double gap =
+      std::max(kAlikeLagUs, bars ? total_duration / static_cast<double>(bars) : 0.0);
   std::vector<std::vector<int>> out(1);
   for (size_t i = 0; i < lag.size(); ++i) {
     if (i > 0 && lag[i].first - lag[i - 1].first > gap) out.emplace_back();

@@ -40,8 +40,8 @@ struct LaneFolding {
 
 // Ranks start alike when they issued the same collectives in the same order (group, seq, op,
 // sizes) in one run; they stay alike when their mean lag behind the earliest rank differs from
-// the next rank's by less than this or half a median collective, whichever is longer.
-constexpr double kAlikeLagUs = 100;
+// the next rank's by less than this or the mean collective's duration, whichever is longer.
+constexpr double kAlikeLagUs = 1000;
 
 LaneFolding fold_collective_lanes(const CollectiveTimeline& t);
 
