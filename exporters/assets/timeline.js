@@ -22,11 +22,10 @@
     var host = document.getElementById("timeline");
     if (!host || !data) return;
     var lanes = data.lanes, markers = data.markers || [], styles = data.styles || [];
-    // The drawing code reads [lane, depth, start, end, label, cls, group, detail].
-    var bars = data.bars.map(function (b) {
-      var s = styles[b[4]] || ["", "ok", ""];
-      return [b[0], b[1], b[2], b[3], s[0], s[1], 0, s[2]];
-    });
+    // A bar is [lane, depth, start, end, style]; its label, class and detail are its style's
+    // (kept shared: a 1,024-rank job has tens of thousands of bars).
+    var bars = data.bars, NO_STYLE = ["", "ok", ""];
+    function styleOf(b) { return styles[b[4]] || NO_STYLE; }
     var links = (data.links || []).slice();
     (data.chained || []).forEach(function (i) { links.push([i - 1, i]); });
     var colors = data.colors || {};
@@ -76,17 +75,31 @@
       list.sort(function (a, b) { return bars[a][2] - bars[b][2]; });
       list.forEach(function (i) { maxDur[lane] = Math.max(maxDur[lane], bars[i][3] - bars[i][2]); });
     });
-    var linksOf = {};
-    links.forEach(function (l) {
-      (linksOf[l[0]] = linksOf[l[0]] || []).push(l[1]);
-      (linksOf[l[1]] = linksOf[l[1]] || []).push(l[0]);
-    });
+    // The bars linked to the selected one, found when a bar is selected.
+    var linked = {};
+    function select(i) {
+      selected = i; linked = {};
+      if (i < 0) return;
+      links.forEach(function (l) { if (l[0] === i) linked[l[1]] = 1; else if (l[1] === i) linked[l[0]] = 1; });
+    }
 
+    // The lanes scroll inside the page at most 80% of the window tall; the canvas is only as
+    // tall as that window onto them (a 1,024-lane canvas would be 24,000 px of pixels to clear
+    // and fill) and sticks to the top of the scrolled area, which draws the rows in view.
     var canvas = document.createElement("canvas");
+    var scroller = document.createElement("div"), spacer = document.createElement("div");
     var tip = document.createElement("div");
     tip.className = "tip";
-    host.appendChild(canvas);
+    scroller.style.overflowY = "auto";
+    scroller.style.maxHeight = "80vh";
+    canvas.style.position = "sticky";
+    canvas.style.top = "0";
+    spacer.appendChild(canvas);
+    scroller.appendChild(spacer);
+    host.appendChild(scroller);
     host.appendChild(tip);
+    var scrollTop = 0;  // content y at the canvas's top, as of the last draw
+    function contentY(e) { return e.offsetY + scrollTop; }
     var ctx = canvas.getContext("2d");
     var view = { a: t0 - (t1 - t0) * 0.01, b: t1 + (t1 - t0) * 0.01 };
     var selected = -1, drawn = 0, dpr = window.devicePixelRatio || 1;
@@ -105,22 +118,18 @@
 
     function draw() {
       var w = width();
-      canvas.width = w * dpr; canvas.height = height * dpr;
-      canvas.style.height = height + "px";
-      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      ctx.clearRect(0, 0, w, height);
+      spacer.style.height = height + "px";
+      var viewH = Math.min(height, scroller.clientHeight || height);
+      scrollTop = Math.max(0, Math.min(scroller.scrollTop, height - viewH));
+      canvas.width = w * dpr; canvas.height = viewH * dpr;
+      canvas.style.height = viewH + "px";
+      ctx.setTransform(dpr, 0, 0, dpr, 0, -scrollTop * dpr);
+      ctx.clearRect(0, scrollTop, w, viewH);
       ctx.font = "11px sans-serif";
-      // Time axis.
-      ctx.fillStyle = "#667085";
-      var ticks = 8;
-      for (var k = 0; k <= ticks; k++) {
-        var t = view.a + (view.b - view.a) * k / ticks, x = xOf(t);
-        ctx.fillRect(x, AXIS_H - 6, 1, 6);
-        ctx.fillText(fmt(t - t0), x + 2, AXIS_H - 9);
-      }
       drawn = 0;
       rows.forEach(function (lane, row) {
         var top = laneTop[lane], h = laneDepth[lane] * ROW_H, k = groupOf[lane];
+        if (top + h < scrollTop + AXIS_H || top - 2 > scrollTop + viewH) return;  // out of view
         ctx.fillStyle = row % 2 ? "#f7f8fb" : "#fff";
         ctx.fillRect(0, top - 2, w, h + 4);
         ctx.fillStyle = k >= 0 && groups[k][1] ? colorOf(groups[k][1]) : "#1d2330";
@@ -139,12 +148,13 @@
           var px = Math.floor(r.x);
           if (r.w <= 1 && lastPx[b[1]] === px) continue;
           lastPx[b[1]] = px;
-          ctx.fillStyle = colorOf(b[5]);
-          ctx.globalAlpha = selected >= 0 && i !== selected && (linksOf[selected] || []).indexOf(i) < 0 ? 0.35 : 1;
+          var st = styleOf(b);
+          ctx.fillStyle = colorOf(st[1]);
+          ctx.globalAlpha = selected >= 0 && i !== selected && !linked[i] ? 0.35 : 1;
           ctx.fillRect(Math.max(r.x, LANE_LABEL_W), r.y, Math.min(r.w, w), r.h);
           if (r.w > 40) {
             ctx.fillStyle = "#fff";
-            ctx.fillText(String(b[4]).slice(0, Math.floor(r.w / 6)), Math.max(r.x, LANE_LABEL_W) + 3, r.y + 12);
+            ctx.fillText(String(st[0]).slice(0, Math.floor(r.w / 6)), Math.max(r.x, LANE_LABEL_W) + 3, r.y + 12);
           }
           drawn++;
         }
@@ -152,6 +162,16 @@
       });
       drawLinks(w);
       drawMarkers();
+      // The time axis, pinned above the scrolled lanes.
+      ctx.fillStyle = "#fff";
+      ctx.fillRect(0, scrollTop, w, AXIS_H - 2);
+      ctx.fillStyle = "#667085";
+      var ticks = 8;
+      for (var k = 0; k <= ticks; k++) {
+        var t = view.a + (view.b - view.a) * k / ticks, x = xOf(t);
+        ctx.fillRect(x, scrollTop + AXIS_H - 6, 1, 6);
+        ctx.fillText(fmt(t - t0), x + 2, scrollTop + AXIS_H - 9);
+      }
       host.setAttribute("data-drawn-bars", String(drawn));
       host.setAttribute("data-rows", String(rows.length));
     }
@@ -165,7 +185,7 @@
         if (Math.max(a[3], b[3]) < view.a || Math.min(a[2], b[2]) > view.b) continue;
         if (rowLane[a[0]] === rowLane[b[0]]) continue;  // both folded onto one lane
         var ra = barRect(links[k][0]), rb = barRect(links[k][1]);
-        var bad = PROBLEMS[a[5]] || PROBLEMS[b[5]];
+        var bad = PROBLEMS[styleOf(a)[1]] || PROBLEMS[styleOf(b)[1]];
         ctx.strokeStyle = bad ? "rgba(214,59,59,0.8)" : "rgba(60,80,120,0.35)";
         ctx.beginPath();
         ctx.moveTo(Math.max(ra.x, LANE_LABEL_W), ra.y + ra.h);
@@ -214,23 +234,26 @@
     }
 
     var drag = null;
-    canvas.addEventListener("mousedown", function (e) { drag = { x: e.offsetX, a: view.a, b: view.b, moved: false }; });
+    canvas.addEventListener("mousedown", function (e) {
+      drag = { x: e.offsetX, y: e.clientY, top: scroller.scrollTop, a: view.a, b: view.b, moved: false };
+    });
     window.addEventListener("mouseup", function (e) {
       if (drag && !drag.moved && e.target === canvas) {
-        var lane = e.offsetX < LANE_LABEL_W ? rowAt(e.offsetY) : -1;
+        var lane = e.offsetX < LANE_LABEL_W ? rowAt(contentY(e)) : -1;
         if (lane >= 0 && groups[groupOf[lane]] && groups[groupOf[lane]][2].length > 1) toggle(groupOf[lane]);
-        else { selected = hit(e.offsetX, e.offsetY); draw(); }
+        else { select(hit(e.offsetX, contentY(e))); draw(); }
       }
       drag = null;
     });
     canvas.addEventListener("mousemove", function (e) {
       if (drag) {
         var dt = (e.offsetX - drag.x) / (width() - LANE_LABEL_W) * (drag.b - drag.a);
+        scroller.scrollTop = drag.top - (e.clientY - drag.y);  // drag up and down scrolls lanes
         if (Math.abs(e.offsetX - drag.x) > 2) drag.moved = true;
         view.a = drag.a - dt; view.b = drag.b - dt; draw();
         return;
       }
-      var mk = markerAt(e.offsetX, e.offsetY), i = hit(e.offsetX, e.offsetY);
+      var mk = markerAt(e.offsetX, contentY(e)), i = hit(e.offsetX, contentY(e));
       if (mk) {
         tip.textContent = mk[2] + " on " + lanes[mk[0]] + "\n" + mk[3];
         tip.style.left = Math.min(e.offsetX + 12, width() - 300) + "px";
@@ -239,15 +262,16 @@
         return;
       }
       if (i < 0) { tip.style.display = "none"; return; }
-      var b = bars[i];
-      tip.textContent = b[4] + "\n" + lanes[b[0]] + "  start " + fmt(b[2] - t0) + "  duration " + fmt(b[3] - b[2]) +
-        (b[7] ? "\n" + b[7] : "");
+      var b = bars[i], st = styleOf(b);
+      tip.textContent = st[0] + "\n" + lanes[b[0]] + "  start " + fmt(b[2] - t0) + "  duration " + fmt(b[3] - b[2]) +
+        (st[2] ? "\n" + st[2] : "");
       tip.style.left = Math.min(e.offsetX + 12, width() - 300) + "px";
       tip.style.top = (e.offsetY + 14) + "px";
       tip.style.display = "block";
     });
     canvas.addEventListener("mouseleave", function () { tip.style.display = "none"; });
     canvas.addEventListener("wheel", function (e) {
+      if (e.shiftKey) return;  // Shift+wheel scrolls the lanes
       e.preventDefault();
       var t = tOf(e.offsetX), f = e.deltaY > 0 ? 1.25 : 0.8;
       view.a = t - (t - view.a) * f; view.b = t + (view.b - t) * f;
@@ -256,7 +280,7 @@
     }, { passive: false });
     var reset = document.getElementById("timeline-reset");
     if (reset) reset.addEventListener("click", function () {
-      view.a = t0 - (t1 - t0) * 0.01; view.b = t1 + (t1 - t0) * 0.01; selected = -1; draw();
+      view.a = t0 - (t1 - t0) * 0.01; view.b = t1 + (t1 - t0) * 0.01; select(-1); draw();
     });
     // A group opens from its <details> toggle or its label; the two stay in step.
     var toggles = {};
@@ -273,6 +297,7 @@
       layout(); draw();
     }
     window.addEventListener("resize", draw);
+    scroller.addEventListener("scroll", draw);
     draw();
     host.setAttribute("data-bars", String(bars.length));
     host.setAttribute("data-lanes", String(lanes.length));

@@ -191,8 +191,8 @@ std::string timeline_js(const TimelineData& data) {
 
 std::string timeline_host_html(std::string_view legend_html) {
   return "<div class=\"toolbar\"><button id=\"timeline-reset\" type=\"button\">Reset zoom</button>"
-         "<span class=\"muted\">Wheel to zoom, drag to pan, click a bar to highlight what it is "
-         "linked to.</span><span class=\"legend\">" +
+         "<span class=\"muted\">Wheel to zoom, drag to pan, Shift+wheel to scroll the lanes, "
+         "click a bar to highlight what it is linked to.</span><span class=\"legend\">" +
          std::string(legend_html) + "</span></div>\n<div id=\"timeline\"></div>\n";
 }
 

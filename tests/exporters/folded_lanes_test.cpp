@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -89,6 +90,7 @@ f.onload = function () { setTimeout(function () {
   det.open = true;
   setTimeout(function () {
     r.opened = host.getAttribute("data-rows");
+    r.drawnOpen = host.getAttribute("data-drawn-bars");
     document.getElementById("out").textContent = JSON.stringify(r);
   }, 50);
 }, 30); };
@@ -113,4 +115,10 @@ document.body.appendChild(f);
   CHECK(dom.find("\"bars\":\"" + std::to_string(kRanks * kCollectives) + "\"") !=
         std::string::npos);
   CHECK(dom.find("\"opened\":\"1024\"") != std::string::npos);
+  // Open, only the rows in the scrolled window are drawn: more than folded, far fewer than all.
+  const size_t open_at = dom.find("\"drawnOpen\":\"");
+  REQUIRE(open_at != std::string::npos);
+  const int drawn_open = std::atoi(dom.c_str() + open_at + 13);
+  CHECK(drawn_open > 16);
+  CHECK(drawn_open < kRanks * kCollectives / 4);
 }
