@@ -199,9 +199,9 @@ std::string timeline_host_html(std::string_view legend_html) {
 std::string lane_groups_html(const views::CollectiveTimeline& c,
                              const views::LaneFolding& folding) {
   if (folding.folded_groups() == 0) return "";
-  std::string h = "<div id=\"lane-groups\" data-groups=\"" +
-                  std::to_string(folding.groups.size()) + "\" data-folded=\"" +
-                  std::to_string(folding.folded_groups()) + "\"><span class=\"muted\">" +
+  std::string h = "<div id=\"lane-groups\" data-groups=\"" + std::to_string(folding.groups.size()) +
+                  "\" data-folded=\"" + std::to_string(folding.folded_groups()) +
+                  "\"><span class=\"muted\">" +
                   views::format_count(static_cast<int64_t>(c.lanes.size())) + " ranks on " +
                   views::format_count(static_cast<int64_t>(folding.groups.size())) +
                   " lanes: ranks that issued the same collectives at about the same times share "

@@ -273,7 +273,8 @@ void TimelinePanel::draw_lanes(PanelContext& ctx) {
     if (rows.lane_top[static_cast<size_t>(lane)] < 0) {
       const int g = scene_->lane_group[static_cast<size_t>(lane)];
       if (g < 0) return false;
-      lane = collectives_lane(bar.run, scene_->folding.groups[static_cast<size_t>(g)].ranks.front());
+      lane =
+          collectives_lane(bar.run, scene_->folding.groups[static_cast<size_t>(g)].ranks.front());
       if (lane < 0 || rows.lane_top[static_cast<size_t>(lane)] < 0) return false;
     }
     p->x = cx + static_cast<float>((bar.start_us - view_.start_us) / view_.span() * canvas_w);

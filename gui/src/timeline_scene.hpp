@@ -22,7 +22,7 @@ struct TimelineScene {
   std::vector<views::PhaseZone> phase_zones;  // for intervals [0, phase_zones.size())
   views::Timeline timeline;                   // phase and collective lanes, one axis per run
   std::vector<std::string> lane_labels;
-  views::LaneFolding folding;  // alike ranks (the report's collective lanes fold the same)
+  views::LaneFolding folding;    // alike ranks (the report's collective lanes fold the same)
   std::vector<int> lane_group;   // per lane: its folding group when that has 2+ ranks, or -1
   std::vector<bool> lane_leads;  // per lane: drawn for its group when the group is folded
   std::vector<int> timeline_lane_of_collective_lane;  // per collectives.lanes entry, or -1

@@ -62,8 +62,7 @@ TEST_CASE("report: a 1024-rank desync folds the alike ranks beside rank 2's own 
   CHECK(page.find("<details class=\"lane-group\" data-group=\"0\"><summary>ranks 0-1, 3-1023 "
                   "(1,023)</summary>") != std::string::npos);
   // The data file carries the groups timeline.js folds by: rank 2 alone, marked as the desync.
-  CHECK(js.find("\"groups\": [[\"ranks 0-1, 3-1023 (1,023)\",\"\",[0,1,3,4,") !=
-        std::string::npos);
+  CHECK(js.find("\"groups\": [[\"ranks 0-1, 3-1023 (1,023)\",\"\",[0,1,3,4,") != std::string::npos);
   CHECK(js.find("[\"rank 2\",\"desync\",[2]]") != std::string::npos);
   CHECK(count_of(js, "\n[") >= static_cast<size_t>(kRanks * kCollectives));  // every bar, to open
 

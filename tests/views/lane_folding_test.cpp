@@ -37,8 +37,8 @@ void desync_on(CollectiveTimeline& t, int64_t rank, int64_t seq) {
       b.op = "all_gather";
       b.problem = ProblemKind::desync;
     }
-  t.markers.push_back({ProblemKind::desync, 1, 0, rank, "0", seq, seq * 50000.0,
-                       "rank 2 issued all_gather"});
+  t.markers.push_back(
+      {ProblemKind::desync, 1, 0, rank, "0", seq, seq * 50000.0, "rank 2 issued all_gather"});
 }
 
 }  // namespace

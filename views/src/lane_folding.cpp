@@ -38,12 +38,12 @@ std::vector<std::vector<int>> split_by_timing(const std::vector<int>& lanes,
   for (int lane : lanes) {
     const auto& bars = bars_of[static_cast<size_t>(lane)];
     double sum = 0;
-    for (uint32_t b : bars) sum += t.bars[b].start_us - earliest[{t.bars[b].pg_name, t.bars[b].seq}];
+    for (uint32_t b : bars)
+      sum += t.bars[b].start_us - earliest[{t.bars[b].pg_name, t.bars[b].seq}];
     lag.emplace_back(bars.empty() ? 0 : sum / static_cast<double>(bars.size()), lane);
   }
   std::sort(lag.begin(), lag.end());
-  const double gap =
-      std::max(kAlikeLagUs, bars ? total_duration / static_cast<double>(bars) : 0.0);
+  const double gap = std::max(kAlikeLagUs, bars ? total_duration / static_cast<double>(bars) : 0.0);
   std::vector<std::vector<int>> out(1);
   for (size_t i = 0; i < lag.size(); ++i) {
     if (i > 0 && lag[i].first - lag[i - 1].first > gap) out.emplace_back();
@@ -82,8 +82,8 @@ std::string rank_ranges(const std::vector<int64_t>& ranks, size_t max_ranges) {
                                : std::to_string(r.first) + "-" + std::to_string(r.second);
   };
   std::string out;
-  const size_t shown_head = ranges.size() > max_ranges && max_ranges > 1 ? max_ranges - 1
-                                                                         : ranges.size();
+  const size_t shown_head =
+      ranges.size() > max_ranges && max_ranges > 1 ? max_ranges - 1 : ranges.size();
   for (size_t i = 0; i < shown_head; ++i) out += (i ? ", " : "") + text(ranges[i]);
   if (shown_head < ranges.size()) out += ", ..., " + text(ranges.back());
   return out;
@@ -137,8 +137,8 @@ LaneFolding fold_collective_lanes(const CollectiveTimeline& t) {
     std::string sig = std::to_string(t.lanes[i].run) + ";";
     for (uint32_t b : bars_of[i]) {
       const CollectiveBar& bar = t.bars[b];
-      sig += bar.pg_name + ':' + std::to_string(bar.seq) + ':' + bar.op + ':' + bar.input_sizes +
-             ';';
+      sig +=
+          bar.pg_name + ':' + std::to_string(bar.seq) + ':' + bar.op + ':' + bar.input_sizes + ';';
     }
     auto [it, inserted] = order_of.try_emplace(std::move(sig), orders.size());
     if (inserted) orders.emplace_back();

@@ -26,7 +26,7 @@ struct LaneGroup {
 };
 
 struct LaneFolding {
-  std::vector<LaneGroup> groups;  // by (run, first rank); every lane in exactly one group
+  std::vector<LaneGroup> groups;   // by (run, first rank); every lane in exactly one group
   std::vector<int> group_of_lane;  // per CollectiveTimeline lane
   std::map<std::pair<int32_t, int64_t>, int> group_of_rank;  // (run, rank) -> group
 
