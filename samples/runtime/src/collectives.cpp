@@ -172,7 +172,13 @@ CollectiveResult World::run(const ProcessGroup& g, const std::string& op, const 
   // the span closes after the collective_op record, also when the collective times out.
   Json comm = Json::object();
   comm.set("Collective name", op).set("Process Group Name", g.name);
-  comm.set("Process Group Description", g.desc).set("Process Group Ranks", Json::list(g.ranks));
+  // The profiler keeps the first 30 ranks of a larger group (kTruncatLength in PyTorch's
+  // profiler/util.cpp): at 1,024 ranks the full list would make up half of every rank's log.
+  constexpr size_t kTruncatLength = 30;
+  std::vector<int> listed(g.ranks.begin(),
+                          g.ranks.begin() + static_cast<std::ptrdiff_t>(
+                                                std::min(g.ranks.size(), kTruncatLength)));
+  comm.set("Process Group Description", g.desc).set("Process Group Ranks", Json::list(listed));
   comm.set("Group size", static_cast<int64_t>(g.ranks.size())).set("Rank", proc->rank);
   comm.set("In msg nelems", x.numel()).set("Out msg nelems", shape_numel(out_sizes));
   comm.set("dtype", dtype_guard_name(x.dtype())).set("Seq", seq);
