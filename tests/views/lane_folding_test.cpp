@@ -114,6 +114,39 @@ TEST_CASE("lane folding: ranks issuing other collectives or another run are othe
   CHECK(r.groups[1].label == "run 2 \xC2\xB7 ranks 2-3 (2)");
 }
 
+TEST_CASE("lane folding: ranks of a 2-D mesh fold across their row and column groups") {
+  // 2x2 mesh: rank r is in row group r / 2 and column group r % 2, each group its own pg_name.
+  CollectiveTimeline t;
+  t.runs.runs.push_back({});
+  for (int r = 0; r < 4; ++r) t.lanes.push_back({0, r});
+  for (int r = 0; r < 4; ++r) {
+    for (int seq = 1; seq <= 2; ++seq) {
+      CollectiveBar row, col;
+      row.rank = col.rank = r;
+      row.seq = col.seq = seq;
+      row.pg_name = std::to_string(1 + r / 2);
+      row.pg_desc = "mesh_row_" + std::to_string(r / 2);
+      col.pg_name = std::to_string(3 + r % 2);
+      col.pg_desc = "mesh_col_" + std::to_string(r % 2);
+      row.op = "all_reduce";
+      col.op = r == 3 && seq == 2 ? "broadcast" : "all_gather";
+      // Rank threads interleave the two groups differently: the column collective comes first
+      // on odd ranks.
+      row.start_us = seq * 10000.0 + (r % 2 ? 500 : 0);
+      col.start_us = seq * 10000.0 + (r % 2 ? 0 : 500);
+      row.end_us = row.start_us + 400;
+      col.end_us = col.start_us + 400;
+      t.bars.push_back(row);
+      t.bars.push_back(col);
+    }
+  }
+  const LaneFolding f = fold_collective_lanes(t);
+  REQUIRE(f.groups.size() == 2);
+  CHECK(f.groups[0].label == "ranks 0-2 (3)");
+  // Rank 3 issued another op in its column group: not alike.
+  CHECK(f.groups[1].label == "rank 3");
+}
+
 TEST_CASE("lane folding: a folded group is one row, an open group a row per lane") {
   CollectiveTimeline t = job(1024, 2);
   desync_on(t, 2, 0);

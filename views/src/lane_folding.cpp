@@ -53,6 +53,17 @@ std::vector<std::vector<int>> split_by_timing(const std::vector<int>& lanes,
   return out;
 }
 
+// The kind of process group a collective ran on: its description without the digits that
+// number the instances ("mesh_row_3" -> "mesh_row_"), so that ranks of a 2-D mesh, each in a
+// row group and a column group of its own, compare alike; the group name when it has none.
+std::string group_kind(const CollectiveBar& bar) {
+  if (bar.pg_desc.empty()) return "pg " + bar.pg_name;
+  std::string kind;
+  for (char c : bar.pg_desc)
+    if (c < '0' || c > '9') kind += c;
+  return kind;
+}
+
 }  // namespace
 
 size_t LaneFolding::folded_groups() const {
@@ -123,9 +134,10 @@ LaneFolding fold_collective_lanes(const CollectiveTimeline& t) {
     if (severity(m.kind) > severity(p)) p = m.kind;
   }
 
-  // Alike: the same collectives in the same order, in one run. The signature is a string so
-  // that equal orders meet in one hash bucket; at 1,024 ranks of a few hundred collectives each
-  // it is a few hundred kB, built once.
+  // Alike: the same collectives (kind of group, seq, op, sizes) in one run. Each group's
+  // collectives are in seq order already; sorting the entries leaves out how a rank's threads
+  // interleaved two groups. The signature is a string so that equal ones meet in one hash
+  // bucket; at 1,024 ranks of a few hundred collectives each it is a few hundred kB, built once.
   std::unordered_map<std::string, size_t> order_of;
   std::vector<std::vector<int>> orders;
   std::vector<int> singles;
@@ -134,12 +146,16 @@ LaneFolding fold_collective_lanes(const CollectiveTimeline& t) {
       singles.push_back(static_cast<int>(i));
       continue;
     }
-    std::string sig = std::to_string(t.lanes[i].run) + ";";
+    std::vector<std::string> entries;
+    entries.reserve(bars_of[i].size());
     for (uint32_t b : bars_of[i]) {
       const CollectiveBar& bar = t.bars[b];
-      sig +=
-          bar.pg_name + ':' + std::to_string(bar.seq) + ':' + bar.op + ':' + bar.input_sizes + ';';
+      entries.push_back(group_kind(bar) + ':' + std::to_string(bar.seq) + ':' + bar.op + ':' +
+                        bar.input_sizes);
     }
+    std::sort(entries.begin(), entries.end());
+    std::string sig = std::to_string(t.lanes[i].run) + ";";
+    for (const std::string& e : entries) sig += e + ';';
     auto [it, inserted] = order_of.try_emplace(std::move(sig), orders.size());
     if (inserted) orders.emplace_back();
     orders[it->second].push_back(static_cast<int>(i));

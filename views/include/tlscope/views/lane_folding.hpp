@@ -38,8 +38,8 @@ struct LaneFolding {
   size_t folded_groups() const;  // groups of two or more lanes
 };
 
-// Ranks start alike when they issued the same collectives in the same order (group, seq, op,
-// sizes) in one run; they stay alike when their mean lag behind the earliest rank differs from
+// Ranks start alike when they issued the same collectives (kind of group: its description
+// without instance numbers, seq, op, sizes) in one run; they stay alike when their mean lag behind the earliest rank differs from
 // the next rank's by less than this or the mean collective's duration, whichever is longer.
 constexpr double kAlikeLagUs = 1000;
 
