@@ -1,7 +1,8 @@
 // collectives.html: the collective timeline (ranks as lanes, collectives as bars from issue to
 // completion, the same collective linked across lanes, problem markers on the ranks involved)
 // and the collective findings in words, all from views::load_collective_timeline, the model the
-// viewer's timeline draws.
+// viewer's timeline draws. Ranks that behave alike share a folded lane (views::LaneFolding), so
+// a job of 1,024 ranks draws a few lanes until a group is opened.
 #include <map>
 
 #include "pages.hpp"
@@ -31,7 +32,8 @@ void write_collectives_page(ReportContext& ctx) {
     append_html_escaped(row, f.message);
     problems.push_back(row + "</td></tr>\n");
   }
-  TimelineData data = collective_timeline_data(c, kMaxBars);
+  const views::LaneFolding folding = views::fold_collective_lanes(c);
+  TimelineData data = collective_timeline_data(c, folding, kMaxBars);
   if (data.dropped)
     ctx.warnings.push_back("collective timeline shows the first " +
                            std::to_string(data.bars.size()) + " of " + std::to_string(c.records) +
@@ -64,6 +66,7 @@ void write_collectives_page(ReportContext& ctx) {
     h += "<p>This log has no collective_op records (docs/collectives-format.md). Per-graph "
          "collective schedules, when present, are compared on the <a href=\"ranks.html\">Ranks</a> "
          "page.</p>\n";
+  h += lane_groups_html(c, folding);
   h += timeline_host_html(timeline_legend_html(data));
   std::string table_open = "<table id=\"collective-problems\" data-count=\"" +
                            std::to_string(problems.size()) +

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
+#include <tuple>
 
 #include "tlscope/exporters/html.hpp"
 
@@ -10,10 +12,15 @@ namespace tlscope::exporters {
 
 namespace {
 
+// Microseconds to the nanosecond, without trailing zeros ("60345", "12.5"): a 1,024-rank job
+// writes tens of thousands of them.
 void append_number(std::string& out, double v) {
   char buf[40];
-  std::snprintf(buf, sizeof buf, "%.3f", v);
-  out += buf;
+  int n = std::snprintf(buf, sizeof buf, "%.3f", v);
+  while (n > 0 && buf[n - 1] == '0') --n;
+  if (n > 0 && buf[n - 1] == '.') --n;
+  if (n == 2 && buf[0] == '-' && buf[1] == '0') n = 1, buf[0] = '0';  // "-0.000" is 0
+  out.append(buf, static_cast<size_t>(n));
 }
 
 std::string hex_colour(uint32_t rgb) {
@@ -60,7 +67,8 @@ TimelineData phase_timeline_data(const views::PhaseTimeline& phases, size_t max_
   return data;
 }
 
-TimelineData collective_timeline_data(const views::CollectiveTimeline& c, size_t max_bars) {
+TimelineData collective_timeline_data(const views::CollectiveTimeline& c,
+                                      const views::LaneFolding& folding, size_t max_bars) {
   TimelineData data;
   add_colours(data, views::kCollectiveKinds);
   add_colours(data, views::kProblemKinds);
@@ -93,6 +101,9 @@ TimelineData collective_timeline_data(const views::CollectiveTimeline& c, size_t
   for (const views::ProblemMarker& m : c.markers)
     data.markers.push_back({views::collective_lane(c, m.run, m.rank), m.at_us,
                             std::string(views::style_of(m.kind).id), m.text});
+  for (const views::LaneGroup& g : folding.groups)
+    data.groups.push_back(
+        {g.label, g.outlier ? std::string(views::style_of(g.problem).id) : "", g.lanes});
   return data;
 }
 
@@ -109,7 +120,25 @@ std::string timeline_js(const TimelineData& data) {
     out += ':';
     append_json_string(out, hex_colour(data.colors[i].second));
   }
-  out += "},\n\"bars\": [\n";
+  // A bar's label, class and detail are shared by every rank's bar of one collective: written
+  // once in "styles", referred to by index from the bars.
+  std::map<std::tuple<std::string_view, std::string_view, std::string_view>, size_t> style_of;
+  std::vector<size_t> bar_style(data.bars.size());
+  std::string styles;
+  for (size_t i = 0; i < data.bars.size(); ++i) {
+    const TimelineBar& b = data.bars[i];
+    auto [it, inserted] = style_of.try_emplace({b.label, b.cls, b.detail}, style_of.size());
+    bar_style[i] = it->second;
+    if (!inserted) continue;
+    styles += it->second ? ",\n[" : "[";
+    append_json_string(styles, b.label);
+    styles += ',';
+    append_json_string(styles, b.cls);
+    styles += ',';
+    append_json_string(styles, b.detail);
+    styles += ']';
+  }
+  out += "},\n\"styles\": [\n" + styles + "],\n\"bars\": [\n";
   for (size_t i = 0; i < data.bars.size(); ++i) {
     const TimelineBar& b = data.bars[i];
     if (i) out += ",\n";
@@ -117,20 +146,19 @@ std::string timeline_js(const TimelineData& data) {
     append_number(out, b.start);
     out += ',';
     append_number(out, b.end);
-    out += ',';
-    append_json_string(out, b.label);
-    out += ',';
-    append_json_string(out, b.cls);
-    out += ",0,";
-    append_json_string(out, b.detail);
-    out += ']';
+    out += ',' + std::to_string(bar_style[i]) + ']';
   }
-  out += "],\n\"links\": [";
-  for (size_t i = 0; i < data.links.size(); ++i) {
-    if (i) out += ',';
-    out += '[' + std::to_string(data.links[i].first) + ',' + std::to_string(data.links[i].second) +
-           ']';
+  // Links from a bar to the one before it (a collective's ranks in order) are the bulk: listed
+  // by the later bar alone in "chained".
+  std::string pairs, chained;
+  for (const auto& [from, to] : data.links) {
+    if (from + 1 == to) {
+      chained += (chained.empty() ? "" : ",") + std::to_string(to);
+      continue;
+    }
+    pairs += (pairs.empty() ? "[" : ",[") + std::to_string(from) + ',' + std::to_string(to) + ']';
   }
+  out += "],\n\"links\": [" + pairs + "],\n\"chained\": [" + chained;
   out += "],\n\"markers\": [";
   for (size_t i = 0; i < data.markers.size(); ++i) {
     const TimelineMarker& m = data.markers[i];
@@ -143,14 +171,51 @@ std::string timeline_js(const TimelineData& data) {
     append_json_string(out, m.text);
     out += ']';
   }
+  out += "],\n\"groups\": [";
+  for (size_t i = 0; i < data.groups.size(); ++i) {
+    const TimelineLaneGroup& g = data.groups[i];
+    if (i) out += ",\n";
+    out += '[';
+    append_json_string(out, g.label);
+    out += ',';
+    append_json_string(out, g.cls);
+    out += ",[";
+    for (size_t k = 0; k < g.lanes.size(); ++k) {
+      if (k) out += ',';
+      out += std::to_string(g.lanes[k]);
+    }
+    out += "]]";
+  }
   return out + "]};\n";
 }
 
 std::string timeline_host_html(std::string_view legend_html) {
   return "<div class=\"toolbar\"><button id=\"timeline-reset\" type=\"button\">Reset zoom</button>"
-         "<span class=\"muted\">Wheel to zoom, drag to pan, click a bar to highlight what it is "
-         "linked to.</span><span class=\"legend\">" +
+         "<span class=\"muted\">Wheel to zoom, drag to pan, Shift+wheel to scroll the lanes, "
+         "click a bar to highlight what it is linked to.</span><span class=\"legend\">" +
          std::string(legend_html) + "</span></div>\n<div id=\"timeline\"></div>\n";
+}
+
+std::string lane_groups_html(const views::CollectiveTimeline& c,
+                             const views::LaneFolding& folding) {
+  if (folding.folded_groups() == 0) return "";
+  std::string h = "<div id=\"lane-groups\" data-groups=\"" + std::to_string(folding.groups.size()) +
+                  "\" data-folded=\"" + std::to_string(folding.folded_groups()) +
+                  "\"><span class=\"muted\">" +
+                  views::format_count(static_cast<int64_t>(c.lanes.size())) + " ranks on " +
+                  views::format_count(static_cast<int64_t>(folding.groups.size())) +
+                  " lanes: ranks that issued the same collectives at about the same times share "
+                  "one; open a group (or click its label) to draw each rank.</span>\n";
+  for (size_t g = 0; g < folding.groups.size(); ++g) {
+    const views::LaneGroup& group = folding.groups[g];
+    if (group.lanes.size() < 2) continue;  // a lane of its own: nothing to open
+    h += "<details class=\"lane-group\" data-group=\"" + std::to_string(g) + "\"><summary>";
+    append_html_escaped(h, group.label);
+    h += "</summary><p>ranks ";
+    append_html_escaped(h, views::rank_ranges(group.ranks, SIZE_MAX));
+    h += "</p></details>\n";
+  }
+  return h + "</div>\n";
 }
 
 std::string timeline_legend_html(const TimelineData& data) {

@@ -24,12 +24,6 @@ ImVec4 rgb_vec(uint32_t rgb) {
                 static_cast<float>(rgb & 0xff) / 255.0f, 1.0f);
 }
 
-std::string join_ranks(const std::vector<int64_t>& ranks) {
-  std::string s;
-  for (int64_t r : ranks) s += (s.empty() ? "" : ", ") + std::to_string(r);
-  return s;
-}
-
 }  // namespace
 
 void TimelinePanel::ensure(const ViewerData& data) {
@@ -39,7 +33,7 @@ void TimelinePanel::ensure(const ViewerData& data) {
   const size_t lanes = scene_->timeline.lanes.size();
   collapsed_.assign(lanes, 0);
   hidden_.assign(lanes, 0);
-  group_open_.assign(scene_->groups.size(), 0);
+  group_open_.assign(scene_->folding.groups.size(), 0);
   selected_ = selected_marker_ = details_for_ = -1;
   has_range_ = false;
   fit();
@@ -81,12 +75,9 @@ int TimelinePanel::lane_of_marker(const views::ProblemMarker& m) const {
 std::string TimelinePanel::shown_label(size_t lane) const {
   const int g = scene_->lane_group[lane];
   if (g < 0 || group_open_[static_cast<size_t>(g)]) return scene_->lane_labels[lane];
-  const RankLaneGroup& group = scene_->groups[static_cast<size_t>(g)];
-  const auto& l = scene_->timeline.lanes[lane];
-  std::string label =
-      scene_->runs.runs.size() > 1 ? "run " + std::to_string(l.run + 1) + " \xC2\xB7 " : "";
-  return label + "ranks " + join_ranks(group.ranks) + " (" + std::to_string(group.ranks.size()) +
-         " alike) \xC2\xB7 " + l.thread;
+  // The group's label from views (the report's collective page shows the same one).
+  return scene_->folding.groups[static_cast<size_t>(g)].label + " \xC2\xB7 " +
+         scene_->timeline.lanes[lane].thread;
 }
 
 void TimelinePanel::draw_toolbar() {
@@ -271,22 +262,19 @@ void TimelinePanel::draw_lanes(PanelContext& ctx) {
     if (bar >= 0 && !sel_bar) sel_bar = &c.bars[static_cast<size_t>(bar)];
   }
   // A bar's point: its rank's collectives lane, or the lane of its folded group's first rank.
+  // (Looked up through the sorted collective lanes: a collective of 1,024 ranks has 1,024 bars.)
+  auto collectives_lane = [&](int32_t run, int64_t rank) {
+    const int l = views::collective_lane(c, run, rank);
+    return l < 0 ? -1 : scene_->timeline_lane_of_collective_lane[static_cast<size_t>(l)];
+  };
   auto bar_point = [&](const views::CollectiveBar& bar, ImVec2* p) {
-    int lane = -1;
-    for (size_t i = 0; i < t.lanes.size() && lane < 0; ++i)
-      if (t.lanes[i].run == bar.run && t.lanes[i].rank == bar.rank &&
-          t.lanes[i].thread == "collectives")
-        lane = static_cast<int>(i);
+    int lane = collectives_lane(bar.run, bar.rank);
     if (lane < 0) return false;
     if (rows.lane_top[static_cast<size_t>(lane)] < 0) {
       const int g = scene_->lane_group[static_cast<size_t>(lane)];
       if (g < 0) return false;
-      const int64_t lead = scene_->groups[static_cast<size_t>(g)].ranks.front();
-      lane = -1;
-      for (size_t i = 0; i < t.lanes.size() && lane < 0; ++i)
-        if (t.lanes[i].run == bar.run && t.lanes[i].rank == lead &&
-            t.lanes[i].thread == "collectives")
-          lane = static_cast<int>(i);
+      lane =
+          collectives_lane(bar.run, scene_->folding.groups[static_cast<size_t>(g)].ranks.front());
       if (lane < 0 || rows.lane_top[static_cast<size_t>(lane)] < 0) return false;
     }
     p->x = cx + static_cast<float>((bar.start_us - view_.start_us) / view_.span() * canvas_w);

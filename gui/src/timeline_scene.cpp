@@ -2,7 +2,6 @@
 #include "timeline_scene.hpp"
 
 #include <algorithm>
-#include <map>
 
 #include "tlscope/views/findings.hpp"
 
@@ -38,26 +37,21 @@ std::shared_ptr<TimelineScene> load_timeline_scene(const std::string& db_path) {
   for (const auto& row : findings->unknown) s->finding_ids.push_back(row.id);
   if (!findings.ok()) s->problems.push_back("findings: " + findings.error);
 
-  // Alike ranks from the collective model; their lanes fold behind the first rank's.
-  std::map<std::pair<int32_t, int64_t>, int> group_of_rank;
-  for (const views::RankGroup& g : s->collectives.groups) {
-    if (g.outlier || g.lanes.size() < 2) continue;
-    RankLaneGroup group;
-    group.run = s->collectives.lanes[static_cast<size_t>(g.lanes[0])].run;
-    for (int lane : g.lanes) {
-      const auto& l = s->collectives.lanes[static_cast<size_t>(lane)];
-      group.ranks.push_back(l.rank);
-      group_of_rank[{l.run, l.rank}] = static_cast<int>(s->groups.size());
-    }
-    s->groups.push_back(std::move(group));
-  }
+  // Alike ranks from views' folding; a group's lanes fold behind its first rank's.
+  s->folding = views::fold_collective_lanes(s->collectives);
   const size_t runs = s->runs.runs.size();
+  s->timeline_lane_of_collective_lane.assign(s->collectives.lanes.size(), -1);
   for (const views::TimelineLane& lane : s->timeline.lanes) {
+    const int c = views::collective_lane(s->collectives, lane.run, lane.rank);
+    if (c >= 0 && lane.thread == "collectives")
+      s->timeline_lane_of_collective_lane[static_cast<size_t>(c)] =
+          static_cast<int>(s->lane_labels.size());
     s->lane_labels.push_back(views::lane_label(lane, runs));
-    auto it = group_of_rank.find({lane.run, lane.rank});
-    const int g = it == group_of_rank.end() ? -1 : it->second;
+    int g = s->folding.group_of(lane.run, lane.rank);
+    if (g >= 0 && s->folding.groups[static_cast<size_t>(g)].lanes.size() < 2) g = -1;
     s->lane_group.push_back(g);
-    s->lane_leads.push_back(g < 0 || s->groups[static_cast<size_t>(g)].ranks.front() == lane.rank);
+    s->lane_leads.push_back(g < 0 ||
+                            s->folding.groups[static_cast<size_t>(g)].ranks.front() == lane.rank);
   }
   return s;
 }

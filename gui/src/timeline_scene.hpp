@@ -9,15 +9,11 @@
 #include <vector>
 
 #include "tlscope/views/collective_timeline.hpp"
+#include "tlscope/views/lane_folding.hpp"
 #include "tlscope/views/phase_timeline.hpp"
 #include "viewer_data.hpp"
 
 namespace tlscope::gui {
-
-struct RankLaneGroup {
-  int32_t run = 0;
-  std::vector<int64_t> ranks;  // the first one's lanes stand for the group when it is folded
-};
 
 struct TimelineScene {
   std::string db_path;
@@ -26,9 +22,10 @@ struct TimelineScene {
   std::vector<views::PhaseZone> phase_zones;  // for intervals [0, phase_zones.size())
   views::Timeline timeline;                   // phase and collective lanes, one axis per run
   std::vector<std::string> lane_labels;
-  std::vector<int> lane_group;        // per lane: its RankLaneGroup, or -1
-  std::vector<bool> lane_leads;       // per lane: drawn for its group when the group is folded
-  std::vector<RankLaneGroup> groups;  // alike ranks, two or more each
+  views::LaneFolding folding;    // alike ranks (the report's collective lanes fold the same)
+  std::vector<int> lane_group;   // per lane: its folding group when that has 2+ ranks, or -1
+  std::vector<bool> lane_leads;  // per lane: drawn for its group when the group is folded
+  std::vector<int> timeline_lane_of_collective_lane;  // per collectives.lanes entry, or -1
   std::vector<int64_t> finding_ids;   // in the findings panel's order (finding:K is K-1 here)
   std::vector<std::string> problems;  // what failed to load
 };

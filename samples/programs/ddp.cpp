@@ -141,12 +141,26 @@ int64_t first_bucket_seq(int step) {
   return 1 + static_cast<int64_t>(step) * (static_cast<int64_t>(bucket_plan().size()) + 1) + 1;
 }
 
-// Global batch of a step; rank r uses rows [r*kLocalBatch, (r+1)*kLocalBatch).
-std::pair<Tensor, Tensor> global_batch(uint64_t seed, int step, int ranks) {
-  Rng rng(seed * 7919 + static_cast<uint64_t>(step) + 1);
-  Tensor x = rng.randn({static_cast<int64_t>(ranks) * kLocalBatch, kIn});
+// Rank r's shard of a step's global batch (rows [r*kLocalBatch, (r+1)*kLocalBatch)), drawn from
+// its own stream as a DistributedSampler hands each rank its indices: the cost per rank stays the
+// same at 4,096 ranks as at 4.
+std::pair<Tensor, Tensor> local_batch(uint64_t seed, int step, int rank) {
+  Rng rng(seed * 7919 + static_cast<uint64_t>(step) + 1 +
+          (static_cast<uint64_t>(rank) << 32));
+  Tensor x = rng.randn({kLocalBatch, kIn});
   Tensor y = tanh(slice(x, 1, 0, kOut) * 1.5);
   return {x, y};
+}
+
+// The whole batch of a step, the ranks' shards in rank order (for the one-process reference).
+std::pair<Tensor, Tensor> global_batch(uint64_t seed, int step, int ranks) {
+  std::vector<Tensor> xs, ys;
+  for (int r = 0; r < ranks; ++r) {
+    auto [x, y] = local_batch(seed, step, r);
+    xs.push_back(x);
+    ys.push_back(y);
+  }
+  return {cat(xs, 0), cat(ys, 0)};
 }
 
 void sgd(Env& params, const Env& grads, double scale) {
@@ -251,10 +265,10 @@ void ddp_rank(Process& proc, World& world, const ScenarioOptions& o, int steps,
       return;
     }
     RecordFunction step_span(num("ProfilerStep#", s));
-    auto [gx, gy] = global_batch(o.seed, s, n);
+    auto [x, y] = local_batch(o.seed, s, rank);
     Env env = params;
-    env.set("x", contiguous(slice(gx, 0, rank * kLocalBatch, (rank + 1) * kLocalBatch)));
-    env.set("y", contiguous(slice(gy, 0, rank * kLocalBatch, (rank + 1) * kLocalBatch)));
+    env.set("x", x);
+    env.set("y", y);
     env.set("pg", pg.name);
     step_fn(env);
     Env grads;
@@ -289,7 +303,7 @@ ScenarioResult run_ddp_family(const ScenarioOptions& o, const std::string& name,
   std::mutex mu;
   // The straggler is late for the first gradient bucket of fault.step.
   int64_t straggle_seq = first_bucket_seq(fault.step);
-  int delay_ms = 400;  // far above thread-scheduling noise on a loaded CI machine (seen up to ~55 ms)
+  int delay_ms = 400;  // far above the gaps between ranks' arrivals on a loaded CI machine
   return run_ranks(
       o, name, n,
       [&](World& w) {

@@ -11,6 +11,7 @@
 #include <regex>
 #include <sstream>
 
+#include "common/many_rank_logs.hpp"
 #include "gui/gui_support.hpp"
 #include "tlscope/exporters/report.hpp"
 #include "tlscope/gui/viewer.hpp"
@@ -192,7 +193,7 @@ TEST_CASE("timeline: finding 1 of desync puts the view on that collective, marke
   }));
   // Rank 2 is an outlier with lanes of its own; the alike ranks fold into one group.
   CHECK(any_starts(texts(items, "lane"), "rank 2 \xC2\xB7 collectives: "));
-  CHECK(any_starts(texts(items, "group"), "ranks 0, 1, 3 (3 alike)"));
+  CHECK(any_starts(texts(items, "group"), "ranks 0-1, 3 (3) \xC2\xB7 "));
   // The collective is selected: its flow lines are drawn and the details name it.
   CHECK(any_starts(texts(items, "link"), "all_gather #"));
   const auto details = texts(items, "details");
@@ -209,6 +210,24 @@ TEST_CASE("timeline: finding 1 of desync puts the view on that collective, marke
   CHECK(any_starts(texts(through, "details"), "desync on rank 2"));
   CHECK(any_starts(texts(through, "link"),
                    "all_gather #" + key.substr(key.find(':') + 1) + " of group "));
+}
+
+TEST_CASE("timeline: a 1024-rank desync draws rank 2 on its own lane beside the folded rest") {
+  if (!have_display()) return;
+  const fs::path logs = artifacts() / "logs-1024-desync";
+  tlscope::test::write_many_rank_desync_logs(logs, 1024, 8, 2, 5);
+  const std::string db = ingested("1024-desync", {logs.string()});
+  auto items = dump_of(db, "timeline", "finding:1", "desync-1024", true);
+  // Two lanes drawn: the folded group (its first rank's lane under the group's label) and
+  // rank 2, with the desync marker on it.
+  const auto lanes = texts(items, "lane");
+  CHECK(lanes.size() == 2);
+  CHECK(any_starts(lanes, "rank 0 \xC2\xB7 collectives: 8 zones"));
+  CHECK(any_starts(lanes, "rank 2 \xC2\xB7 collectives: 8 zones"));
+  CHECK(texts(items, "group") ==
+        std::vector<std::string>{"ranks 0-1, 3-1023 (1,023) \xC2\xB7 collectives"});
+  CHECK(texts(items, "lane-folded").size() == 1022);
+  CHECK(any_starts(texts(items, "marker"), "desync on rank 2 at "));
 }
 
 TEST_CASE(

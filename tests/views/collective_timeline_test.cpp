@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "tlscope/views/collective_timeline.hpp"
+#include "tlscope/views/lane_folding.hpp"
 #include "views/schema_fixture.hpp"
 
 using namespace tlscope::views;
@@ -100,26 +101,21 @@ TEST_CASE("collective timeline: lanes per rank, bars, links, problem markers and
   CHECK(collective_lane(t, 0, 3) == 3);
   // Ranks 0 and 1 issued the same collectives and have no problem: one group of two. Ranks 2
   // and 3 are outliers on lanes of their own.
-  REQUIRE(t.groups.size() == 3);
-  CHECK(t.groups[0].lanes == std::vector<int>{0, 1});
-  CHECK_FALSE(t.groups[0].outlier);
-  CHECK(t.groups[1].lanes == std::vector<int>{2});
-  CHECK(t.groups[1].outlier);
+  const LaneFolding folding = fold_collective_lanes(t);
+  REQUIRE(folding.groups.size() == 3);
+  CHECK(folding.groups[0].lanes == std::vector<int>{0, 1});
+  CHECK(folding.groups[0].label == "ranks 0-1 (2)");
+  CHECK_FALSE(folding.groups[0].outlier);
+  CHECK(folding.groups[1].lanes == std::vector<int>{2});
+  CHECK(folding.groups[1].outlier);
+  CHECK(folding.groups[1].problem == ProblemKind::desync);
+  CHECK(folding.groups[2].problem == ProblemKind::hang);
   // As intervals on one axis with the phase lanes, problems flagged for the red colour.
   auto ivs = collective_intervals(t);
   REQUIRE(ivs.size() == 11);
   CHECK(ivs[static_cast<size_t>(desync_bar)].problem);
   CHECK(ivs[0].thread == "collectives");
   CHECK(ivs[0].source == TimelineSource::collective);
-}
-
-TEST_CASE("fold_alike groups equal signatures and keeps outliers apart") {
-  auto g = fold_alike({"a", "b", "a", "a", "b"}, {false, false, false, true, false});
-  REQUIRE(g.size() == 3);
-  CHECK(g[0].lanes == std::vector<int>{0, 2});
-  CHECK(g[1].lanes == std::vector<int>{1, 4});
-  CHECK(g[2].lanes == std::vector<int>{3});
-  CHECK(g[2].outlier);
 }
 
 TEST_CASE("collective timeline of a database without collectives is empty") {

@@ -55,23 +55,6 @@ struct RawFinding {
 
 }  // namespace
 
-std::vector<RankGroup> fold_alike(const std::vector<std::string>& signatures,
-                                  const std::vector<bool>& outlier) {
-  std::vector<RankGroup> groups;
-  std::map<std::string, size_t> group_of;
-  for (size_t i = 0; i < signatures.size(); ++i) {
-    const int lane = static_cast<int>(i);
-    if (i < outlier.size() && outlier[i]) {
-      groups.push_back({{lane}, true});
-      continue;
-    }
-    auto [it, inserted] = group_of.try_emplace(signatures[i], groups.size());
-    if (inserted) groups.push_back({{}, false});
-    groups[it->second].lanes.push_back(lane);
-  }
-  return groups;
-}
-
 CollectiveTimeline load_collective_timeline(const Database& db, const TraceRuns& runs,
                                             std::string* error) {
   CollectiveTimeline t;
@@ -170,36 +153,18 @@ CollectiveTimeline load_collective_timeline(const Database& db, const TraceRuns&
     lane = static_cast<int>(t.lanes.size());
     t.lanes.push_back({key.first, key.second});
   }
-
-  // Ranks alike: the same collectives in the same order (group, seq, op, sizes), per run.
-  std::vector<std::string> signature(t.lanes.size());
-  std::vector<bool> outlier(t.lanes.size(), false);
-  for (size_t i = 0; i < t.lanes.size(); ++i)
-    signature[i] = "run " + std::to_string(t.lanes[i].run) + ";";
-  std::vector<std::vector<const CollectiveBar*>> per_lane(t.lanes.size());
-  for (const auto& b : t.bars)
-    per_lane[static_cast<size_t>(lane_of[{b.run, b.rank}])].push_back(&b);
-  for (size_t i = 0; i < per_lane.size(); ++i) {
-    auto& bars = per_lane[i];
-    std::sort(bars.begin(), bars.end(), [](const CollectiveBar* a, const CollectiveBar* b) {
-      return a->start_us < b->start_us;
-    });
-    for (const CollectiveBar* b : bars) {
-      signature[i] +=
-          b->pg_name + ":" + std::to_string(b->seq) + ":" + b->op + ":" + b->input_sizes + ";";
-    }
-  }
-  // Outliers are the ranks a finding names (a hang times out every rank; only the missing one
-  // is at fault).
-  for (const auto& m : t.markers) outlier[static_cast<size_t>(lane_of[{m.run, m.rank}])] = true;
-  t.groups = fold_alike(signature, outlier);
   return t;
 }
 
 int collective_lane(const CollectiveTimeline& t, int32_t run, int64_t rank) {
-  for (size_t i = 0; i < t.lanes.size(); ++i)
-    if (t.lanes[i].run == run && t.lanes[i].rank == rank) return static_cast<int>(i);
-  return -1;
+  // Lanes are sorted by (run, rank): the report looks up every bar's lane, 1,024 ranks deep.
+  auto it = std::lower_bound(t.lanes.begin(), t.lanes.end(), std::make_pair(run, rank),
+                             [](const CollectiveLane& l, const std::pair<int32_t, int64_t>& k) {
+                               return std::make_pair(l.run, l.rank) < k;
+                             });
+  return it != t.lanes.end() && it->run == run && it->rank == rank
+             ? static_cast<int>(it - t.lanes.begin())
+             : -1;
 }
 
 int find_collective_bar(const CollectiveTimeline& t, std::string_view pg_name, int64_t seq) {

@@ -2,11 +2,12 @@
 #include "tlrt/collectives.hpp"
 
 #include <chrono>
-#include <thread>
 
 #include "tlrt/ops.hpp"
 #include "tlrt/process.hpp"
+#include "tlrt/rank_scheduler.hpp"
 #include "tlrt/trace_log.hpp"
+#include "tlrt/tracer.hpp"
 
 namespace tlrt {
 
@@ -26,7 +27,6 @@ World::World(int nranks, int timeout_ms) : nranks_(nranks), timeout_ms_(timeout_
 World::~World() = default;
 
 const ProcessGroup& World::add_group(const std::string& desc, std::vector<int> ranks) {
-  std::lock_guard<std::mutex> lock(groups_mu_);
   auto g = std::make_unique<Group>();
   g->pg = std::make_unique<ProcessGroup>(
       ProcessGroup{std::to_string(groups_.size()), desc, std::move(ranks)});
@@ -45,8 +45,7 @@ const ProcessGroup& World::group(const std::string& name) const {
 const ProcessGroup& World::p2p_group(int a, int b) {
   std::string desc = "p2p_" + std::to_string(std::min(a, b)) + "_" + std::to_string(std::max(a, b));
   {
-    std::lock_guard<std::mutex> lock(groups_mu_);
-    for (const auto& g : groups_) {
+      for (const auto& g : groups_) {
       if (g->pg->desc == desc) return *g->pg;
     }
   }
@@ -54,7 +53,6 @@ const ProcessGroup& World::p2p_group(int a, int b) {
 }
 
 World::Group& World::find(const ProcessGroup& g) {
-  std::lock_guard<std::mutex> lock(groups_mu_);
   for (auto& grp : groups_) {
     if (grp->pg.get() == &g) return *grp;
   }
@@ -64,6 +62,19 @@ World::Group& World::find(const ProcessGroup& g) {
 void World::add_straggler(int rank, const std::string& pg, int64_t seq, int delay_ms) {
   stragglers_.push_back({rank, pg, seq, delay_ms});
 }
+
+namespace {
+// What a rank keeps in thread-locals while it is parked (the fiber that runs next has its own):
+// an active tracer (collectives traced into a graph run for real) and the kernel nesting depth.
+struct ParkedRank {
+  Tracer* tracer = Tracer::active();
+  int depth = kernel_depth();
+  ~ParkedRank() {
+    Tracer::set_active(tracer);
+    set_kernel_depth(depth);
+  }
+};
+}  // namespace
 
 static Shape expected_output(const std::string& op, const Tensor& in, int n) {
   Shape s = in.sizes();
@@ -147,14 +158,13 @@ CollectiveResult World::run(const ProcessGroup& g, const std::string& op, const 
                                 g.name);
   }
   Group& grp = find(g);
-  int64_t seq;
-  {
-    std::lock_guard<std::mutex> lock(grp.mu);
-    seq = ++grp.next_seq[grank];
-  }
+  RankScheduler* sched = RankScheduler::active();
+  if (!sched) throw std::logic_error("collective " + op + " called outside RankScheduler::run");
+  int64_t seq = ++grp.next_seq[grank];
   for (const auto& s : stragglers_) {
     if (s.rank == proc->rank && s.pg == g.name && s.seq == seq) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(s.delay_ms));
+      ParkedRank keep;
+      sched->sleep_for(std::chrono::milliseconds(s.delay_ms));
     }
   }
   Shape out_sizes = expected_output(op, x, static_cast<int>(g.ranks.size()));
@@ -162,7 +172,13 @@ CollectiveResult World::run(const ProcessGroup& g, const std::string& op, const 
   // the span closes after the collective_op record, also when the collective times out.
   Json comm = Json::object();
   comm.set("Collective name", op).set("Process Group Name", g.name);
-  comm.set("Process Group Description", g.desc).set("Process Group Ranks", Json::list(g.ranks));
+  // The profiler keeps the first 30 ranks of a larger group (kTruncatLength in PyTorch's
+  // profiler/util.cpp): at 1,024 ranks the full list would make up half of every rank's log.
+  constexpr size_t kTruncatLength = 30;
+  std::vector<int> listed(g.ranks.begin(),
+                          g.ranks.begin() + static_cast<std::ptrdiff_t>(
+                                                std::min(g.ranks.size(), kTruncatLength)));
+  comm.set("Process Group Description", g.desc).set("Process Group Ranks", Json::list(listed));
   comm.set("Group size", static_cast<int64_t>(g.ranks.size())).set("Rank", proc->rank);
   comm.set("In msg nelems", x.numel()).set("Out msg nelems", shape_numel(out_sizes));
   comm.set("dtype", dtype_guard_name(x.dtype())).set("Seq", seq);
@@ -173,16 +189,18 @@ CollectiveResult World::run(const ProcessGroup& g, const std::string& op, const 
   double started = created, completed;
   bool timed_out = false;
   {
-    std::unique_lock<std::mutex> lock(grp.mu);
-    Slot& slot = grp.slots[seq];
+    Slot& slot = grp.slots[seq];  // std::map: the reference survives other slots' inserts
     if (slot.contrib.empty()) slot.contrib.resize(g.ranks.size());
     slot.contrib[grank] = std::make_unique<Contribution>(Contribution{op, x, created});
     if (++slot.arrived == static_cast<int>(g.ranks.size())) {
       complete(grp, slot);
-      grp.cv.notify_all();
+      for (int r : slot.waiters) sched->wake(r);
+      slot.waiters.clear();
     } else {
-      auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms_);
-      timed_out = !grp.cv.wait_until(lock, deadline, [&] { return slot.done; });
+      auto deadline = RankScheduler::Clock::now() + std::chrono::milliseconds(timeout_ms_);
+      slot.waiters.push_back(proc->rank);
+      ParkedRank keep;
+      while (!slot.done && !timed_out) timed_out = !sched->block(deadline);
     }
     if (!timed_out) {
       started = slot.started;

@@ -33,6 +33,13 @@ struct DepthGuard {
 };
 }  // namespace
 
+int kernel_depth() {
+  return g_depth;
+}
+void set_kernel_depth(int depth) {
+  g_depth = depth;
+}
+
 const OpInfo* find_op(const std::string& name) {
   auto it = table().find(name);
   return it == table().end() ? nullptr : &it->second;

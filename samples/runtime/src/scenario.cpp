@@ -3,9 +3,11 @@
 
 #include <chrono>
 #include <filesystem>
-#include <thread>
 
+#include "tlrt/ops.hpp"
 #include "tlrt/program.hpp"
+#include "tlrt/rank_scheduler.hpp"
+#include "tlrt/tracer.hpp"
 
 namespace tlrt {
 
@@ -52,8 +54,8 @@ ScenarioResult run_scenario(const std::string& name, ScenarioOptions o) {
     o.ranks = 0;
   } else {
     if (o.ranks == 0) o.ranks = info->default_ranks;
-    if (o.ranks < 2 || o.ranks > 64)
-      throw std::invalid_argument("--ranks must be between 2 and 64");
+    if (o.ranks < 2 || o.ranks > kMaxRanks)
+      throw std::invalid_argument("--ranks must be between 2 and " + std::to_string(kMaxRanks));
   }
   if (o.steps == 0) o.steps = info->default_steps;
   if (o.timeout_ms == 0) o.timeout_ms = name == "hang" ? 300 : 10000;
@@ -100,24 +102,26 @@ ScenarioResult run_ranks(const ScenarioOptions& o, const std::string& scenario, 
   for (int i = 0; i < ranks; ++i) {
     procs.push_back(std::make_unique<Process>(o.out_dir, i, &world, &truth, random_suffix()));
   }
-  std::vector<std::string> errors(static_cast<size_t>(ranks));
-  std::vector<std::thread> threads;
-  for (int i = 0; i < ranks; ++i) {
-    threads.emplace_back([&, i] {
-      Process& p = *procs[i];
-      Process::set_current(&p);
-      try {
-        body(p, world);
-      } catch (const CollectiveTimeout&) {
-        // The hang was logged by the backend; the rank exits cleanly like a watchdog abort.
-      } catch (const std::exception& e) {
-        errors[i] = e.what();
-      }
-      p.finish();
-      Process::set_current(nullptr);
-    });
-  }
-  for (auto& t : threads) t.join();
+  RankScheduler sched(ranks);
+  std::vector<std::string> errors = sched.run(
+      [&](int i) {
+        Process& p = *procs[static_cast<size_t>(i)];
+        try {
+          body(p, world);
+        } catch (const CollectiveTimeout&) {
+          // The hang was logged by the backend; the rank exits cleanly like a watchdog abort.
+        }
+        p.finish();
+        // The log stays closed until the end (each spill reopens it): open files stay bounded.
+      },
+      [&](int i) {
+        // Every resume installs this rank's process; a parked rank restores its tracer and kernel
+        // depth itself (collectives.cpp), a starting one begins with none.
+        Process::set_current(procs[static_cast<size_t>(i)].get());
+        Tracer::set_active(nullptr);
+        set_kernel_depth(0);
+      });
+  Process::set_current(nullptr);
   for (int i = 0; i < ranks; ++i) {
     if (!errors[i].empty())
       throw std::runtime_error("rank " + std::to_string(i) + ": " + errors[i]);

@@ -53,20 +53,40 @@ TraceLog::TraceLog(const std::string& dir, std::optional<int> rank, const std::s
   if (rank) name += "rank_" + std::to_string(*rank) + "_";
   name += suffix + ".log";
   path_ = (std::filesystem::path(dir) / name).string();
-  f_ = std::fopen(path_.c_str(), "w");
-  if (!f_) {
+  // Created (and truncated) now, so a bad directory fails before the run starts.
+  std::FILE* f = std::fopen(path_.c_str(), "w");
+  if (!f) {
     throw std::runtime_error(path_ +
                              ": cannot open trace log for writing: " + std::strerror(errno));
   }
-  std::setvbuf(f_, nullptr, _IOFBF, 1 << 16);
+  std::fclose(f);
+}
+
+namespace {
+constexpr size_t kSpillBytes = 32 * 1024;  // per rank: 128 MiB of buffers at 4,096 ranks at most
 }
 
 TraceLog::~TraceLog() {
-  if (f_) std::fclose(f_);
+  try {
+    flush();
+  } catch (const std::exception&) {
+    // A destructor cannot report; flush() at the end of a run already did.
+  }
 }
 
 void TraceLog::flush() {
-  std::fflush(f_);
+  if (pending_.empty()) return;
+  std::FILE* f = std::fopen(path_.c_str(), "a");
+  bool ok = f && std::fwrite(pending_.data(), 1, pending_.size(), f) == pending_.size();
+  int err = errno;
+  if (f && std::fclose(f) != 0) ok = false;
+  if (!ok) throw std::runtime_error(path_ + ": cannot write trace log: " + std::strerror(err));
+  pending_.clear();
+}
+
+void TraceLog::put(const std::string& text) {
+  pending_ += text;
+  if (pending_.size() >= kSpillBytes) flush();
 }
 
 void TraceLog::write_header(std::source_location where) {
@@ -77,9 +97,14 @@ void TraceLog::write_header(std::source_location where) {
   std::tm tm{};
   localtime_r(&tt, &tm);
   // PyTorch's formatter prints milliseconds * 1000 in the 6-digit field, so it always ends in 000.
-  std::fprintf(f_, "V%02d%02d %02d:%02d:%02d.%06d %ld %s:%u] ", tm.tm_mon + 1, tm.tm_mday,
-               tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms) * 1000, pid_,
-               relative_source(where.file_name()).c_str(), static_cast<unsigned>(where.line()));
+  char head[64];
+  std::snprintf(head, sizeof head, "V%02d%02d %02d:%02d:%02d.%06d %ld ", tm.tm_mon + 1, tm.tm_mday,
+                tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms) * 1000, pid_);
+  pending_ += head;
+  pending_ += relative_source(where.file_name());
+  pending_ += ':';
+  pending_ += std::to_string(where.line());
+  pending_ += "] ";
 }
 
 int TraceLog::intern(const std::string& file, std::source_location where) {
@@ -90,7 +115,7 @@ int TraceLog::intern(const std::string& file, std::source_location where) {
   write_header(where);
   Json meta = Json::object();
   std::string line = "{\"str\": " + Json(Json::Array{Json(file), Json(idx)}).dump() + "}\n";
-  std::fputs(line.c_str(), f_);
+  put(line);
   ++records_;
   return idx;
 }
@@ -125,7 +150,7 @@ void TraceLog::emit(const std::string& key, const Json& metadata, const EventCon
   if (payload) env += ", \"has_payload\": \"" + md5_hex(*payload) + "\"";
   env += "}\n";
   write_header(where);
-  std::fputs(env.c_str(), f_);
+  put(env);
   if (payload) {
     std::string body;
     body.reserve(payload->size() + 64);
@@ -138,7 +163,7 @@ void TraceLog::emit(const std::string& key, const Json& metadata, const EventCon
       if (nl == std::string::npos) break;
       start = nl + 1;
     }
-    std::fputs(body.c_str(), f_);
+    put(body);
   }
   ++records_;
 }

@@ -13,6 +13,10 @@ Tracer* Tracer::active() {
   return g_active;
 }
 
+void Tracer::set_active(Tracer* t) {
+  g_active = t;
+}
+
 Tracer::Tracer(const Env& inputs, CompileCtx ctx, int describer_id,
                std::set<std::pair<std::string, int>> dynamic, const Program& program)
     : ctx_(ctx), describer_id_(describer_id), dynamic_(std::move(dynamic)), program_(program) {

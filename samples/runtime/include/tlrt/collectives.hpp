@@ -1,11 +1,10 @@
-// In-process collective backend: ranks are threads, and each collective really moves data between
-// them through a per-group rendezvous keyed by sequence number. Every collective writes a
+// In-process collective backend: ranks are fibers of one RankScheduler (rank_scheduler.hpp), and
+// each collective really moves data between them through a per-group rendezvous keyed by sequence
+// number; a rank whose peers have not all arrived parks until the last one completes the slot. Every collective writes a
 // collective_op record (docs/collectives-format.md) and a truth entry.
 #pragma once
-#include <condition_variable>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <source_location>
 #include <stdexcept>
 #include <string>
@@ -41,7 +40,7 @@ class World {
   ~World();
   int size() const { return nranks_; }
   int timeout_ms() const { return timeout_ms_; }
-  // Groups are created before the rank threads start, identically for every rank.
+  // Groups are created before the ranks start, identically for every rank.
   const ProcessGroup& add_group(const std::string& desc, std::vector<int> ranks);
   const ProcessGroup& world_group() const { return *groups_.front()->pg; }
   const ProcessGroup& group(const std::string& name) const;
@@ -51,7 +50,7 @@ class World {
   // A rank that sleeps `delay_ms` before issuing its collective number `seq` on group `pg`.
   void add_straggler(int rank, const std::string& pg, int64_t seq, int delay_ms);
 
-  // The calling thread's rank is Process::current()->rank.
+  // The calling rank is Process::current()->rank; collectives run inside RankScheduler::run.
   CollectiveResult all_reduce(const ProcessGroup& g, const Tensor& x,
                               std::source_location where = std::source_location::current());
   CollectiveResult all_gather(const ProcessGroup& g, const Tensor& x,
@@ -79,11 +78,10 @@ class World {
     bool done = false, mismatch = false;
     double started = 0;
     std::vector<Tensor> results;
+    std::vector<int> waiters;  // global ranks parked until the slot is done
   };
   struct Group {
     std::unique_ptr<ProcessGroup> pg;
-    std::mutex mu;
-    std::condition_variable cv;
     std::map<int64_t, Slot> slots;
     std::vector<int64_t> next_seq;  // per group rank
   };
@@ -93,7 +91,6 @@ class World {
   Group& find(const ProcessGroup& g);
 
   int nranks_, timeout_ms_;
-  std::mutex groups_mu_;
   std::vector<std::unique_ptr<Group>> groups_;
   struct Straggler {
     int rank;

@@ -49,6 +49,10 @@ const OpInfo* find_op(const std::string& name);
 // Runs an op (and records it when tracing). Throws std::invalid_argument on bad shapes.
 Tensor call_op(const std::string& name, const std::vector<Tensor>& inputs,
                const OpAttrs& attrs = {});
+// Kernel nesting depth of the calling rank (> 0 inside a kernel); saved and restored when a rank's
+// fiber is parked, since the fibers share one thread (rank_scheduler.hpp).
+int kernel_depth();
+void set_kernel_depth(int depth);
 // Runs an op's kernel without recording, for executing compiled graphs.
 Tensor run_kernel(const OpInfo& op, const std::vector<Tensor>& inputs, const OpAttrs& attrs);
 

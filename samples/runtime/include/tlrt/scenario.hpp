@@ -1,5 +1,5 @@
-// Named scenarios of tlscope-sample and the harness that runs a body as one process or as N rank
-// threads, each with its own trace log, and writes truth.json.
+// Named scenarios of tlscope-sample and the harness that runs a body as one process or as N ranks
+// (fibers of one RankScheduler), each with its own trace log, and writes truth.json.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -12,6 +12,10 @@
 #include "tlrt/truth.hpp"
 
 namespace tlrt {
+
+// The largest --ranks: ranks are fibers with a small stack and a buffered log each, so thousands
+// fit in one process; the bound keeps a typo from asking for millions.
+constexpr int kMaxRanks = 4096;
 
 struct ScenarioOptions {
   std::string out_dir = "tlscope-trace";
@@ -50,7 +54,7 @@ ScenarioResult run_scenario(const std::string& name, ScenarioOptions o);
 // Harness. The body runs with Process::current() installed; the result collects log paths.
 ScenarioResult run_single(const ScenarioOptions& o, const std::string& scenario,
                           const std::function<void(Process&, ScenarioResult&)>& body);
-// `setup` creates process groups before the threads start; `body` runs on every rank. A rank whose
+// `setup` creates process groups before the ranks start; `body` runs on every rank. A rank whose
 // collective times out stops its body cleanly (its log keeps the timed_out record).
 ScenarioResult run_ranks(const ScenarioOptions& o, const std::string& scenario, int ranks,
                          const std::function<void(World&)>& setup,

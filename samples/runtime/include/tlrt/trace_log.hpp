@@ -1,4 +1,4 @@
-// One TORCH_TRACE log file per process (here: per rank thread), in the exact line format PyTorch's
+// One TORCH_TRACE log file per process (here: per rank), in the exact line format PyTorch's
 // structured logger writes: glog-style header, one-line JSON envelope, TAB-prefixed payload lines
 // whose MD5 is the envelope's has_payload, and a string table written before first use.
 #pragma once
@@ -60,6 +60,7 @@ class TraceLog {
 
   const std::string& path() const { return path_; }
   int64_t records() const { return records_; }
+  // Appends the buffered records to the file (the file is open only while it is written).
   void flush();
 
   // The log of the calling thread's process (nullptr when none).
@@ -69,9 +70,12 @@ class TraceLog {
  private:
   int intern(const std::string& file, std::source_location where);
   void write_header(std::source_location where);
+  void put(const std::string& text);
 
   std::string path_;
-  std::FILE* f_ = nullptr;
+  // Records wait here and are appended in chunks, opening the file only to write, so thousands of
+  // ranks in one process never hold thousands of open files (and each buffer stays small).
+  std::string pending_;
   std::optional<int> rank_;
   std::map<std::string, int> strings_;
   int64_t records_ = 0;

@@ -33,6 +33,8 @@ class Tracer {
   Tracer& operator=(const Tracer&) = delete;
 
   static Tracer* active();
+  // Reinstalls a parked rank's tracer when its fiber resumes (rank_scheduler.hpp).
+  static void set_active(Tracer* t);
 
   void record(const OpInfo& op, const std::vector<Tensor>& in, const OpAttrs& attrs,
               const Tensor& out);

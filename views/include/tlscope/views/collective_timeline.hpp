@@ -1,7 +1,7 @@
 // The collective timeline both front ends draw: a lane per (run, rank), a bar per collective from
 // issue to completion, the same collective linked across the lanes of its ranks, and a marker for
 // every desync, straggler and missing collective on the lanes of the ranks involved, carrying the
-// finding's words. Ranks whose collectives look alike fold into one group; outliers stay apart.
+// finding's words. lane_folding.hpp folds the lanes of ranks that behave alike.
 #pragma once
 
 #include <cstdint>
@@ -54,12 +54,6 @@ struct CollectiveLane {
   int64_t rank = -1;
 };
 
-// Lanes (indices into CollectiveTimeline::lanes) that fold into one when collapsed.
-struct RankGroup {
-  std::vector<int> lanes;  // the first is drawn for the group
-  bool outlier = false;    // a lane with a problem marker: never folded with others
-};
-
 struct CollectiveTimeline {
   TraceRuns runs;
   std::vector<CollectiveLane> lanes;  // sorted by (run, rank)
@@ -67,7 +61,6 @@ struct CollectiveTimeline {
   std::vector<CollectiveLink> links;
   std::vector<ProblemMarker> markers;
   std::vector<CollectiveFinding> findings;
-  std::vector<RankGroup> groups;  // every lane in exactly one group
   int64_t records = 0, matched = 0, desyncs = 0, missing = 0, stragglers = 0, timed_out = 0;
 };
 
@@ -85,10 +78,5 @@ std::vector<TimelineInterval> collective_intervals(const CollectiveTimeline& t);
 std::string bar_label(const CollectiveBar& bar);
 // "pg 0 (default_pg)  [[4, 4]] float32  64 B  completed".
 std::string bar_detail(const CollectiveBar& bar);
-
-// Groups lanes whose signature is equal; lanes marked outlier each stay a group of their own.
-// Groups keep the order of their first lane.
-std::vector<RankGroup> fold_alike(const std::vector<std::string>& signatures,
-                                  const std::vector<bool>& outlier);
 
 }  // namespace tlscope::views
