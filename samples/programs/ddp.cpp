@@ -145,8 +145,7 @@ int64_t first_bucket_seq(int step) {
 // its own stream as a DistributedSampler hands each rank its indices: the cost per rank stays the
 // same at 4,096 ranks as at 4.
 std::pair<Tensor, Tensor> local_batch(uint64_t seed, int step, int rank) {
-  Rng rng(seed * 7919 + static_cast<uint64_t>(step) + 1 +
-          (static_cast<uint64_t>(rank) << 32));
+  Rng rng(seed * 7919 + static_cast<uint64_t>(step) + 1 + (static_cast<uint64_t>(rank) << 32));
   Tensor x = rng.randn({kLocalBatch, kIn});
   Tensor y = tanh(slice(x, 1, 0, kOut) * 1.5);
   return {x, y};

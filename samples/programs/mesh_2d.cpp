@@ -1,8 +1,8 @@
-// Sample program "mesh-2d": a 2-D device mesh (dp x tp, tp = 2, dp = ranks / 2). The MLP's first weight is
-// column-sharded and the second row-sharded over tp (Megatron style), so the forward pass ends in
-// a tp all_reduce (Partial -> Replicate) inside the compiled graph; gradients are synchronised over
-// dp inside the same graph (reduce_scatter + all_gather for w1, all_reduce for the rest). The
-// gathered final weights must equal full-batch gradient descent in one process.
+// Sample program "mesh-2d": a 2-D device mesh (dp x tp, tp = 2, dp = ranks / 2). The MLP's first
+// weight is column-sharded and the second row-sharded over tp (Megatron style), so the forward pass
+// ends in a tp all_reduce (Partial -> Replicate) inside the compiled graph; gradients are
+// synchronised over dp inside the same graph (reduce_scatter + all_gather for w1, all_reduce for
+// the rest). The gathered final weights must equal full-batch gradient descent in one process.
 #include <mutex>
 
 #include "tlrt/compiler.hpp"

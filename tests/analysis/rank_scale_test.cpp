@@ -57,8 +57,8 @@ TEST_CASE("ranks at scale: a desync on rank 2 of 1024 is found on rank 2 with it
   CHECK(db.scalar("SELECT json_array_length(other_ranks) FROM findings WHERE kind = 'desync'") ==
         "1023");
   CHECK(db.rows("SELECT op || '|' || count(*) || '|' || min(rank) || '|' || max(rank) FROM "
-                "collectives WHERE pg_name = '" + pg + "' AND seq = " + seq +
-                " GROUP BY op ORDER BY op") ==
+                "collectives WHERE pg_name = '" +
+                pg + "' AND seq = " + seq + " GROUP BY op ORDER BY op") ==
         std::vector<std::string>{"all_gather|1|2|2", "all_reduce|1023|0|1023"});
   // Nothing else went wrong: no other fault finding, no unreadable record.
   CHECK(db.scalar("SELECT count(*) FROM findings WHERE kind IN ('missing_collective', "

@@ -44,10 +44,8 @@ const ProcessGroup& World::group(const std::string& name) const {
 
 const ProcessGroup& World::p2p_group(int a, int b) {
   std::string desc = "p2p_" + std::to_string(std::min(a, b)) + "_" + std::to_string(std::max(a, b));
-  {
-      for (const auto& g : groups_) {
-      if (g->pg->desc == desc) return *g->pg;
-    }
+  for (const auto& g : groups_) {
+    if (g->pg->desc == desc) return *g->pg;
   }
   return add_group(desc, {std::min(a, b), std::max(a, b)});
 }
@@ -175,9 +173,8 @@ CollectiveResult World::run(const ProcessGroup& g, const std::string& op, const 
   // The profiler keeps the first 30 ranks of a larger group (kTruncatLength in PyTorch's
   // profiler/util.cpp): at 1,024 ranks the full list would make up half of every rank's log.
   constexpr size_t kTruncatLength = 30;
-  std::vector<int> listed(g.ranks.begin(),
-                          g.ranks.begin() + static_cast<std::ptrdiff_t>(
-                                                std::min(g.ranks.size(), kTruncatLength)));
+  std::vector<int> listed(g.ranks.begin(), g.ranks.begin() + static_cast<std::ptrdiff_t>(std::min(
+                                                                 g.ranks.size(), kTruncatLength)));
   comm.set("Process Group Description", g.desc).set("Process Group Ranks", Json::list(listed));
   comm.set("Group size", static_cast<int64_t>(g.ranks.size())).set("Rank", proc->rank);
   comm.set("In msg nelems", x.numel()).set("Out msg nelems", shape_numel(out_sizes));

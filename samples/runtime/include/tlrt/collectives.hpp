@@ -1,7 +1,7 @@
 // In-process collective backend: ranks are fibers of one RankScheduler (rank_scheduler.hpp), and
 // each collective really moves data between them through a per-group rendezvous keyed by sequence
-// number; a rank whose peers have not all arrived parks until the last one completes the slot. Every collective writes a
-// collective_op record (docs/collectives-format.md) and a truth entry.
+// number; a rank whose peers have not all arrived parks until the last one completes the slot.
+// Every collective writes a collective_op record (docs/collectives-format.md) and a truth entry.
 #pragma once
 #include <map>
 #include <memory>
