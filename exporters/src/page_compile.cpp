@@ -3,8 +3,11 @@
 #include <set>
 
 #include "pages.hpp"
+#include "shapes_html.hpp"
 #include "tlscope/exporters/html.hpp"
 #include "tlscope/views/compile_detail.hpp"
+#include "tlscope/views/compile_runtime.hpp"
+#include "tlscope/views/symbolic_shapes.hpp"
 
 namespace tlscope::exporters {
 
@@ -30,7 +33,7 @@ CodeLanguage language_of(const views::PayloadEntry& e) {
 class CompilePageWriter {
  public:
   CompilePageWriter(ReportContext& ctx, const TensorSnapshots& snapshots)
-      : ctx_(ctx), snapshots_(snapshots), reader_(ctx.db) {}
+      : ctx_(ctx), snapshots_(snapshots), reader_(ctx.db), shapes_(ctx.db), runtime_(ctx.db) {}
 
   void write(const CompileRow& row) {
     views::Result<views::CompileDetail> loaded = reader_.read(row);
@@ -47,6 +50,15 @@ class CompilePageWriter {
     std::string h = page_head(title, "compile", 1);
     overview(c, h);
     metrics(d, h);
+    views::Result<views::CompileRuntime> runtime = runtime_.read(c.file_id, c.compile_id);
+    views::Result<views::CompileShapes> shapes = shapes_.read(c.file_id, c.compile_id);
+    // The readers read once: their failure is the same for every compile, so one note.
+    if (!noted_extra_error_ && (!runtime.ok() || !shapes.ok())) {
+      noted_extra_error_ = true;
+      ctx_.warnings.push_back("compile pages: " + (runtime.ok() ? shapes.error : runtime.error));
+    }
+    h += compile_runtime_html(runtime.value);
+    h += compile_shapes_html(shapes.value);
     payload_sections(d, h);
     tensors(d, h);
     logged_values(d, h);
@@ -190,8 +202,10 @@ class CompilePageWriter {
   ReportContext& ctx_;
   const TensorSnapshots& snapshots_;
   views::CompileDetailReader reader_;
+  views::CompileShapesReader shapes_;
+  views::CompileRuntimeReader runtime_;
   std::set<int64_t> written_;
-  bool noted_error_ = false;
+  bool noted_error_ = false, noted_extra_error_ = false;
 };
 
 }  // namespace

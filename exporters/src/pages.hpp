@@ -37,6 +37,7 @@ struct SharedViews {
   X(compile_timeline, write_compile_timeline_page) \
   X(tensors, write_tensors_pages)                  \
   X(errors, write_errors_page)                     \
+  X(torch_export, write_export_page)               \
   X(summary, write_index_page)
 
 #define TLSCOPE_DECLARE_PAGE_WRITER(screen, writer) void writer(ReportContext& ctx);

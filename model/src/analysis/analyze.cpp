@@ -90,6 +90,7 @@ AnalysisReport analyze(sqlite3* db) {
       {"compile_costs", build_compile_costs},
       {"rank_divergence", build_rank_divergence},
       {"collectives", build_collectives},
+      {"symbolic_shapes", build_symbolic_shapes},
       {"findings", build_findings},
   };
   const char* current = "setup";

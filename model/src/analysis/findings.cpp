@@ -136,6 +136,7 @@ void build_findings(sqlite3* db) {
   single_process_findings(db);
   divergence_findings(db);
   collective_findings(db);
+  shape_findings(db);
 }
 
 }  // namespace tlscope::model::analysis

@@ -21,10 +21,13 @@ void build_tensors(sqlite3* db);            // tensors, tensor_shape_changes, dy
 void build_compile_costs(sqlite3* db);      // cache_events, compile_phases
 void build_rank_divergence(sqlite3* db);    // rank_divergence
 void build_collectives(sqlite3* db);        // collectives, collective_matches, groups, lateness
+void build_symbolic_shapes(sqlite3* db);    // shape_symbols, _specializations, _guards, ...
 void build_findings(sqlite3* db);           // findings, from all of the above
 
 // The part of build_findings that lives beside the collective analysis.
 void collective_findings(sqlite3* db);  // desync, missing_collective, straggler, bad_record
+// The part beside the symbolic-shapes analysis.
+void shape_findings(sqlite3* db);  // shape_specialized
 
 // A finding's kind and severity, from the one list (finding_kinds.hpp): as the SQL literals
 // "'graph_break', 'warning'" for an INSERT ... SELECT, or bound as ?1 and ?2.

@@ -28,7 +28,8 @@ namespace tlscope::views {
   X(find_zone, "Find zone", "", "find-zone")                      \
   X(tensors, "Tensors", "tensors", "tensors")                     \
   X(sql, "SQL", "", "sql")                                        \
-  X(errors, "Ingest errors", "errors", "errors")
+  X(errors, "Ingest errors", "errors", "errors")                  \
+  X(torch_export, "Export", "export", "")
 
 enum class ScreenId {
 #define TLSCOPE_SCREEN_ENUM(id, label, page, panel) id,
