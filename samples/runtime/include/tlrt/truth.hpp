@@ -10,7 +10,8 @@ namespace tlrt {
 
 class Truth {
  public:
-  // section: graph_breaks, recompiles, failures, cache_limit, dynamic_dims, collectives, faults
+  // section: graph_breaks, recompiles, failures, cache_limit, dynamic_dims, collectives, faults,
+  // specializations, autotuning (kernels + link per compile), runtime (runtime metrics)
   void add(const std::string& section, Json entry);
   size_t count(const std::string& section) const;
   // Writes {"scenario","ranks","seed","steps", sections...} to path; throws on I/O failure.
@@ -22,7 +23,8 @@ class Truth {
   Json::Object sections_ = {{"graph_breaks", Json::array()}, {"recompiles", Json::array()},
                             {"failures", Json::array()},     {"cache_limit", Json::array()},
                             {"dynamic_dims", Json::array()}, {"collectives", Json::array()},
-                            {"faults", Json::array()}};
+                            {"faults", Json::array()},       {"specializations", Json::array()},
+                            {"autotuning", Json::array()},   {"runtime", Json::array()}};
 };
 
 }  // namespace tlrt
