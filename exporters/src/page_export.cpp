@@ -23,8 +23,8 @@ std::string provenance_html(const std::vector<views::ProvenanceStep>& steps) {
       h += "<code>" + html_clipped(s.result, 200) + "</code> = <b>" + html_escape(s.method) +
            "</b>(";
       for (size_t i = 0; i < s.arguments.size(); ++i)
-        h += (i ? ", " : "") + std::string("<code>") + html_clipped(s.arguments[i], 120) +
-             "</code>";
+        h +=
+            (i ? ", " : "") + std::string("<code>") + html_clipped(s.arguments[i], 120) + "</code>";
       h += ") <span class=\"muted\">at " + html_escape(s.at.where()) + "</span>";
       if (!s.at.code.empty()) h += " <code>" + html_clipped(s.at.code, 200) + "</code>";
     } else {
@@ -75,14 +75,16 @@ void write_export_page(ReportContext& ctx) {
     ctx.site.write("export.html", h + page_tail(0));
     return;
   }
-  h += "<p id=\"export-summary\">" + plural(static_cast<int64_t>(r.programs.size()),
-                                            "exported program") +
-       ", " + plural(static_cast<int64_t>(r.issues.size()), "issue") + " (what export could not "
-       "trace exactly), " + plural(static_cast<int64_t>(r.assumptions.size()), "guard") +
-       " it added, " + plural(static_cast<int64_t>(r.symbols.size()), "symbol") +
-       " it created.</p>\n";
+  h += "<p id=\"export-summary\">" +
+       plural(static_cast<int64_t>(r.programs.size()), "exported program") + ", " +
+       plural(static_cast<int64_t>(r.issues.size()), "issue") +
+       " (what export could not "
+       "trace exactly), " +
+       plural(static_cast<int64_t>(r.assumptions.size()), "guard") + " it added, " +
+       plural(static_cast<int64_t>(r.symbols.size()), "symbol") + " it created.</p>\n";
   if (!r.issues.empty()) {
-    h += "<h2>Issues (" + std::to_string(r.issues.size()) + ")</h2>\n<section id=\"export-issues\">";
+    h +=
+        "<h2>Issues (" + std::to_string(r.issues.size()) + ")</h2>\n<section id=\"export-issues\">";
     for (const views::ExportIssue& i : r.issues) h += issue_html(i);
     h += "</section>\n";
   }

@@ -27,8 +27,7 @@ std::string user_frame_html(const views::UserFrame& at) {
 }
 
 std::string shape_symbols_html(const std::vector<views::ShapeSymbol>& symbols) {
-  std::string h = "<table class=\"shape-symbols\" data-count=\"" +
-                  std::to_string(symbols.size()) +
+  std::string h = "<table class=\"shape-symbols\" data-count=\"" + std::to_string(symbols.size()) +
                   "\"><thead><tr><th>symbol</th><th>kind</th><th>value</th><th>range</th>"
                   "<th>source</th><th>created at</th></tr></thead><tbody>\n";
   for (const views::ShapeSymbol& s : symbols) {
@@ -40,11 +39,11 @@ std::string shape_symbols_html(const std::vector<views::ShapeSymbol>& symbols) {
 }
 
 std::string specializations_html(const std::vector<views::ShapeSpecialization>& specs) {
-  std::string h = "<ul class=\"specializations\" data-count=\"" + std::to_string(specs.size()) +
-                  "\">\n";
+  std::string h =
+      "<ul class=\"specializations\" data-count=\"" + std::to_string(specs.size()) + "\">\n";
   for (const views::ShapeSpecialization& s : specs) {
-    h += "<li data-symbol=\"" + html_escape(s.symbol) + "\" data-value=\"" +
-         html_escape(s.value) + "\">" + html_clipped(s.sentence(), 400);
+    h += "<li data-symbol=\"" + html_escape(s.symbol) + "\" data-value=\"" + html_escape(s.value) +
+         "\">" + html_clipped(s.sentence(), 400);
     if (!s.at.code.empty()) h += "<br><code>" + html_clipped(s.at.code, 200) + "</code>";
     h += "</li>\n";
   }
@@ -119,8 +118,8 @@ std::string compile_runtime_html(const views::CompileRuntime& rt) {
     for (const views::CompileLink& l : rt.links) {
       // The URL is text, not an anchor: the report links nothing outside itself (it is read
       // offline), and a logged "javascript:" URL can never run from it.
-      h += "<li>" + html_escape(l.name) + ": <code class=\"link-url\">" +
-           html_clipped(l.url, 300) + "</code>";
+      h += "<li>" + html_escape(l.name) + ": <code class=\"link-url\">" + html_clipped(l.url, 300) +
+           "</code>";
       h += " <span class=\"muted\">line " + std::to_string(l.line) + "</span></li>";
     }
     h += "</ul>\n";

@@ -43,7 +43,8 @@ void draw_compile_runtime(const views::CompileRuntime& rt) {
   ui::record("section", header);
   for (const views::RuntimeMetrics& m : rt.runtime) {
     ui::text("label", m.kind + "  (line " + std::to_string(m.line) + ")");
-    for (const views::NamedValue& f : m.fields) ui::text("runtime", "  " + f.name + " = " + f.value);
+    for (const views::NamedValue& f : m.fields)
+      ui::text("runtime", "  " + f.name + " = " + f.value);
   }
   for (const views::NamedValue& f : rt.autotune) ui::text("autotune", f.name + " = " + f.value);
   for (const views::KernelAutotune& k : rt.kernels) {

@@ -1,7 +1,8 @@
 // Compile panel: one compile in full (views::CompileDetailReader): status, failure, restarts and
 // recompile reason, links to its graph breaks and recompiles, metrics, runtime and autotuning,
-// symbolic shapes (compile_shapes_view.hpp), input tensors, cache outcomes, then its graphs, guards, generated code and other artifacts with line numbers and
-// syntax colours. Payload texts are read when first shown.
+// symbolic shapes (compile_shapes_view.hpp), input tensors, cache outcomes, then its graphs,
+// guards, generated code and other artifacts with line numbers and syntax colours. Payload texts
+// are read when first shown.
 #include <map>
 #include <memory>
 

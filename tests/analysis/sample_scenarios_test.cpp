@@ -156,9 +156,10 @@ void check_scenario(const std::string& label, const std::string& args) {
                   "'compile_failure', 'cache_limit', 'recompile_storm', 'rank_divergence', "
                   "'desync', 'missing_collective', 'straggler', 'shape_specialized')") == "0");
   // A specialized dim is one finding per specialization of truth.json, and only then.
-  CHECK(db_rows(db, "SELECT compile_id || '|' || json_extract(detail, '$.symbol') || '|' || "
-                    "json_extract(detail, '$.value') FROM findings WHERE kind = "
-                    "'shape_specialized'") ==
+  CHECK(db_rows(db,
+                "SELECT compile_id || '|' || json_extract(detail, '$.symbol') || '|' || "
+                "json_extract(detail, '$.value') FROM findings WHERE kind = "
+                "'shape_specialized'") ==
         truth_rows(truth, "specializations", [](simdjson::dom::object o) {
           return field(o, "compile_id") + "|" + field(o, "symbol") + "|" + field(o, "value");
         }));

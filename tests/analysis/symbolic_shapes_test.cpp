@@ -117,30 +117,34 @@ TEST_CASE("shape-specialization sample: specializations, symbols and guards matc
            text(o, "source") + "|" + text(o, "reason") + "|" + text(o, "line");
   });
   REQUIRE(specializations.size() == 2);  // the scenario's two size changes
-  CHECK(db_rows(db, "SELECT compile_id || '|' || symbol || '|' || value || '|' || "
-                    "json_extract(sources, '$[0]') || '|' || reason || '|' || user_line "
-                    "FROM shape_specializations") == specializations);
+  CHECK(db_rows(db,
+                "SELECT compile_id || '|' || symbol || '|' || value || '|' || "
+                "json_extract(sources, '$[0]') || '|' || reason || '|' || user_line "
+                "FROM shape_specializations") == specializations);
   // The user frame is the sample program's statement (its file and the text of the line).
   CHECK(db.scalar("SELECT count(*) FROM shape_specializations WHERE user_file LIKE "
                   "'%samples/programs/recompiles.cpp' AND user_code LIKE '%env.size(\"x\", 0)%'") ==
         "2");
   // Each created symbol is a dynamic dim of truth.json, with its hint.
-  CHECK(db_rows(db, "SELECT compile_id || '|' || symbol || '|' || value || '|' || source || '|' "
-                    "|| unbacked FROM shape_symbols") ==
+  CHECK(db_rows(db,
+                "SELECT compile_id || '|' || symbol || '|' || value || '|' || source || '|' "
+                "|| unbacked FROM shape_symbols") ==
         truth_rows(truth, "dynamic_dims", [](simdjson::dom::object o) {
-          return text(o, "compile_id") + "|" + text(o, "symbol") + "|" + text(o, "hint") +
-                 "|L['" + text(o, "input") + "'].size()[" + text(o, "dim") + "]|0";
+          return text(o, "compile_id") + "|" + text(o, "symbol") + "|" + text(o, "hint") + "|L['" +
+                 text(o, "input") + "'].size()[" + text(o, "dim") + "]|0";
         }));
   // The guard each specialization added.
-  CHECK(db_rows(db, "SELECT compile_id || '|' || kind || '|' || expr || '|' || symbols FROM "
-                    "shape_guards") ==
+  CHECK(db_rows(db,
+                "SELECT compile_id || '|' || kind || '|' || expr || '|' || symbols FROM "
+                "shape_guards") ==
         truth_rows(truth, "specializations", [](simdjson::dom::object o) {
           return text(o, "compile_id") + "|guard_added_fast|" + text(o, "guard") + "|[\"" +
                  text(o, "symbol") + "\"]";
         }));
   // One finding per specialization, saying what, where and why.
-  auto messages = db.rows("SELECT compile_id, message FROM findings WHERE kind = "
-                          "'shape_specialized' ORDER BY id");
+  auto messages = db.rows(
+      "SELECT compile_id, message FROM findings WHERE kind = "
+      "'shape_specialized' ORDER BY id");
   REQUIRE(messages.size() == specializations.size());
   CHECK_THAT(messages[0],
              Catch::Matches("0/1\\|s0 \\(L\\['x'\\]\\.size\\(\\)\\[0\\]\\) was specialized to 6 "
@@ -185,8 +189,9 @@ TEST_CASE("shape-specialization sample: runtime metrics, autotuned kernels and l
     REQUIRE(rt.ok());
     REQUIRE(rt->runtime.size() == 1);
     CHECK(rt->runtime[0].kind == "compilation_metrics_runtime");
-    seen_runtime.insert(cid + "|" + field(rt->runtime[0].fields, "runtime_triton_autotune_time_us") +
-                        "|" + field(rt->autotune, "compile_time_autotune_time_us"));
+    seen_runtime.insert(cid + "|" +
+                        field(rt->runtime[0].fields, "runtime_triton_autotune_time_us") + "|" +
+                        field(rt->autotune, "compile_time_autotune_time_us"));
     for (const auto& k : rt->kernels)
       seen_kernels.insert(cid + "|" + k.kernel + "|" + std::to_string(k.configs) + "|" +
                           k.cache_state);

@@ -72,8 +72,8 @@ TEST_CASE("compile pages of the shape-specialization sample: specialization, run
   REQUIRE(fs::exists(binary));
   fs::path logs = fs::path(TLSCOPE_BINARY_DIR) / "test-artifacts" / "export-page-sample-logs";
   fs::remove_all(logs);
-  std::string cmd = binary.string() + " shape-specialization --out " + logs.string() +
-                    " > /dev/null 2>&1";
+  std::string cmd =
+      binary.string() + " shape-specialization --out " + logs.string() + " > /dev/null 2>&1";
   REQUIRE(std::system(cmd.c_str()) == 0);
   std::string truth = slurp(logs / "truth.json");
   fs::path site = site_of({logs.string()}, "sample");
@@ -87,8 +87,9 @@ TEST_CASE("compile pages of the shape-specialization sample: specialization, run
   CHECK(c1.find("was specialized to 6 at ") != std::string::npos);
   CHECK(c1.find("Eq(s0, 6)") != std::string::npos);
   // Runtime: truth.json's runtime_triton_autotune_time_us of 0/1, and its link.
-  std::string runtime_key = "{\"rank\": 0, \"compile_id\": \"0/1\", "
-                            "\"runtime_triton_autotune_time_us\": ";
+  std::string runtime_key =
+      "{\"rank\": 0, \"compile_id\": \"0/1\", "
+      "\"runtime_triton_autotune_time_us\": ";
   size_t at = truth.find(runtime_key);
   REQUIRE(at != std::string::npos);
   std::string us = truth.substr(at + runtime_key.size(),

@@ -173,7 +173,8 @@ TEST_CASE("the real-log and scenario reports load in headless Chromium") {
     // the tree and tables, and the first compile page and tensor drawing.
     fs::path s = site.path() / "site";
     for (const char* page : {"index.html", "compiles.html", "graph_breaks.html", "collectives.html",
-                             "compile_timeline.html", "ranks.html", "tensors.html", "export.html"})
+                             "compile_timeline.html", "ranks.html", "tensors.html",
+                             "export.html"})
       pages.push_back(fs::relative(s / page, root).string());
     for (const char* folder : {"compile", "tensor"}) {
       std::vector<fs::path> files;

@@ -21,7 +21,8 @@ TEST_CASE("the compile panel shows a compile's specialization, runtime metrics a
   const std::string key = "\"compile_id\": \"0/1\", \"runtime_triton_autotune_time_us\": ";
   size_t at = truth.find(key);
   REQUIRE(at != std::string::npos);
-  std::string us = truth.substr(at + key.size(), truth.find(',', at + key.size()) - at - key.size());
+  std::string us =
+      truth.substr(at + key.size(), truth.find(',', at + key.size()) - at - key.size());
 
   Dump d = view({logs}, "compile", "compile:0/1", dir, "compile_shapes");
   INFO(d.error << "\n" << d.all());

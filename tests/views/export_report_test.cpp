@@ -50,8 +50,8 @@ TEST_CASE("Export screen of export.log: the issue's provenance reaches x.item()"
   // 270) and line 40's argument 140536506030432 is line 28's create_unbacked_symbol u0.
   std::vector<std::string> steps;
   for (const ProvenanceStep& s : i.provenance)
-    steps.push_back(std::to_string(s.depth) + " " + (s.method.empty() ? "symbol" : s.method) +
-                    " " + s.result + " @" + std::to_string(s.at.line));
+    steps.push_back(std::to_string(s.depth) + " " + (s.method.empty() ? "symbol" : s.method) + " " +
+                    s.result + " @" + std::to_string(s.at.line));
   CHECK(steps == std::vector<std::string>{
                      "0 eq Eq((((-u0)//3)) + 5, 0) @279", "1 int_floordiv (((-u0)//3)) + 5 @279",
                      "2 sub (((-u0)//3)) + 5 @279", "3 add (((-u0)//3)) + 6 @279",

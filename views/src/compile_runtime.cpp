@@ -67,18 +67,18 @@ CompileRuntimeReader::CompileRuntimeReader(const Database& db) {
               });
   }
   if (db.has_table("links")) {
-    read_rows(db,
-              "SELECT l.file_id, e.compile_id, coalesce(l.name, ''), coalesce(l.url, ''), "
-              "e.line, coalesce(f.path, '') FROM links l JOIN events e ON e.id = l.event_id "
-              "JOIN files f ON f.id = l.file_id ORDER BY l.event_id",
-              r, [&](const Statement& s) {
-                CompileLink link{s.text(2), s.text(3), s.int64(4)};
-                if (s.is_null(1))
-                  unattached_.emplace_back(s.text(5), std::move(link));
-                else
-                  by_compile_[{s.int64(0), compile_key(s.text(1))}].links.push_back(
-                      std::move(link));
-              });
+    read_rows(
+        db,
+        "SELECT l.file_id, e.compile_id, coalesce(l.name, ''), coalesce(l.url, ''), "
+        "e.line, coalesce(f.path, '') FROM links l JOIN events e ON e.id = l.event_id "
+        "JOIN files f ON f.id = l.file_id ORDER BY l.event_id",
+        r, [&](const Statement& s) {
+          CompileLink link{s.text(2), s.text(3), s.int64(4)};
+          if (s.is_null(1))
+            unattached_.emplace_back(s.text(5), std::move(link));
+          else
+            by_compile_[{s.int64(0), compile_key(s.text(1))}].links.push_back(std::move(link));
+        });
   }
   error_ = r.error;
 }

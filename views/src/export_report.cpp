@@ -147,10 +147,9 @@ Result<ExportReport> load_export_report(const Database& db) {
     if (s.compile_id.empty()) r.symbols.push_back(s);
     log.symbols[{file, s.symbol}].push_back(std::move(s));
   });
-  read_shape_specializations(db, "WHERE compile_id IS NULL", error,
-                             [&](int64_t, ShapeSpecialization s) {
-                               r.specializations.push_back(std::move(s));
-                             });
+  read_shape_specializations(
+      db, "WHERE compile_id IS NULL", error,
+      [&](int64_t, ShapeSpecialization s) { r.specializations.push_back(std::move(s)); });
   if (db.has_table("shape_expressions")) {
     read_rows(db,
               "SELECT file_id, event_id, result_id, coalesce(method, ''), coalesce(result, ''), "
@@ -215,8 +214,7 @@ Result<ExportReport> load_export_report(const Database& db) {
             "LEFT JOIN payloads p ON p.id = e.payload_id "
             "WHERE e.kind = 'exported_program' ORDER BY e.id",
             out, [&](const Statement& s) {
-              r.programs.push_back(
-                  {s.int64(0), s.int64(1), s.int64(2), s.int64(3), s.text(4)});
+              r.programs.push_back({s.int64(0), s.int64(1), s.int64(2), s.int64(3), s.text(4)});
             });
   out.fail(error);
   return out;

@@ -71,8 +71,7 @@ void read_shape_symbols(const Database& db, std::string_view where, std::string&
   std::string sql =
       "SELECT event_id, file_id, coalesce(compile_id, ''), coalesce(symbol, ''), "
       "coalesce(value, ''), coalesce(value_range, ''), coalesce(source, ''), unbacked, node_id, " +
-      std::string(kUserFrameColumns) + " FROM shape_symbols " + std::string(where) +
-      " ORDER BY id";
+      std::string(kUserFrameColumns) + " FROM shape_symbols " + std::string(where) + " ORDER BY id";
   std::string e;
   db.prepare(sql).for_each(
       [&](const Statement& s) {
@@ -95,10 +94,11 @@ void read_shape_symbols(const Database& db, std::string_view where, std::string&
 void read_shape_specializations(const Database& db, std::string_view where, std::string& error,
                                 const std::function<void(int64_t, ShapeSpecialization)>& row) {
   if (!db.has_table("shape_specializations")) return;
-  std::string sql = "SELECT event_id, file_id, coalesce(compile_id, ''), coalesce(symbol, ''), "
-                    "coalesce(value, ''), coalesce(reason, ''), " +
-                    std::string(kSourcesArray) + ", " + std::string(kUserFrameColumns) +
-                    " FROM shape_specializations " + std::string(where) + " ORDER BY id";
+  std::string sql =
+      "SELECT event_id, file_id, coalesce(compile_id, ''), coalesce(symbol, ''), "
+      "coalesce(value, ''), coalesce(reason, ''), " +
+      std::string(kSourcesArray) + ", " + std::string(kUserFrameColumns) +
+      " FROM shape_specializations " + std::string(where) + " ORDER BY id";
   std::string e;
   db.prepare(sql).for_each(
       [&](const Statement& s) {
@@ -119,11 +119,11 @@ void read_shape_specializations(const Database& db, std::string_view where, std:
 void read_shape_guards(const Database& db, std::string_view where, std::string& error,
                        const std::function<void(int64_t, ShapeGuard)>& row) {
   if (!db.has_table("shape_guards")) return;
-  std::string sql = "SELECT event_id, file_id, coalesce(compile_id, ''), coalesce(kind, ''), "
-                    "coalesce(expr, ''), " +
-                    std::string(kSymbolsList) + ", " + std::string(kSourcesList) + ", " +
-                    std::string(kUserFrameColumns) + " FROM shape_guards " + std::string(where) +
-                    " ORDER BY id";
+  std::string sql =
+      "SELECT event_id, file_id, coalesce(compile_id, ''), coalesce(kind, ''), "
+      "coalesce(expr, ''), " +
+      std::string(kSymbolsList) + ", " + std::string(kSourcesList) + ", " +
+      std::string(kUserFrameColumns) + " FROM shape_guards " + std::string(where) + " ORDER BY id";
   std::string e;
   db.prepare(sql).for_each(
       [&](const Statement& s) {

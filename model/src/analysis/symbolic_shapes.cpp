@@ -84,8 +84,8 @@ WITH frames AS (
   LEFT JOIN temp.shape_strings s ON s.file_id = e.file_id
        AND s.idx = CASE WHEN f.type = 'object' THEN json_extract(f.value, '$.filename') END
   WHERE f.type = 'object' AND e.kind IN )sql"
-                                  "%KINDS%"
-                                  R"sql(
+                                    "%KINDS%"
+                                    R"sql(
 ), judged AS (
   SELECT *, (file IS NOT NULL AND file NOT LIKE '%/torch/%' AND file NOT LIKE 'torch/%'
              AND NOT (file LIKE '%/lib/python%' AND file NOT LIKE '%-packages/%')) AS is_user
@@ -104,8 +104,7 @@ std::string with_kinds(std::string sql) {
 }
 
 // The columns every table shares, from events e, files f and the user frame u.
-constexpr const char* kCommonColumns =
-    "e.file_id, COALESCE(f.rank, e.rank), ";
+constexpr const char* kCommonColumns = "e.file_id, COALESCE(f.rank, e.rank), ";
 constexpr const char* kUserColumns = "u.file, u.line, u.name, u.loc, e.id";
 constexpr const char* kFrom =
     " FROM events e JOIN files f ON f.id = e.file_id "
@@ -122,10 +121,10 @@ void build_symbolic_shapes(sqlite3* db) {
   sqlite3_create_function(db, "tlscope_expr_symbols", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
                           nullptr, expr_symbols_function, nullptr, nullptr);
   // The interned filenames of the files that logged such records (strings has no index).
-  exec(db, with_kinds(
-               "CREATE TEMP TABLE shape_strings AS SELECT file_id, idx, filename FROM strings "
-               "WHERE file_id IN (SELECT DISTINCT file_id FROM events WHERE kind IN %KINDS%);"
-               "CREATE INDEX temp.shape_strings_key ON shape_strings(file_id, idx);"));
+  exec(db,
+       with_kinds("CREATE TEMP TABLE shape_strings AS SELECT file_id, idx, filename FROM strings "
+                  "WHERE file_id IN (SELECT DISTINCT file_id FROM events WHERE kind IN %KINDS%);"
+                  "CREATE INDEX temp.shape_strings_key ON shape_strings(file_id, idx);"));
   exec(db, with_kinds(kUserFrames));
   exec(db, "CREATE INDEX temp.shape_user_frames_key ON shape_user_frames(event_id)");
   const std::string common = std::string(kCommonColumns) + compile_key_sql("e.compile_id") + ", ";
@@ -143,7 +142,8 @@ void build_symbolic_shapes(sqlite3* db) {
        "INSERT INTO shape_specializations(file_id, rank, compile_id, symbol, sources, value, "
        "reason, user_file, user_line, user_name, user_code, event_id) "
        "SELECT " +
-           common + md("symbol") + ", CASE json_type(e.metadata, '$.sources') "
+           common + md("symbol") +
+           ", CASE json_type(e.metadata, '$.sources') "
            "WHEN 'array' THEN json_extract(e.metadata, '$.sources') WHEN 'text' THEN "
            "json_array(json_extract(e.metadata, '$.sources')) ELSE '[]' END, " +
            md("value") + ", " + md("reason") + user + kFrom +

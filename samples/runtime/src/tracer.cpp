@@ -185,8 +185,14 @@ void Tracer::on_size_read(const Tensor& t, const std::string& var, int dim, int6
   if (sym == symbols.end()) return;  // a static dim: nothing to specialize
   for (const Specialization& s : specializations)
     if (s.symbol == sym->symbol) return;
-  Specialization s{var,  sym->symbol, "L['" + var + "'].size()[" + std::to_string(dim) + "]",
-                   "", "", dim, value, stmt_ ? stmt_->line : program_.first_line};
+  Specialization s{var,
+                   sym->symbol,
+                   "L['" + var + "'].size()[" + std::to_string(dim) + "]",
+                   "",
+                   "",
+                   dim,
+                   value,
+                   stmt_ ? stmt_->line : program_.first_line};
   s.reason = var + ".size(" + std::to_string(dim) + ") is used as a Python int";
   s.guard = "Eq(" + s.symbol + ", " + std::to_string(value) + ")";
   // The entry now holds only for this size: the dim is checked again, as a static one.

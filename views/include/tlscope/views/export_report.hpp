@@ -28,11 +28,11 @@ struct ProvenanceStep {
 // Where one symbol of an expression came from.
 struct SymbolOrigin {
   std::string symbol;
-  bool created = false;   // a create_symbol / create_unbacked_symbol record was found
-  bool unbacked = false;  // created by create_unbacked_symbol (a data-dependent value)
-  std::string source;     // an input's size (L['x'].size()[0]), when known
-  std::string range;      // the value range at creation ([2, int_oo])
-  UserFrame at;           // where it was created
+  bool created = false;       // a create_symbol / create_unbacked_symbol record was found
+  bool unbacked = false;      // created by create_unbacked_symbol (a data-dependent value)
+  std::string source;         // an input's size (L['x'].size()[0]), when known
+  std::string range;          // the value range at creation ([2, int_oo])
+  UserFrame at;               // where it was created
   std::string words() const;  // one line for a front end
 };
 

@@ -42,8 +42,8 @@ struct ShapeSpecialization {
 
 struct ShapeGuard {
   int64_t event_id = 0;
-  std::string compile_id, kind, expr;  // kind: guard_added, guard_added_fast
-  std::vector<std::string> symbols;    // the symbols of expr, in order
+  std::string compile_id, kind, expr;                        // kind: guard_added, guard_added_fast
+  std::vector<std::string> symbols;                          // the symbols of expr, in order
   std::vector<std::pair<std::string, std::string>> sources;  // symbol -> source, as logged
   UserFrame at;
 };
