@@ -4,9 +4,12 @@
 #include <set>
 
 #include "pages.hpp"
+#include "shapes_html.hpp"
 #include "tlscope/exporters/html.hpp"
 #include "tlscope/views/compile_detail.hpp"
 #include "tlscope/views/provenance.hpp"
+#include "tlscope/views/compile_runtime.hpp"
+#include "tlscope/views/symbolic_shapes.hpp"
 
 namespace tlscope::exporters {
 
@@ -32,7 +35,7 @@ CodeLanguage language_of(const views::PayloadEntry& e) {
 class CompilePageWriter {
  public:
   CompilePageWriter(ReportContext& ctx, const TensorSnapshots& snapshots)
-      : ctx_(ctx), snapshots_(snapshots), reader_(ctx.db) {
+      : ctx_(ctx), snapshots_(snapshots), reader_(ctx.db), shapes_(ctx.db), runtime_(ctx.db) {
     auto loaded = views::load_provenance_graphs(ctx.db);
     for (const views::ProvenanceGraphRow& g : noted(ctx, "provenance graphs", loaded))
       provenance_[{g.file_id, g.compile_id}].push_back(g);
@@ -54,6 +57,15 @@ class CompilePageWriter {
     overview(c, h);
     provenance(c, h);
     metrics(d, h);
+    views::Result<views::CompileRuntime> runtime = runtime_.read(c.file_id, c.compile_id);
+    views::Result<views::CompileShapes> shapes = shapes_.read(c.file_id, c.compile_id);
+    // The readers read once: their failure is the same for every compile, so one note.
+    if (!noted_extra_error_ && (!runtime.ok() || !shapes.ok())) {
+      noted_extra_error_ = true;
+      ctx_.warnings.push_back("compile pages: " + (runtime.ok() ? shapes.error : runtime.error));
+    }
+    h += compile_runtime_html(runtime.value);
+    h += compile_shapes_html(shapes.value);
     payload_sections(d, h);
     tensors(d, h);
     logged_values(d, h);
@@ -211,9 +223,11 @@ class CompilePageWriter {
   ReportContext& ctx_;
   const TensorSnapshots& snapshots_;
   views::CompileDetailReader reader_;
+  views::CompileShapesReader shapes_;
+  views::CompileRuntimeReader runtime_;
   std::set<int64_t> written_;
   std::map<std::pair<int64_t, std::string>, std::vector<views::ProvenanceGraphRow>> provenance_;
-  bool noted_error_ = false;
+  bool noted_error_ = false, noted_extra_error_ = false;
 };
 
 }  // namespace

@@ -38,6 +38,7 @@ struct SharedViews {
   X(tensors, write_tensors_pages)                  \
   X(errors, write_errors_page)                     \
   X(provenance, write_provenance_pages)            \
+  X(torch_export, write_export_page)               \
   X(summary, write_index_page)
 
 #define TLSCOPE_DECLARE_PAGE_WRITER(screen, writer) void writer(ReportContext& ctx);

@@ -1,11 +1,13 @@
 // Compile panel: one compile in full (views::CompileDetailReader): status, failure, restarts and
-// recompile reason, links to its graph breaks and recompiles, metrics, input tensors, cache
-// outcomes, then its graphs, guards, generated code and other artifacts with line numbers and
-// syntax colours. Payload texts are read when first shown.
+// recompile reason, links to its graph breaks and recompiles, metrics, runtime and autotuning,
+// symbolic shapes (compile_shapes_view.hpp), input tensors, cache outcomes, then its graphs,
+// guards, generated code and other artifacts with line numbers and syntax colours. Payload texts
+// are read when first shown.
 #include <map>
 #include <memory>
 
 #include "code_view.hpp"
+#include "compile_shapes_view.hpp"
 #include "panel.hpp"
 #include "status_colours.hpp"
 #include "tlscope/views/compile_detail.hpp"
@@ -64,6 +66,8 @@ class CompilePanel : public Panel {
         for (const auto& f : m.fields) ui::text("metric", "  " + f.name + " = " + f.value);
       }
     }
+    draw_compile_runtime(runtime_);
+    draw_compile_shapes(shapes_);
     if (!d.tensors.empty()) {
       ImGui::SetNextItemOpen(true, ImGuiCond_Appearing);
       if (ImGui::CollapsingHeader("Input tensors")) {
@@ -137,10 +141,17 @@ class CompilePanel : public Panel {
       reader_.reset();
       db_ = std::make_unique<views::Database>(ctx.data.db_path);
       reader_ = std::make_unique<views::CompileDetailReader>(*db_);
+      shapes_reader_ = std::make_unique<views::CompileShapesReader>(*db_);
+      runtime_reader_ = std::make_unique<views::CompileRuntimeReader>(*db_);
     }
     auto r = reader_->read(*c);
     if (!r.ok()) error_ = r.error;
     detail_ = std::move(r.value);
+    auto shapes = shapes_reader_->read(c->file_id, c->compile_id);
+    auto runtime = runtime_reader_->read(c->file_id, c->compile_id);
+    if (error_.empty()) error_ = shapes.ok() ? runtime.error : shapes.error;
+    shapes_ = std::move(shapes.value);
+    runtime_ = std::move(runtime.value);
     auto breaks = ctx.data.occurrences.find(views::OccurrenceList::kGraphBreaks);
     if (breaks != ctx.data.occurrences.end()) {
       for (const auto& g : breaks->second.groups)
@@ -164,6 +175,10 @@ class CompilePanel : public Panel {
   std::string key_, error_;
   std::unique_ptr<views::Database> db_;
   std::unique_ptr<views::CompileDetailReader> reader_;
+  std::unique_ptr<views::CompileShapesReader> shapes_reader_;
+  std::unique_ptr<views::CompileRuntimeReader> runtime_reader_;
+  views::CompileShapes shapes_;
+  views::CompileRuntime runtime_;
   std::optional<views::CompileDetail> detail_;
   std::map<int64_t, CodeText> texts_;  // by payload id
   int64_t graph_breaks_ = 0;

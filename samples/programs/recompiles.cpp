@@ -1,6 +1,7 @@
-// Sample programs "recompiles", "dynamic-shapes" and "compile-failure": guard failures of every
-// kind (dtype, stride, scalar value, size), automatic dynamic shapes, a recompile storm that hits
-// the cache limit, and a backend that fails.
+// Sample programs "recompiles", "dynamic-shapes", "shape-specialization" and "compile-failure":
+// guard failures of every kind (dtype, stride, scalar value, size), automatic dynamic shapes, a
+// recompile storm that hits the cache limit, a dynamic dim specialized away, and a backend that
+// fails.
 #include "tlrt/compiler.hpp"
 #include "tlrt/ops.hpp"
 #include "tlrt/scenario.hpp"
@@ -85,6 +86,32 @@ ScenarioResult scenario_dynamic_shapes(const ScenarioOptions& o) {
       env.set("g", full({16}, 1.0));
       env.set("b", full({16}, 0.0));
       env.set("w", rng.randn({16, 5}, 0.3));
+      check(prog, fn, env, r);
+    }
+  });
+}
+
+static Program batch_mean() {
+  Program p("batch_mean", __FILE__, __LINE__);
+  TLRT_STMT(p, env.set("h", relu(env.t("x"))));
+  TLRT_STMT(p, env.set("y", mul(sum(env.t("h"), {0}), 1.0 / env.size("x", 0))));
+  return p;
+}
+
+// The batch dim becomes dynamic on the first size change, and the program then divides by
+// x.size(0) as a Python int, which specializes the symbol again: every new batch size recompiles.
+// Compiled with max-autotune, so each compile also logs its kernels' autotuning and runtime.
+ScenarioResult scenario_shape_specialization(const ScenarioOptions& o) {
+  return run_single(o, "shape-specialization", [&](Process&, ScenarioResult& r) {
+    Rng rng(o.seed);
+    Program prog = batch_mean();
+    CompileOptions tuned;
+    tuned.autotune = true;
+    CompiledFunction fn(prog, tuned);
+    const int64_t batches[] = {4, 6, 8};
+    for (int step = 0; step < o.steps; ++step) {
+      Env env;
+      env.set("x", rng.randn({batches[step % 3], 16}));
       check(prog, fn, env, r);
     }
   });

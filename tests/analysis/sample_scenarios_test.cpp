@@ -154,7 +154,15 @@ void check_scenario(const std::string& label, const std::string& args) {
   // Nothing else: no unreadable records, and differences between ranks only on faulty ranks.
   CHECK(db.scalar("SELECT count(*) FROM findings WHERE kind NOT IN ('graph_break', 'recompile', "
                   "'compile_failure', 'cache_limit', 'recompile_storm', 'rank_divergence', "
-                  "'desync', 'missing_collective', 'straggler')") == "0");
+                  "'desync', 'missing_collective', 'straggler', 'shape_specialized')") == "0");
+  // A specialized dim is one finding per specialization of truth.json, and only then.
+  CHECK(db_rows(db,
+                "SELECT compile_id || '|' || json_extract(detail, '$.symbol') || '|' || "
+                "json_extract(detail, '$.value') FROM findings WHERE kind = "
+                "'shape_specialized'") ==
+        truth_rows(truth, "specializations", [](simdjson::dom::object o) {
+          return field(o, "compile_id") + "|" + field(o, "symbol") + "|" + field(o, "value");
+        }));
   std::set<int64_t> fault_ranks;
   simdjson::dom::array faults;
   if (!truth["faults"].get(faults)) {
@@ -219,4 +227,7 @@ TEST_CASE("sample scenario straggler") {
 }
 TEST_CASE("sample scenario hang") {
   check_scenario("hang", "hang");
+}
+TEST_CASE("sample scenario shape-specialization") {
+  check_scenario("shape-specialization", "shape-specialization");
 }

@@ -106,7 +106,7 @@ std::pair<tlscope::exporters::ReportResult, std::string> sample_report(const fs:
 
 const std::vector<std::string> kScenarios = {"mlp", "graph-breaks", "recompiles", "dynamic-shapes",
                                              "compile-failure", "ddp", "ddp-compiled", "mesh-2d", "desync",
-                                             "straggler", "hang"};
+                                             "straggler", "hang", "shape-specialization"};
 
 }  // namespace
 
@@ -173,7 +173,8 @@ TEST_CASE("the real-log and scenario reports load in headless Chromium") {
     // the tree and tables, and the first compile page and tensor drawing.
     fs::path s = site.path() / "site";
     for (const char* page : {"index.html", "compiles.html", "graph_breaks.html", "collectives.html",
-                             "compile_timeline.html", "ranks.html", "tensors.html"})
+                             "compile_timeline.html", "ranks.html", "tensors.html",
+                             "export.html"})
       pages.push_back(fs::relative(s / page, root).string());
     for (const char* folder : {"compile", "tensor"}) {
       std::vector<fs::path> files;

@@ -151,6 +151,32 @@ CREATE TABLE provenance_kernel_stacks(
 CREATE TABLE provenance_errors(
   id INTEGER PRIMARY KEY, graph_id INTEGER, file_id INTEGER, rank INTEGER, compile_id TEXT,
   event_id INTEGER, artifact TEXT, message TEXT);)sql"},
+    {"shape_symbols", "symbolic_shapes", R"sql(
+CREATE TABLE shape_symbols(
+  id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, compile_id TEXT, symbol TEXT,
+  unbacked INTEGER, value TEXT, value_range TEXT, source TEXT, node_id INTEGER,
+  user_file TEXT, user_line INTEGER, user_name TEXT, user_code TEXT, event_id INTEGER);)sql"},
+    {"shape_specializations", "symbolic_shapes", R"sql(
+CREATE TABLE shape_specializations(
+  id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, compile_id TEXT, symbol TEXT,
+  sources TEXT, value TEXT, reason TEXT, user_file TEXT, user_line INTEGER, user_name TEXT,
+  user_code TEXT, event_id INTEGER);)sql"},
+    {"shape_guards", "symbolic_shapes", R"sql(
+CREATE TABLE shape_guards(
+  id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, compile_id TEXT, kind TEXT, expr TEXT,
+  symbols TEXT, sources TEXT, expr_node_id INTEGER, user_file TEXT, user_line INTEGER,
+  user_name TEXT, user_code TEXT, event_id INTEGER);)sql"},
+    {"shape_expressions", "symbolic_shapes", R"sql(
+CREATE TABLE shape_expressions(
+  id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, compile_id TEXT, method TEXT,
+  result TEXT, result_id INTEGER, arguments TEXT, argument_ids TEXT, user_file TEXT,
+  user_line INTEGER, user_name TEXT, user_code TEXT, event_id INTEGER);)sql"},
+    {"export_issues", "symbolic_shapes", R"sql(
+CREATE TABLE export_issues(
+  id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, compile_id TEXT, kind TEXT, op TEXT,
+  expr TEXT, result TEXT, reason TEXT, symbols TEXT, sources TEXT, locals TEXT,
+  expr_node_id INTEGER, user_file TEXT, user_line INTEGER, user_name TEXT, user_code TEXT,
+  event_id INTEGER);)sql"},
 };
 
 // compile_directory is a view over compiles and events: created after the tables it reads.

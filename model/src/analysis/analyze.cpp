@@ -93,6 +93,7 @@ AnalysisReport analyze(sqlite3* db) {
       {"collective_parity", build_collective_parity},
       {"graph_runtimes", build_graph_runtimes},
       {"provenance", build_provenance},
+      {"symbolic_shapes", build_symbolic_shapes},
       {"findings", build_findings},
   };
   const char* current = "setup";

@@ -137,6 +137,7 @@ void build_findings(sqlite3* db) {
   divergence_findings(db);
   collective_findings(db);
   collective_parity_findings(db);
+  shape_findings(db);
 }
 
 }  // namespace tlscope::model::analysis

@@ -24,11 +24,14 @@ void build_collectives(sqlite3* db);        // collectives, collective_matches, 
 void build_collective_parity(sqlite3* db);  // collective_parity (schedule against code)
 void build_graph_runtimes(sqlite3* db);     // graph_runtimes, graph_runtime_spread
 void build_provenance(sqlite3* db);         // provenance_* (pre/post-grad nodes, kernels, lines)
+void build_symbolic_shapes(sqlite3* db);    // shape_symbols, _specializations, _guards, ...
 void build_findings(sqlite3* db);           // findings, from all of the above
 
 // The part of build_findings that lives beside the collective analysis.
 void collective_findings(sqlite3* db);         // desync, missing_collective, straggler, bad_record
 void collective_parity_findings(sqlite3* db);  // collective_parity
+// The part beside the symbolic-shapes analysis.
+void shape_findings(sqlite3* db);  // shape_specialized
 
 // A finding's kind and severity, from the one list (finding_kinds.hpp): as the SQL literals
 // "'graph_break', 'warning'" for an INSERT ... SELECT, or bound as ?1 and ?2.

@@ -150,6 +150,7 @@ void CompiledFunction::execute(Frame& f, const Entry& e, Env& env,
     }
     if (proc) proc->executing = saved;
     for (size_t i = 0; i < outs.size(); ++i) env.set(e.compiled->graph.output_vars[i], outs[i]);
+    if (options_.autotune && !*e.ran && proc) log_runtime_metrics(*proc, e);
   }
   for (const auto& [name, v] : e.constants) {
     if (auto* d = std::get_if<double>(&v)) env.set(name, *d);
@@ -159,6 +160,62 @@ void CompiledFunction::execute(Frame& f, const Entry& e, Env& env,
   program_.stmts[static_cast<size_t>(e.break_stmt)].fn(env);  // the break runs eagerly
   run_frame(static_cast<size_t>(e.break_stmt) + 1, env, outer);
   (void)f;
+}
+
+// max-autotune's record of each generated kernel (how many configs it benchmarked, whether the
+// autotune cache had them) and a link record, as Inductor's logs carry for a compile.
+void CompiledFunction::log_autotuning(TraceLog& log, Process& proc, const CompileCtx& ctx,
+                                      const CompiledGraph& cg, Entry& entry) {
+  Json info = Json::object();
+  Json kernels = Json::array();
+  int64_t total = 0;
+  for (size_t i = 0; i < cg.kernels.size(); ++i) {
+    const GraphKernel& k = cg.kernels[i];
+    if (!k.fused) continue;
+    int64_t configs = 2 + static_cast<int64_t>(i % 3), compile_us = 40 * configs;
+    total += compile_us;
+    Json one = Json::object();
+    one.set("autotune_cache_state", "miss").set("num_configs", configs);
+    one.set("compile_time_us", compile_us);
+    info.set(k.name, one);
+    Json t = Json::object();
+    t.set("name", k.name).set("num_configs", configs).set("autotune_cache_state", "miss");
+    kernels.push(t);
+  }
+  entry.compile_autotune_us = total;
+  log.emit("artifact", artifact_meta("triton_kernel_info", "json"), at(ctx), info.dump_indent0());
+  std::string url = "https://autotune.invalid/report/" + ctx.str();
+  Json link = Json::object();
+  link.set("name", "autotune_report").set("url", url);
+  log.emit("link", link, at(ctx));
+  if (proc.truth) {
+    Json t = Json::object();
+    t.set("rank", std::max(proc.rank, 0)).set("compile_id", ctx.str()).set("kernels", kernels);
+    t.set("link_name", "autotune_report").set("link_url", url);
+    proc.truth->add("autotuning", t);
+  }
+}
+
+// What PyTorch logs once a compiled entry has run for the first time: the runtime half of the
+// compile's metrics (no attempt in its context), here the autotuning the first call paid for.
+void CompiledFunction::log_runtime_metrics(Process& proc, const Entry& e) {
+  *e.ran = true;
+  int64_t autotune_us = 0;
+  for (const GraphKernel& k : e.compiled->kernels) autotune_us += k.fused ? 150 : 0;
+  Json m = Json::object();
+  m.set("compile_id", e.id.str()).set("co_name", e.frame_name).set("is_runtime", true);
+  m.set("runtime_triton_autotune_time_us", autotune_us)
+      .set("runtime_cudagraphify_time_us", nullptr);
+  CompileCtx ctx = e.id;
+  ctx.has_attempt = false;
+  proc.log->emit("compilation_metrics_runtime", m, at(ctx));
+  if (proc.truth) {
+    Json t = Json::object();
+    t.set("rank", std::max(proc.rank, 0)).set("compile_id", e.id.str());
+    t.set("runtime_triton_autotune_time_us", autotune_us)
+        .set("compile_time_autotune_time_us", e.compile_autotune_us);
+    proc.truth->add("runtime", t);
+  }
 }
 
 CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env,
@@ -313,6 +370,15 @@ CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env,
       proc->truth->add("dynamic_dims", d);
     }
   }
+  for (const Specialization& s : tracer->specializations) {
+    if (!proc->truth) break;
+    Json t = Json::object();
+    t.set("rank", std::max(proc->rank, 0)).set("compile_id", ctx.str()).set("frame", f.name);
+    t.set("symbol", s.symbol).set("source", s.source).set("value", s.value);
+    t.set("reason", s.reason).set("line", s.user_line).set("guard", s.guard);
+    proc->truth->add("specializations", t);
+  }
+  entry.frame_name = f.name;
   for (const auto& [name, v] : traced.vars()) {
     if (std::holds_alternative<Tensor>(v)) continue;
     bool same = env.has(name) && env.vars().at(name).index() == v.index() &&
@@ -381,6 +447,7 @@ CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env,
           proc->truth->add("compiled_graphs", t);
         }
       }
+      if (options_.autotune) log_autotuning(log, *proc, ctx, cg, entry);
       log.chromium("inductor_compile", 'E', ctx);
       entry.compiled = std::move(cg);
     } catch (const BackendFailure& e) {
@@ -447,6 +514,7 @@ CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env,
   m.set("restart_reasons", Json::list(restart_reasons));
   m.set("num_graph_breaks", static_cast<int64_t>(restart_reasons.size()));
   m.set("dynamo_time_before_restart_s", 0.0).set("has_guarded_code", true);
+  if (options_.autotune) m.set("compile_time_autotune_time_us", entry.compile_autotune_us);
   log.emit("compilation_metrics", m, at(ctx));
   log.chromium("dynamo", 'E', ctx);
   entry.id = ctx;

@@ -110,6 +110,15 @@ double Env::num(const std::string& name) const {
   return *d;
 }
 
+double Env::size(const std::string& name, int dim) const {
+  const Tensor& x = t(name);
+  if (dim < 0 || dim >= static_cast<int>(x.ndim()))
+    throw std::invalid_argument("'" + name + "' has no dim " + std::to_string(dim));
+  int64_t value = x.sizes()[static_cast<size_t>(dim)];
+  if (Tracer* tr = Tracer::active()) tr->on_size_read(x, name, dim, value);
+  return static_cast<double>(value);
+}
+
 const std::string& Env::str(const std::string& name) const {
   const Value& v = get(name);
   if (auto* s = std::get_if<std::string>(&v)) return *s;

@@ -34,6 +34,9 @@ const std::vector<ScenarioInfo>& scenarios() {
       {"straggler", "one rank is delayed before one collective", 4, 6, scenario_straggler},
       {"hang", "one rank skips a collective; the others time out and exit cleanly", 4, 6,
        scenario_hang},
+      {"shape-specialization",
+       "x.size(0) read as an int specializes the dynamic batch dim; max-autotune metrics", 0, 4,
+       scenario_shape_specialization},
   };
   return list;
 }

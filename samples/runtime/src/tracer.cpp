@@ -1,6 +1,7 @@
 // Tracing by execution (see tracer.hpp).
 #include "tlrt/tracer.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace tlrt {
@@ -179,6 +180,51 @@ void Tracer::on_scalar_read(const std::string& name, double value) {
   g.user_file = program_.file;
   g.user_line = stmt_ ? stmt_->line : program_.first_line;
   guards.push_back(g);
+}
+
+void Tracer::on_size_read(const Tensor& t, const std::string& var, int dim, int64_t value) {
+  proxy_for(t);  // an input read only for its size is still a graph input with its symbols
+  auto sym = std::find_if(symbols.begin(), symbols.end(),
+                          [&](const SymbolicDim& s) { return s.var == var && s.dim == dim; });
+  if (sym == symbols.end()) return;  // a static dim: nothing to specialize
+  for (const Specialization& s : specializations)
+    if (s.symbol == sym->symbol) return;
+  Specialization s{var,
+                   sym->symbol,
+                   "L['" + var + "'].size()[" + std::to_string(dim) + "]",
+                   "",
+                   "",
+                   dim,
+                   value,
+                   stmt_ ? stmt_->line : program_.first_line};
+  s.reason = var + ".size(" + std::to_string(dim) + ") is used as a Python int";
+  s.guard = "Eq(" + s.symbol + ", " + std::to_string(value) + ")";
+  // The entry now holds only for this size: the dim is checked again, as a static one.
+  for (Guard& g : guards)
+    if (g.kind == Guard::Kind::tensor_match && g.var == var &&
+        static_cast<size_t>(dim) < g.dynamic.size())
+      g.dynamic[static_cast<size_t>(dim)] = false;
+  guards.erase(std::remove_if(guards.begin(), guards.end(),
+                              [&](const Guard& g) {
+                                return g.kind == Guard::Kind::dynamic_dim && g.var == var &&
+                                       g.dim == dim;
+                              }),
+               guards.end());
+  if (TraceLog* log = TraceLog::current()) {
+    EventContext ec;
+    ec.ctx = ctx_;
+    std::string code = stmt_ ? stmt_->code : "";
+    Json user_stack = log->frames({{s.user_line, program_.name, program_.file, code}});
+    Json m = Json::object();
+    m.set("symbol", s.symbol).set("sources", Json(Json::Array{Json(s.source)}));
+    m.set("value", std::to_string(value)).set("reason", s.reason);
+    m.set("stack", Json::array()).set("user_stack", user_stack);
+    log->emit("symbolic_shape_specialization", m, ec);
+    Json g = Json::object();
+    g.set("expr", s.guard).set("user_stack", user_stack).set("stack", Json::array());
+    log->emit("guard_added_fast", g, ec);
+  }
+  specializations.push_back(std::move(s));
 }
 
 void Tracer::on_write(const std::string& name) {

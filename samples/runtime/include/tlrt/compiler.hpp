@@ -5,6 +5,7 @@
 // current Process's trace log and truth.
 #pragma once
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <source_location>
@@ -14,6 +15,7 @@
 
 #include "tlrt/codegen.hpp"
 #include "tlrt/guards.hpp"
+#include "tlrt/process.hpp"
 #include "tlrt/program.hpp"
 #include "tlrt/trace_log.hpp"
 
@@ -23,6 +25,9 @@ struct CompileOptions {
   std::string backend = "inductor";  // "broken_backend" always fails
   int recompile_limit = 8;           // torch._dynamo.config.recompile_limit
   bool automatic_dynamic = true;
+  // max-autotune: log each kernel's autotuning (triton_kernel_info), a link to the report and,
+  // after an entry's first run, its compilation_metrics_runtime record.
+  bool autotune = false;
 };
 
 // A failed compile, surfaced to the caller as torch.compile does (without suppress_errors).
@@ -51,6 +56,9 @@ class CompiledFunction {
     std::optional<CompiledGraph> compiled;
     std::map<std::string, Value> constants;  // non-tensor variables the traced part wrote
     int break_stmt = -1;                     // statement run eagerly after the graph
+    std::string frame_name;
+    int64_t compile_autotune_us = 0;
+    std::shared_ptr<bool> ran = std::make_shared<bool>(false);  // runtime metrics logged once
   };
   struct Frame {
     size_t start = 0;
@@ -63,6 +71,9 @@ class CompiledFunction {
 
   void run_frame(size_t start, Env& env, const std::vector<StackFrame>& outer);
   void execute(Frame& f, const Entry& e, Env& env, const std::vector<StackFrame>& outer);
+  void log_autotuning(TraceLog& log, Process& proc, const CompileCtx& ctx, const CompiledGraph& cg,
+                      Entry& entry);
+  void log_runtime_metrics(Process& proc, const Entry& e);
   Entry compile_frame(Frame& f, Env& env, const std::vector<std::string>& reasons,
                       const std::vector<StackFrame>& outer);
 

@@ -20,6 +20,9 @@ class Env {
   // Reading a Python scalar while tracing installs a value guard on it.
   double num(const std::string& name) const;
   const std::string& str(const std::string& name) const;
+  // `x.size(dim)` used as a Python int: while tracing, a dynamic dim read this way is specialized
+  // to its current value (the shape environment logs symbolic_shape_specialization).
+  double size(const std::string& name, int dim) const;
   void set(const std::string& name, Tensor t);
   void set(const std::string& name, double v);
   void set(const std::string& name, std::string s);

@@ -77,5 +77,6 @@ ScenarioResult scenario_mesh_2d(const ScenarioOptions& o);
 ScenarioResult scenario_desync(const ScenarioOptions& o);
 ScenarioResult scenario_straggler(const ScenarioOptions& o);
 ScenarioResult scenario_hang(const ScenarioOptions& o);
+ScenarioResult scenario_shape_specialization(const ScenarioOptions& o);
 
 }  // namespace tlrt

@@ -23,6 +23,14 @@ struct SymbolicDim {
   int64_t hint;
 };
 
+// A symbol the trace fixed to a constant, and the guard that fixes it.
+struct Specialization {
+  std::string var, symbol, source, reason, guard;
+  int dim;
+  int64_t value;
+  int user_line;
+};
+
 class Tracer {
  public:
   // `dynamic` holds the (variable, dim) pairs automatic dynamic shapes has marked for this frame.
@@ -40,6 +48,7 @@ class Tracer {
               const Tensor& out);
   void on_scalar_read(const std::string& name, double value);
   void on_write(const std::string& name);
+  void on_size_read(const Tensor& t, const std::string& var, int dim, int64_t value);
   void set_statement(const Stmt* stmt) { stmt_ = stmt; }
   // Builds the graph outputs from the variables the traced statements wrote.
   void finish(const Env& after);
@@ -47,6 +56,7 @@ class Tracer {
   Graph graph;
   std::vector<Guard> guards;
   std::vector<SymbolicDim> symbols;
+  std::vector<Specialization> specializations;
 
  private:
   int proxy_for(const Tensor& t);

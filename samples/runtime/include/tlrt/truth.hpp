@@ -12,7 +12,7 @@ class Truth {
  public:
   // section: graph_breaks, recompiles, failures, cache_limit, dynamic_dims, collectives, faults,
   // compiled_graphs (per graph with collectives: their ops and the estimated runtime),
-  // provenance
+  // provenance, specializations, autotuning (kernels + link per compile), runtime (runtime metrics)
   void add(const std::string& section, Json entry);
   size_t count(const std::string& section) const;
   // Writes {"scenario","ranks","seed","steps", sections...} to path; throws on I/O failure.
@@ -25,7 +25,8 @@ class Truth {
                             {"failures", Json::array()},     {"cache_limit", Json::array()},
                             {"dynamic_dims", Json::array()}, {"collectives", Json::array()},
                             {"faults", Json::array()},       {"compiled_graphs", Json::array()},
-                            {"provenance", Json::array()}};
+                            {"provenance", Json::array()},   {"specializations", Json::array()},
+                            {"autotuning", Json::array()},   {"runtime", Json::array()}};
 };
 
 }  // namespace tlrt

@@ -29,7 +29,8 @@ namespace tlscope::views {
   X(tensors, "Tensors", "tensors", "tensors")                     \
   X(sql, "SQL", "", "sql")                                        \
   X(errors, "Ingest errors", "errors", "errors")                  \
-  X(provenance, "Provenance", "", "provenance")
+  X(provenance, "Provenance", "", "provenance")                   \
+  X(torch_export, "Export", "export", "")
 
 enum class ScreenId {
 #define TLSCOPE_SCREEN_ENUM(id, label, page, panel) id,

@@ -26,6 +26,7 @@ namespace tlscope::model::analysis {
   X(cache_limit, "warning", "Cache size limit hits", "recompiles", 0xE0A030)             \
   X(recompile, "warning", "Recompiles", "recompiles", 0xD0C040)                          \
   X(graph_break, "warning", "Graph breaks", "graph_breaks", 0xD0C040)                    \
+  X(shape_specialized, "warning", "Dynamic dims specialized", "compiles", 0xD0C040)      \
   X(bad_record, "warning", "Unreadable collective records", "collectives", 0x9A9A9A)
 
 enum class FindingKind {
