@@ -74,8 +74,10 @@ class FindingsPanel : public Panel {
       if (!group_open) continue;
       const std::string key = std::to_string(i + 1);
       std::string text = key + ". " + f.row->message;
-      if (!f.row->ranks.empty())
-        text += "   [" + views::rank_words(f.row->ranks, d.findings.job_ranks) + "]";
+      // The ranks, unless the line already starts with them (a fact merged across ranks).
+      const std::string ranks = views::rank_words(f.row->ranks, d.findings.job_ranks);
+      if (!f.row->ranks.empty() && f.row->message.rfind(ranks + ": ", 0) != 0)
+        text += "   [" + ranks + "]";
       const bool selected =
           ctx.nav.current().kind == SelectionKind::kFinding && ctx.nav.current().key == key;
       const bool clicked = ui::selectable_wrapped("finding", text, selected,

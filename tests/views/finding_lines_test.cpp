@@ -42,8 +42,9 @@ TEST_CASE("Rank sets read as runs with a count") {
   CHECK(rank_words(all_but_2, 1024) == "ranks 0-1, 3-1023 (1,023 of 1,024)");
   CHECK(rank_words(iota(0, 3), 4) == "ranks 0-3 (all 4)");
   CHECK(rank_words({3, 0, 1, 1, 7, 5}, 8) == "ranks 0-1, 3, 5, 7 (5 of 8)");  // unsorted, dup
-  CHECK(rank_words({0, 2}, 0) == "ranks 0, 2 (2 ranks)");        // the job's size unknown
-  CHECK(rank_words({0, 2, 9, 11, 12}, 4) == "ranks 0, 2, 9, 11-12 (5 ranks)");  // more than the files
+  CHECK(rank_words({0, 2}, 0) == "ranks 0, 2 (2 ranks)");  // the job's size unknown
+  CHECK(rank_words({0, 2, 9, 11, 12}, 4) ==
+        "ranks 0, 2, 9, 11-12 (5 ranks)");  // more than the files
   CHECK(rank_runs({}) == "");
   CHECK(rank_runs({5, 4, 3, 10, 11}) == "3-5, 10-11");
   CHECK(tlscope::model::analysis::grouped_number(4096) == "4,096");
@@ -86,7 +87,7 @@ TEST_CASE("Facts: per-process values are cut out, the rest of the text is the fa
                                              "0 text 0/1"));
 }
 
-TEST_CASE("One fact on seven ranks is one line with its ranks; costlier lines first") {
+TEST_CASE("One fact on seven ranks is one line with its ranks, costlier lines first") {
   std::string sql = R"sql(
 CREATE TABLE findings(id INTEGER PRIMARY KEY, kind TEXT NOT NULL, severity TEXT NOT NULL,
   ranks TEXT, other_ranks TEXT, pg_name TEXT, pg_desc TEXT, seq INTEGER, compile_id TEXT,
@@ -235,4 +236,26 @@ TEST_CASE("multi_rank_logs: 20 recompiles on ranks 1 and 3 are one line, two fai
   }
   CHECK(f->total == 1 + 2 + 2 + 20);  // storm, failures, divergence, recompiles
   CHECK(f->lines == 1 + 1 + 2 + 1);
+}
+
+TEST_CASE("Real logs: every finding gets a hint and the known causes are named") {
+  // comp_metrics.log breaks twice on an explicit torch._dynamo.graph_break() ("skip function
+  // graph_break in file .../decorators.py"); comp_failure.log's compile fails in the backend.
+  for (const char* log : {"comp_metrics.log", "comp_failure.log", "multi_rank_schedule"}) {
+    INFO(log);
+    std::string path = tlscope::test::analysed_real_log(
+        std::string("finding_hints_") + (log[0] == 'm' ? "schedule" : log), {log});
+    Database db(path);
+    auto f = load_findings(db);
+    INFO(f.error);
+    REQUIRE(f.ok());
+    REQUIRE_FALSE(f->groups.empty());
+    for (const FindingGroup& g : f->groups) {
+      for (const FindingRow& row : g.rows) {
+        INFO(row.message);
+        CHECK(row.hint.known_cause);
+        CHECK_FALSE(row.hint.try_this.empty());
+      }
+    }
+  }
 }
