@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <set>
 
 namespace tlscope::views {
 
@@ -85,45 +84,29 @@ bool value_after(std::string_view s, size_t i, SlotKind& kind, size_t& end) {
   return false;
 }
 
-// Compile ids and numbers in their natural order, so a range reads first..last.
-std::vector<int64_t> number_parts(const std::string& v) {
-  std::vector<int64_t> out;
-  for (size_t i = 0; i < v.size();) {
-    if (is_digit(v[i])) {
-      size_t j = digits_from(v, i);
-      out.push_back(std::stoll(v.substr(i, std::min<size_t>(j - i, 18))));
-      i = j;
+// Compile ids and numbers in their natural order (0/2 before 0/10, 9 before 10), compared in
+// place: this runs for every finding of a recurring guard.
+bool natural_less(std::string_view a, std::string_view b) {
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (is_digit(a[i]) && is_digit(b[j])) {
+      size_t ie = digits_from(a, i), je = digits_from(b, j);
+      size_t is = i, js = j;  // leading zeros do not make a number bigger
+      while (is + 1 < ie && a[is] == '0') ++is;
+      while (js + 1 < je && b[js] == '0') ++js;
+      if (ie - is != je - js) return ie - is < je - js;
+      int c = a.substr(is, ie - is).compare(b.substr(js, je - js));
+      if (c != 0) return c < 0;
+      i = ie;
+      j = je;
     } else {
+      if (a[i] != b[j]) return a[i] < b[j];
       ++i;
+      ++j;
     }
   }
-  return out;
-}
-
-std::string summarise(SlotKind kind, const std::vector<std::string>& values) {
-  std::vector<std::string> distinct;
-  std::set<std::string> seen;
-  for (const std::string& v : values)
-    if (seen.insert(v).second) distinct.push_back(v);
-  if (distinct.size() == 1) return distinct[0];
-  switch (kind) {
-    case SlotKind::object_id:
-      return "<object id>";
-    case SlotKind::address:
-      return "<address>";
-    case SlotKind::temp_path:
-      return "<temp path>";
-    case SlotKind::pid:
-      return "<pid>";
-    case SlotKind::compile_id:
-    case SlotKind::value:
-      break;
-  }
-  std::sort(distinct.begin(), distinct.end(), [](const std::string& a, const std::string& b) {
-    auto x = number_parts(a), y = number_parts(b);
-    return x != y ? x < y : a < b;
-  });
-  return distinct.front() + ".." + distinct.back();
+  if (a.size() - i != b.size() - j) return a.size() - i < b.size() - j;
+  return a < b;
 }
 
 }  // namespace
@@ -134,7 +117,10 @@ Fact fact_of(std::string_view message) {
   for (size_t i = 0; i < message.size();) {
     SlotKind kind;
     size_t end = 0;
-    if (value_after(message, i, kind, end) || slot_at(message, i, kind, end)) {
+    // Every slot starts with a digit, '-', or '/' (a temp path): other bytes are text.
+    const char c = message[i];
+    const bool may_start = is_digit(c) || c == '-' || c == '/';
+    if (may_start && (value_after(message, i, kind, end) || slot_at(message, i, kind, end))) {
       f.key += '\x1f';
       f.key += static_cast<char>('0' + static_cast<int>(kind));
       f.kinds.push_back(kind);
@@ -150,27 +136,66 @@ Fact fact_of(std::string_view message) {
   return f;
 }
 
-std::string merged_text(const std::vector<const Fact*>& facts) {
-  if (facts.empty()) return "";
-  const Fact& first = *facts.front();
+void FactMerge::add(const Fact& fact) {
+  if (empty_) {
+    key_ = fact.key;
+    kinds_ = fact.kinds;
+    for (const std::string& v : fact.values) slots_.push_back({v, v, v, false});
+    empty_ = false;
+    return;
+  }
+  for (size_t i = 0; i < slots_.size() && i < fact.values.size(); ++i) {
+    Slot& slot = slots_[i];
+    const std::string& v = fact.values[i];
+    if (v == slot.first) continue;
+    slot.varies = true;
+    if (kinds_[i] != SlotKind::compile_id && kinds_[i] != SlotKind::value) continue;
+    if (natural_less(v, slot.low)) slot.low = v;
+    if (natural_less(slot.high, v)) slot.high = v;
+  }
+}
+
+std::string FactMerge::text() const {
   std::string out;
   size_t slot = 0;
-  for (size_t i = 0; i < first.key.size(); ++i) {
-    if (first.key[i] != '\x1f') {
-      out += first.key[i];
+  for (size_t i = 0; i < key_.size(); ++i) {
+    if (key_[i] != '\x1f') {
+      out += key_[i];
       continue;
     }
     ++i;  // the slot's kind marker
-    if (i >= first.key.size() || first.key[i] == '~' || slot >= first.kinds.size()) {
+    if (i >= key_.size() || key_[i] == '~' || slot >= slots_.size()) {
       out += '\x1f';
       continue;
     }
-    std::vector<std::string> values;
-    for (const Fact* f : facts) values.push_back(f->values[slot]);
-    out += summarise(first.kinds[slot], values);
+    const Slot& s = slots_[slot];
+    switch (s.varies ? kinds_[slot] : SlotKind::value) {
+      case SlotKind::object_id:
+        out += "<object id>";
+        break;
+      case SlotKind::address:
+        out += "<address>";
+        break;
+      case SlotKind::temp_path:
+        out += "<temp path>";
+        break;
+      case SlotKind::pid:
+        out += "<pid>";
+        break;
+      case SlotKind::compile_id:
+      case SlotKind::value:
+        out += s.varies ? s.low + ".." + s.high : s.first;
+        break;
+    }
     ++slot;
   }
   return out;
+}
+
+std::string merged_text(const std::vector<const Fact*>& facts) {
+  FactMerge merge;
+  for (const Fact* f : facts) merge.add(*f);
+  return merge.text();
 }
 
 }  // namespace tlscope::views

@@ -32,85 +32,99 @@ std::vector<int64_t> rank_list(std::string_view json) {
   return out;
 }
 
-struct RawFinding {
+// One line in the making: the first finding of its fact as logged, and what the rest add.
+struct Line {
   int64_t id = 0;
-  std::string severity;
+  std::string severity, compile_id, message, detail;
+  bool rank_prefixed = false;  // messages start "rank R: " with R the finding's one rank
   std::vector<int64_t> ranks;
-  std::string compile_id, message, detail;
-  double cost_us = 0, weight = 1;
-  bool rank_prefixed = false;  // message starts "rank R: " with R its one rank
-  Fact fact;                   // of the message after that prefix
+  int64_t occurrences = 0;
+  double cost_us = 0;
+  double weight = 0;  // recompiles behind it (a storm counts its recompiles), for the order
+  FactMerge merge;
 };
 
 // Single-process findings start "rank R: "; the rank goes, so one fact on many ranks is one key.
-std::string_view body_of(RawFinding& r) {
-  std::string_view m = r.message;
-  if (r.ranks.size() == 1) {
-    std::string prefix = "rank " + std::to_string(r.ranks[0]) + ": ";
-    if (m.rfind(prefix, 0) == 0) {
-      r.rank_prefixed = true;
-      m.remove_prefix(prefix.size());
+std::string_view body_of(std::string_view message, const std::vector<int64_t>& ranks,
+                         bool& prefixed) {
+  prefixed = false;
+  if (ranks.size() == 1) {
+    std::string prefix = "rank " + std::to_string(ranks[0]) + ": ";
+    if (message.rfind(prefix, 0) == 0) {
+      prefixed = true;
+      message.remove_prefix(prefix.size());
     }
   }
-  return m;
+  return message;
 }
 
-struct Line {
-  std::vector<RawFinding*> raws;
-  double weight = 0;  // recompiles behind it (a storm counts its recompiles), for the order
-};
-
-FindingRow line_row(const std::string& kind, const Line& line, int64_t job_ranks) {
-  const RawFinding& first = *line.raws.front();
+FindingRow line_row(const std::string& kind, Line& line, int64_t job_ranks) {
   FindingRow row;
-  row.id = first.id;
+  row.id = line.id;
   row.kind = kind;
-  row.severity = first.severity;
-  row.compile_id = first.compile_id;
-  row.message = first.message;
-  row.occurrences = static_cast<int64_t>(line.raws.size());
-  for (const RawFinding* r : line.raws) {
-    row.ranks.insert(row.ranks.end(), r->ranks.begin(), r->ranks.end());
-    row.cost_us += r->cost_us;
+  row.severity = line.severity;
+  row.compile_id = line.compile_id;
+  row.occurrences = line.occurrences;
+  row.cost_us = line.cost_us;
+  std::sort(line.ranks.begin(), line.ranks.end());
+  line.ranks.erase(std::unique(line.ranks.begin(), line.ranks.end()), line.ranks.end());
+  row.ranks = line.ranks;
+  row.message = line.message;
+  if (line.occurrences > 1) {
+    row.message = line.merge.text();
+    const size_t once_each = line.rank_prefixed ? row.ranks.size() : 1;
+    if (line.rank_prefixed) row.message = rank_words(row.ranks, job_ranks) + ": " + row.message;
+    if (static_cast<size_t>(line.occurrences) > once_each)
+      row.message += " (" + model::analysis::grouped_number(line.occurrences) + " times)";
   }
-  std::sort(row.ranks.begin(), row.ranks.end());
-  row.ranks.erase(std::unique(row.ranks.begin(), row.ranks.end()), row.ranks.end());
-  if (line.raws.size() > 1) {
-    std::vector<const Fact*> facts;
-    for (const RawFinding* r : line.raws) facts.push_back(&r->fact);
-    row.message = merged_text(facts);
-    size_t once_each = first.rank_prefixed ? row.ranks.size() : 1;
-    if (first.rank_prefixed) row.message = rank_words(row.ranks, job_ranks) + ": " + row.message;
-    if (line.raws.size() > once_each)
-      row.message += " (" + model::analysis::grouped_number(row.occurrences) + " times)";
-  }
-  row.hint = hint_for(kind, first.message + "\n" + first.detail);
+  row.hint = hint_for(kind, line.message + "\n" + line.detail);
   return row;
 }
 
-// The kind's rows as lines, costliest first (then the most recurring, then log order).
-std::vector<FindingRow> merge_lines(const std::string& kind, std::vector<RawFinding>& raws,
-                                    int64_t job_ranks) {
-  std::vector<Line> lines;
-  std::unordered_map<std::string, size_t> by_key;
-  for (RawFinding& r : raws) {
-    r.fact = fact_of(body_of(r));
-    std::string key = (r.rank_prefixed ? "P" : "U") + r.fact.key;
-    auto [at, fresh] = by_key.try_emplace(std::move(key), lines.size());
-    if (fresh) lines.emplace_back();
-    lines[at->second].raws.push_back(&r);
-    lines[at->second].weight += r.weight;
+// Findings of one kind, read in log order, merged into lines of one fact each.
+class LineBuilder {
+ public:
+  void add(const Statement& s) {
+    std::vector<int64_t> ranks = rank_list(s.text_view(2));
+    bool prefixed = false;
+    Fact fact = fact_of(body_of(s.text_view(4), ranks, prefixed));
+    std::string key = (prefixed ? "P" : "U") + fact.key;
+    auto [at, fresh] = by_key_.try_emplace(std::move(key), lines_.size());
+    if (fresh) {
+      Line l;
+      l.id = s.int64(0);
+      l.severity = s.text(1);
+      l.compile_id = s.text(3);
+      l.message = s.text(4);
+      l.detail = s.text(5);
+      l.rank_prefixed = prefixed;
+      lines_.push_back(std::move(l));
+    }
+    Line& line = lines_[at->second];
+    line.ranks.insert(line.ranks.end(), ranks.begin(), ranks.end());
+    ++line.occurrences;
+    line.cost_us += s.real(6);
+    line.weight += s.real(7);
+    line.merge.add(fact);
   }
-  std::vector<std::pair<const Line*, FindingRow>> rows;
-  for (const Line& l : lines) rows.emplace_back(&l, line_row(kind, l, job_ranks));
-  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
-    if (a.second.cost_us != b.second.cost_us) return a.second.cost_us > b.second.cost_us;
-    return a.first->weight > b.first->weight;
-  });
-  std::vector<FindingRow> out;
-  for (auto& [line, row] : rows) out.push_back(std::move(row));
-  return out;
-}
+
+  // Costliest first (then the most recurring, then log order).
+  std::vector<FindingRow> rows(const std::string& kind, int64_t job_ranks) {
+    std::vector<size_t> order(lines_.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      if (lines_[a].cost_us != lines_[b].cost_us) return lines_[a].cost_us > lines_[b].cost_us;
+      return lines_[a].weight > lines_[b].weight;
+    });
+    std::vector<FindingRow> out;
+    for (size_t i : order) out.push_back(line_row(kind, lines_[i], job_ranks));
+    return out;
+  }
+
+ private:
+  std::vector<Line> lines_;
+  std::unordered_map<std::string, size_t> by_key_;
+};
 
 }  // namespace
 
@@ -142,26 +156,13 @@ Result<Findings> load_findings(const Database& db, size_t rows_per_kind) {
       detail_ok + ", '$.wait_us'), " + compile_cost + ", 0), coalesce(json_extract(" + detail_ok +
       ", '$.recompiles'), 1) FROM findings f WHERE f.kind = ?1 ORDER BY f.id");
   auto read_kind = [&](const std::string& kind, size_t cap, std::vector<FindingRow>& into) {
-    std::vector<RawFinding> raws;
+    LineBuilder builder;
     rows.reset();
     rows.bind(1, kind);
     std::string error;
-    rows.for_each(
-        [&](const Statement& s) {
-          RawFinding r;
-          r.id = s.int64(0);
-          r.severity = s.text(1);
-          r.ranks = rank_list(s.text_view(2));
-          r.compile_id = s.text(3);
-          r.message = s.text(4);
-          r.detail = s.text(5);
-          r.cost_us = s.real(6);
-          r.weight = s.real(7);
-          raws.push_back(std::move(r));
-        },
-        &error);
+    rows.for_each([&](const Statement& s) { builder.add(s); }, &error);
     if (!error.empty()) out.fail(error);
-    std::vector<FindingRow> lines = merge_lines(kind, raws, f.job_ranks);
+    std::vector<FindingRow> lines = builder.rows(kind, f.job_ranks);
     f.lines += static_cast<int64_t>(lines.size());
     const size_t n = lines.size();
     if (lines.size() > cap) lines.resize(cap);

@@ -21,9 +21,27 @@ struct Fact {
 
 Fact fact_of(std::string_view message);
 
-// The message of several findings of one fact: the literal text, each slot its one value when all
-// agree, else a summary (a range of compile ids or numbers, or a placeholder for per-process
-// values). `facts` share one key and are in log order.
+// The message of several findings of one fact, built one finding at a time (a large log has
+// hundreds of thousands; only a few values per slot are kept): the literal text, each slot its
+// one value when all agree, else a summary (the range of compile ids or numbers, or a
+// placeholder for per-process values).
+class FactMerge {
+ public:
+  void add(const Fact& fact);  // facts of one key
+  std::string text() const;
+
+ private:
+  struct Slot {
+    std::string first, low, high;  // low..high in natural order (0/2 before 0/10)
+    bool varies = false;
+  };
+  std::string key_;
+  std::vector<SlotKind> kinds_;
+  std::vector<Slot> slots_;
+  bool empty_ = true;
+};
+
+// FactMerge over `facts` (which share one key), in that order.
 std::string merged_text(const std::vector<const Fact*>& facts);
 
 }  // namespace tlscope::views
