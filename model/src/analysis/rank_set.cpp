@@ -11,7 +11,8 @@ std::string grouped_number(int64_t n) {
     if (i && (digits.size() - i) % 3 == 0) out += ',';
     out += digits[i];
   }
-  return n < 0 ? "-" + out : out;
+  if (n < 0) out.insert(out.begin(), '-');
+  return out;
 }
 
 std::string rank_runs(std::vector<int64_t> ranks) {
@@ -23,7 +24,10 @@ std::string rank_runs(std::vector<int64_t> ranks) {
     while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
     if (!out.empty()) out += ", ";
     out += std::to_string(ranks[i]);
-    if (j > i) out += "-" + std::to_string(ranks[j]);
+    if (j > i) {
+      out += '-';
+      out += std::to_string(ranks[j]);
+    }
     i = j + 1;
   }
   return out;
@@ -43,7 +47,10 @@ std::string rank_words(const std::vector<int64_t>& ranks, int64_t job_ranks) {
     count = "all " + grouped_number(n);
   else
     count = grouped_number(n) + " of " + grouped_number(job_ranks);
-  return "ranks " + rank_runs(std::move(set)) + " (" + count + ")";
+  std::string out = "ranks ";
+  out += rank_runs(std::move(set));
+  out += " (" + count + ")";
+  return out;
 }
 
 }  // namespace tlscope::model::analysis
