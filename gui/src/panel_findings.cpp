@@ -134,8 +134,11 @@ class FindingsPanel : public Panel {
       ui::text("details", std::to_string(f.row->occurrences) + " findings on this line");
     if (!f.row->ranks.empty())
       ui::text("details", "on " + views::rank_words(f.row->ranks, ctx.data.findings.job_ranks));
-    if (f.place && f.place->other_ranks != "[]")
-      ui::text("details", "other ranks: " + f.place->other_ranks);
+    if (f.place && f.place->other_ranks != "[]") {
+      ui::text("details", "against " + views::rank_words(
+                                           model::analysis::ranks_from_json(f.place->other_ranks),
+                                           ctx.data.findings.job_ranks));
+    }
     if (f.place && f.place->is_collective()) {
       ui::text("details", "collective: group " + f.place->pg_name + ", sequence " +
                               std::to_string(f.place->seq));

@@ -259,3 +259,11 @@ TEST_CASE("Real logs: every finding gets a hint and the known causes are named")
     }
   }
 }
+
+TEST_CASE("Rank lists read back from the findings' JSON arrays") {
+  using tlscope::model::analysis::ranks_from_json;
+  CHECK(ranks_from_json("[0,2]") == std::vector<int64_t>{0, 2});
+  CHECK(ranks_from_json("[]").empty());
+  CHECK(ranks_from_json("[ 3, 1023 ]") == std::vector<int64_t>{3, 1023});
+  CHECK(ranks_from_json("not json").empty());
+}

@@ -3,7 +3,6 @@
 #include "tlscope/views/findings.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <map>
 #include <unordered_map>
 
@@ -14,23 +13,7 @@ namespace tlscope::views {
 
 namespace {
 
-// "[0,2]" (a JSON integer array as the analyses write it) -> {0, 2}.
-std::vector<int64_t> rank_list(std::string_view json) {
-  std::vector<int64_t> out;
-  std::string text(json);
-  const char* p = text.c_str();
-  while (*p) {
-    char* end = nullptr;
-    long long v = std::strtoll(p, &end, 10);
-    if (end == p) {
-      ++p;
-      continue;
-    }
-    out.push_back(v);
-    p = end;
-  }
-  return out;
-}
+using model::analysis::ranks_from_json;
 
 // One line in the making: the first finding of its fact as logged, and what the rest add.
 struct Line {
@@ -85,7 +68,7 @@ FindingRow line_row(const std::string& kind, Line& line, int64_t job_ranks) {
 class LineBuilder {
  public:
   void add(const Statement& s) {
-    std::vector<int64_t> ranks = rank_list(s.text_view(2));
+    std::vector<int64_t> ranks = ranks_from_json(s.text_view(2));
     bool prefixed = false;
     Fact fact = fact_of(body_of(s.text_view(4), ranks, prefixed));
     std::string key = (prefixed ? "P" : "U") + fact.key;
@@ -186,7 +169,7 @@ Result<Findings> load_findings(const Database& db, size_t rows_per_kind) {
             "GROUP BY pg_name, ranks HAVING count(*) >= 2 ORDER BY pg_name, ranks",
             out, [&](const Statement& s) {
               f.late_again.push_back(
-                  {rank_list(s.text_view(2)), s.text(0), s.text(1), s.int64(3), s.real(4)});
+                  {ranks_from_json(s.text_view(2)), s.text(0), s.text(1), s.int64(3), s.real(4)});
             });
   return out;
 }

@@ -2,6 +2,7 @@
 #include "tlscope/model/analysis/rank_set.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace tlscope::model::analysis {
 
@@ -50,6 +51,23 @@ std::string rank_words(const std::vector<int64_t>& ranks, int64_t job_ranks) {
   std::string out = "ranks ";
   out += rank_runs(std::move(set));
   out += " (" + count + ")";
+  return out;
+}
+
+std::vector<int64_t> ranks_from_json(std::string_view json) {
+  std::vector<int64_t> out;
+  std::string text(json);  // strtoll needs a terminated string
+  const char* p = text.c_str();
+  while (*p) {
+    char* end = nullptr;
+    long long v = std::strtoll(p, &end, 10);
+    if (end == p) {
+      ++p;
+      continue;
+    }
+    out.push_back(v);
+    p = end;
+  }
   return out;
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tlscope::model::analysis {
@@ -19,5 +20,9 @@ std::string rank_runs(std::vector<int64_t> ranks);
 // `job_ranks` is how many ranks the job has; <= 0 when unknown, then the count reads "(3 ranks)".
 // One rank is named without a count: it is never the interesting part of the sentence.
 std::string rank_words(const std::vector<int64_t>& ranks, int64_t job_ranks = 0);
+
+// "[0,2]" (the JSON integer arrays of findings.ranks and other_ranks) -> {0, 2}; anything that is
+// not a number is skipped.
+std::vector<int64_t> ranks_from_json(std::string_view json);
 
 }  // namespace tlscope::model::analysis
