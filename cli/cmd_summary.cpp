@@ -19,9 +19,13 @@ namespace {
 
 // Every log-derived string goes through here on its way to the terminal: control characters
 // shown escaped, one record per line (terminal_text.hpp).
-std::string show(std::string_view log_text) { return terminal_safe(log_text); }
+std::string show(std::string_view log_text) {
+  return terminal_safe(log_text);
+}
 // A finding's message may span lines (a failure's traceback): each line made safe, breaks kept.
-std::string show_lines(std::string_view log_text) { return terminal_safe_lines(log_text); }
+std::string show_lines(std::string_view log_text) {
+  return terminal_safe_lines(log_text);
+}
 
 std::string rank_text(int64_t rank, const char* none) {
   return rank < 0 ? none : std::to_string(rank);
@@ -98,13 +102,6 @@ void print_line_accounting(const views::Summary& s) {
   }
 }
 
-std::string rank_words(const std::vector<int64_t>& ranks) {
-  if (ranks.empty()) return "no rank";
-  std::string out = ranks.size() == 1 ? "rank " : "ranks ";
-  for (size_t i = 0; i < ranks.size(); ++i) out += (i ? ", " : "") + std::to_string(ranks[i]);
-  return out;
-}
-
 // Findings exist once `tlscope analyze` (run by ingest) has written them.
 void print_findings(const views::Findings& f) {
   if (!f.analysed) {
@@ -116,21 +113,27 @@ void print_findings(const views::Findings& f) {
     std::printf("No findings.\n");
     return;
   }
-  std::printf("%lld %s\n", static_cast<long long>(f.total), f.total == 1 ? "finding" : "findings");
+  std::printf("%lld %s", static_cast<long long>(f.total), f.total == 1 ? "finding" : "findings");
+  if (f.lines != f.total) std::printf(" in %lld lines", static_cast<long long>(f.lines));
+  std::printf("\n");
   for (const views::FindingGroup& g : f.groups) {
     std::printf("\n%s (%lld):\n", std::string(g.kind->title).c_str(),
                 static_cast<long long>(g.count));
-    for (const views::FindingRow& row : g.rows)
+    for (const views::FindingRow& row : g.rows) {
       std::printf("  %s\n", show_lines(row.message).c_str());
+      std::printf("    -> %s\n", show(row.hint.line()).c_str());
+    }
   }
-  for (const views::FindingRow& row : f.unknown)
+  for (const views::FindingRow& row : f.unknown) {
     std::printf("  [%s] %s\n", show(row.kind).c_str(), show_lines(row.message).c_str());
+    std::printf("    -> %s\n", show(row.hint.line()).c_str());
+  }
   if (!f.late_again.empty()) std::printf("\nRanks late again and again:\n");
   for (const views::LateRank& late : f.late_again) {
-    std::printf("  %s was late %lld times in group %s; the others waited %.1f ms for it in total\n",
-                rank_words(late.ranks).c_str(), static_cast<long long>(late.times),
-                show(late.pg_desc.empty() ? late.pg_name : late.pg_desc).c_str(),
-                late.wait_us / 1000.0);
+    std::printf(
+        "  %s was late %lld times in group %s; the others waited %.1f ms for it in total\n",
+        views::rank_words(late.ranks, f.job_ranks).c_str(), static_cast<long long>(late.times),
+        show(late.pg_desc.empty() ? late.pg_name : late.pg_desc).c_str(), late.wait_us / 1000.0);
   }
 }
 
@@ -162,16 +165,16 @@ int run_summary(const std::string& path) {
   return kOk;
 }
 
-CommandRegistration summary_registration{
-    11, [](CLI::App& app, int& exit_code) {
-      auto inputs = std::make_shared<ReadInputs>();
-      CLI::App* cmd = app.add_subcommand("summary", "Print what a tlscope database holds");
-      add_read_inputs(cmd, *inputs);
-      cmd->callback([inputs, &exit_code] {
-        auto db = resolve_read_database("summary", *inputs);
-        exit_code = db ? run_summary(*db) : kUsageOrIo;
-      });
-    }};
+CommandRegistration summary_registration{11, [](CLI::App& app, int& exit_code) {
+                                           auto inputs = std::make_shared<ReadInputs>();
+                                           CLI::App* cmd = app.add_subcommand(
+                                               "summary", "Print what a tlscope database holds");
+                                           add_read_inputs(cmd, *inputs);
+                                           cmd->callback([inputs, &exit_code] {
+                                             auto db = resolve_read_database("summary", *inputs);
+                                             exit_code = db ? run_summary(*db) : kUsageOrIo;
+                                           });
+                                         }};
 
 }  // namespace
 }  // namespace tlscope::cli

@@ -4,21 +4,19 @@
 #include <algorithm>
 
 #include "tlscope/exporters/html.hpp"
+#include "tlscope/model/analysis/rank_set.hpp"
 #include "tlscope/views/compile_row.hpp"
 
 namespace tlscope::exporters {
 
 namespace {
 
+// Runs with a count ("0-1, 3-1023 (1,023)"), as findings word rank sets: short at any scale.
 std::string ranks_text(const std::set<int64_t>& ranks) {
   if (ranks.empty()) return "-";
-  std::string s;
-  int shown = 0;
-  for (int64_t r : ranks) {
-    if (shown++ == 16) return s + ", &hellip; (" + std::to_string(ranks.size()) + ")";
-    if (!s.empty()) s += ", ";
-    s += std::to_string(r);
-  }
+  std::string s = model::analysis::rank_runs({ranks.begin(), ranks.end()});
+  if (ranks.size() > 1)
+    s += " (" + model::analysis::grouped_number(static_cast<int64_t>(ranks.size())) + ")";
   return s;
 }
 

@@ -21,7 +21,8 @@ std::string card(std::string_view id, int64_t value, std::string_view label,
          std::to_string(value) + "</b>" + std::string(label) + "</a></div>";
 }
 
-// The analysis findings in words, grouped by kind, most serious first; a few examples each.
+// The analysis findings in words, grouped by kind, most serious first; a few lines each, costliest
+// first, each with what it means and what to try beneath it.
 std::string findings_html(const views::Findings& findings) {
   std::string h = "<div id=\"findings\" data-count=\"" + std::to_string(findings.total) + "\">\n";
   for (const views::FindingGroup& g : findings.groups) {
@@ -33,7 +34,9 @@ std::string findings_html(const views::Findings& findings) {
     for (const views::FindingRow& f : g.rows) {
       h += "<li class=\"" + std::string(f.severity == "error" ? "bad" : "") + "\">";
       append_html_escaped(h, f.message);
-      h += "</li>\n";
+      h += "<span class=\"hint\">";
+      append_html_escaped(h, f.hint.line());
+      h += "</span></li>\n";
     }
     if (g.count > static_cast<int64_t>(g.rows.size()))
       h += "<li class=\"muted\"><a href=\"" + href + "\">and " +

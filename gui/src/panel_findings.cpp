@@ -1,18 +1,13 @@
 // Findings panel (the Summary screen): what was read, then every finding in words, grouped by
-// kind, most serious first (views::load_findings, the order the report's index and `tlscope
-// summary` use). Clicking a finding selects it; double-click, Enter or "Go to" opens its place:
-// the collective on the timeline, the compile, the rank divergence table.
+// kind, most serious first, each with what it means and what to try (views::load_findings, the
+// order and hints the report's index and `tlscope summary` use). Clicking a finding selects it;
+// double-click, Enter or "Go to" opens its place: the collective on the timeline, the compile, the
+// rank divergence table.
 #include "panel.hpp"
 #include "status_colours.hpp"
 
 namespace tlscope::gui {
 namespace {
-
-std::string rank_list(const std::vector<int64_t>& ranks) {
-  std::string s;
-  for (int64_t r : ranks) s += (s.empty() ? "" : ",") + std::to_string(r);
-  return s;
-}
 
 // Where a finding leads; an empty selection when it has no place the viewer shows.
 Selection place_of(const FindingEntry& f) {
@@ -79,7 +74,10 @@ class FindingsPanel : public Panel {
       if (!group_open) continue;
       const std::string key = std::to_string(i + 1);
       std::string text = key + ". " + f.row->message;
-      if (!f.row->ranks.empty()) text += "   [rank " + rank_list(f.row->ranks) + "]";
+      // The ranks, unless the line already starts with them (a fact merged across ranks).
+      const std::string ranks = views::rank_words(f.row->ranks, d.findings.job_ranks);
+      if (!f.row->ranks.empty() && f.row->message.rfind(ranks + ": ", 0) != 0)
+        text += "   [" + ranks + "]";
       const bool selected =
           ctx.nav.current().kind == SelectionKind::kFinding && ctx.nav.current().key == key;
       const bool clicked = ui::selectable_wrapped("finding", text, selected,
@@ -90,6 +88,7 @@ class FindingsPanel : public Panel {
       }
       if (ImGui::IsItemFocused() && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)))
         go_to(ctx, f);
+      draw_hint(f.row->hint.line());
       if (scroll && scroll_to_ == static_cast<int>(i)) {
         ImGui::SetScrollHereY(0.3f);
         scroll_to_ = -1;
@@ -100,8 +99,8 @@ class FindingsPanel : public Panel {
       ui::text("heading", "Late again and again");
       for (const auto& late : d.findings.late_again) {
         ui::text_colored("row", kColourWarning,
-                         "rank " + rank_list(late.ranks) + " of group " + late.pg_name +
-                             " was late " + std::to_string(late.times) +
+                         views::rank_words(late.ranks, d.findings.job_ranks) + " of group " +
+                             late.pg_name + " was late " + std::to_string(late.times) +
                              " times, keeping the others waiting " +
                              std::to_string(static_cast<int64_t>(late.wait_us / 1000)) + " ms");
       }
@@ -129,9 +128,17 @@ class FindingsPanel : public Panel {
     ui::text_colored("details", severity_colour(f.row->severity),
                      "Finding " + s.key + ": " + f.row->kind + " (" + f.row->severity + ")");
     ui::text_wrapped("details", f.row->message);
-    if (!f.row->ranks.empty()) ui::text("details", "ranks: " + rank_list(f.row->ranks));
-    if (f.place && f.place->other_ranks != "[]")
-      ui::text("details", "other ranks: " + f.place->other_ranks);
+    ui::text_wrapped("details", "What it means: " + f.row->hint.meaning);
+    ui::text_wrapped("details", "What to try: " + f.row->hint.try_this);
+    if (f.row->occurrences > 1)
+      ui::text("details", std::to_string(f.row->occurrences) + " findings on this line");
+    if (!f.row->ranks.empty())
+      ui::text("details", "on " + views::rank_words(f.row->ranks, ctx.data.findings.job_ranks));
+    if (f.place && f.place->other_ranks != "[]") {
+      ui::text("details", "against " + views::rank_words(
+                                           model::analysis::ranks_from_json(f.place->other_ranks),
+                                           ctx.data.findings.job_ranks));
+    }
     if (f.place && f.place->is_collective()) {
       ui::text("details", "collective: group " + f.place->pg_name + ", sequence " +
                               std::to_string(f.place->seq));
@@ -144,6 +151,15 @@ class FindingsPanel : public Panel {
   }
 
  private:
+  // The finding's meaning and what to try, muted and indented under it.
+  static void draw_hint(const std::string& hint) {
+    ImGui::Indent();
+    ImGui::PushStyleColor(ImGuiCol_Text, kColourMuted);
+    ui::text_wrapped("hint", hint);
+    ImGui::PopStyleColor();
+    ImGui::Unindent();
+  }
+
   void go_to(PanelContext& ctx, const FindingEntry& f) {
     Selection place = place_of(f);
     if (place.empty()) return;

@@ -33,6 +33,7 @@ class AnalyzedDb {
   AnalyzedDb& operator=(const AnalyzedDb&) = delete;
 
   sqlite3* db() const { return db_; }
+  const std::string& path() const { return path_; }
   const model::analysis::AnalysisReport& report() const { return report_; }
   // Inputs that could not be read at all (a wrong TLSCOPE_SHARED_LOGS shows up here).
   const std::string& ingest_problems() const { return problems_text_; }

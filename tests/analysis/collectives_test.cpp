@@ -86,8 +86,9 @@ TEST_CASE("collectives: desync, missing and straggler named with their ranks") {
                                  "straggler|[3]|[0,1,2]|0|3"});
   std::string text = tlscope::test::findings_messages(db.db());
   INFO(text);
-  CHECK(text.find("rank 2 issued all_gather where ranks 0, 1, 3 issued all_reduce at sequence 5 "
-                  "of group dp") != std::string::npos);
+  CHECK(text.find(
+            "rank 2 issued all_gather where ranks 0-1, 3 (3 of 4) issued all_reduce at sequence 5 "
+            "of group dp") != std::string::npos);
   CHECK(text.find("rank 0 reached sequence 2 of group tp (all_reduce) but rank 1 never did; "
                   "rank 0 timed out waiting") != std::string::npos);
   // 400300 us after rank 0; the others' median arrival is rank 1's, 100 us after rank 0.
@@ -168,9 +169,10 @@ TEST_CASE("rank divergence: the rank whose inductor collective schedule differs"
         std::vector<std::string>{"collective_schedule|0/0|[1]|[0,2]"});
   std::string text = tlscope::test::findings_messages(db.db());
   INFO(text);
-  CHECK(text.find("collective schedule of compile 0/0 differs between ranks: rank 1 has "
-                  "[all_reduce_, wait_tensor] where ranks 0, 2 have [all_reduce_, wait_tensor, "
-                  "reduce_scatter_tensor, wait_tensor]") != std::string::npos);
+  CHECK(text.find(
+            "collective schedule of compile 0/0 differs between ranks: rank 1 has "
+            "[all_reduce_, wait_tensor] where ranks 0, 2 (2 of 3) have [all_reduce_, wait_tensor, "
+            "reduce_scatter_tensor, wait_tensor]") != std::string::npos);
 }
 
 TEST_CASE("collectives: a swapped pair of collectives is two desyncs") {
@@ -196,7 +198,7 @@ TEST_CASE("collectives: a swapped pair of collectives is two desyncs") {
   CHECK(db.rows("SELECT kind, ranks, other_ranks, seq FROM findings ORDER BY id") ==
         std::vector<std::string>{"desync|[2]|[0,1,3]|2", "desync|[2]|[0,1,3]|3"});
   CHECK(tlscope::test::findings_messages(db.db()).find(
-            "rank 2 issued all_reduce of [[32,4]] where ranks 0, 1, 3 "
+            "rank 2 issued all_reduce of [[32,4]] where ranks 0-1, 3 (3 of 4) "
             "issued all_reduce of [[4]] at sequence 2 of group dp") != std::string::npos);
 }
 

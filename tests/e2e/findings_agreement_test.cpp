@@ -1,6 +1,7 @@
-// Agreement: every front end lists the same findings (kinds, order, counts and messages) as the
-// one findings view model, views::load_findings. Each front end is one row of kFrontEnds: a way
-// to read back what it showed. The viewer's findings panel joins as one more row.
+// Agreement: every front end lists the same findings (kinds, order, counts, messages and each
+// line's hint: what it means and what to try) as the one findings view model, views::load_findings.
+// Each front end is one row of kFrontEnds: a way to read back what it showed. The viewer's findings
+// panel joins as one more row.
 #include <catch2/catch.hpp>
 
 #include <functional>
@@ -15,13 +16,17 @@ struct ShownGroup {
   std::string title;
   int64_t count = 0;
   std::vector<std::string> messages;
+  std::vector<std::string> hints;  // one per message
   bool operator==(const ShownGroup&) const = default;
 };
 using Shown = std::vector<ShownGroup>;
 
 std::ostream& operator<<(std::ostream& os, const ShownGroup& g) {
   os << g.title << " (" << g.count << "):";
-  for (const std::string& m : g.messages) os << "\n  " << m;
+  for (size_t i = 0; i < g.messages.size(); ++i) {
+    os << "\n  " << g.messages[i];
+    if (i < g.hints.size()) os << "\n    -> " << g.hints[i];
+  }
   return os;
 }
 
@@ -45,8 +50,8 @@ std::string between(const std::string& s, size_t& at, const std::string& open,
   return s.substr(b, e - b);
 }
 
-// index.html: <h3 class="finding-kind" ...><a ...>TITLE</a>: N</h3> then one <li> per message
-// (the last, muted one links to the rest).
+// index.html: <h3 class="finding-kind" ...><a ...>TITLE</a>: N</h3> then one <li> per message,
+// its hint in a <span class="hint"> (the last, muted one links to the rest).
 Shown shown_by_report(const e2e::fs::path& db, const e2e::fs::path& dir) {
   auto r = e2e::run_tlscope(
       dir, "report " + e2e::q(db.string()) + " -o " + e2e::q((dir / "site").string()));
@@ -62,7 +67,14 @@ Shown shown_by_report(const e2e::fs::path& db, const e2e::fs::path& dir) {
     size_t end = html.find("</ul>", at);
     for (size_t li = html.find("<li class=\"", at); li < end; li = html.find("<li class=\"", li)) {
       std::string item = between(html, li, "\">", "</li>");
-      if (item.rfind("<a href=", 0) != 0) g.messages.push_back(html_unescape(item));
+      if (item.rfind("<a href=", 0) == 0) continue;
+      const std::string open = "<span class=\"hint\">";
+      size_t hint = item.find(open);
+      REQUIRE(hint != std::string::npos);
+      g.messages.push_back(html_unescape(item.substr(0, hint)));
+      std::string h = item.substr(hint + open.size());
+      REQUIRE(h.ends_with("</span>"));
+      g.hints.push_back(html_unescape(h.substr(0, h.size() - 7)));
     }
     shown.push_back(std::move(g));
     at = end;
@@ -70,9 +82,10 @@ Shown shown_by_report(const e2e::fs::path& db, const e2e::fs::path& dir) {
   return shown;
 }
 
-// `tlscope summary`: "TITLE (N):" then one "  message" line each, after the "Findings" header;
-// a message with line breaks continues on unindented lines. (Once summary's show() escapes line
-// breaks through terminal_safe, this reader undoes that escape instead.)
+// `tlscope summary`: "TITLE (N):" then one "  message" line each and its "    -> hint" line,
+// after the "Findings" header; a message with line breaks continues on unindented lines. (Once
+// summary's show() escapes line breaks through terminal_safe, this reader undoes that escape
+// instead.)
 Shown shown_by_summary(const e2e::fs::path& db, const e2e::fs::path& dir) {
   auto r = e2e::run_tlscope(dir, "summary " + e2e::q(db.string()));
   REQUIRE(r.exit_code == 0);
@@ -82,13 +95,15 @@ Shown shown_by_summary(const e2e::fs::path& db, const e2e::fs::path& dir) {
   while (std::getline(in, line)) {
     if (line.empty()) continue;
     size_t open = line.rfind(" (");
-    if (line.rfind("  ", 0) == 0) {
+    if (line.rfind("    -> ", 0) == 0) {
+      if (!shown.empty()) shown.back().hints.push_back(line.substr(7));
+    } else if (line.rfind("  ", 0) == 0) {
       if (!shown.empty()) shown.back().messages.push_back(line.substr(2));
     } else if (line == "Ranks late again and again:") {
       break;
     } else if (line.ends_with("):") && open != std::string::npos && open > 0 &&
                std::isdigit(static_cast<unsigned char>(line[open + 2]))) {
-      shown.push_back({line.substr(0, open), std::stoll(line.substr(open + 2)), {}});
+      shown.push_back({line.substr(0, open), std::stoll(line.substr(open + 2)), {}, {}});
     } else if (!shown.empty() && !shown.back().messages.empty()) {
       shown.back().messages.back() += "\n" + line;
     }
@@ -114,8 +129,11 @@ Shown expected(const std::string& db_path, size_t rows_per_kind) {
   REQUIRE(findings.ok());
   Shown out;
   for (const auto& g : findings->groups) {
-    ShownGroup s{std::string(g.kind->title), g.count, {}};
-    for (const auto& row : g.rows) s.messages.push_back(row.message);
+    ShownGroup s{std::string(g.kind->title), g.count, {}, {}};
+    for (const auto& row : g.rows) {
+      s.messages.push_back(row.message);
+      s.hints.push_back(row.hint.line());
+    }
     out.push_back(std::move(s));
   }
   return out;

@@ -1,7 +1,8 @@
 // Agreement: the viewer's findings panel lists the same findings (kinds in order, counts, every
 // message) as the one findings view model, views::load_findings, which the report's index and
 // `tlscope summary` are checked against in tests/e2e/findings_agreement_test.cpp. Read back from
-// the panel's UI dump: "TITLE  (N)" group headers, then "K. message   [rank R]" rows.
+// the panel's UI dump: "TITLE  (N)" group headers, then "K. message   [RANKS]" rows, each followed
+// by its "hint" text (what it means and what to try).
 #include <catch2/catch.hpp>
 
 #include "gui_support.hpp"
@@ -13,14 +14,18 @@ struct ShownGroup {
   std::string title;
   int64_t count = 0;
   std::vector<std::string> messages;
+  std::vector<std::string> hints;  // one per message
   bool operator==(const ShownGroup& o) const {
-    return title == o.title && count == o.count && messages == o.messages;
+    return title == o.title && count == o.count && messages == o.messages && hints == o.hints;
   }
 };
 
 std::ostream& operator<<(std::ostream& os, const ShownGroup& g) {
   os << g.title << " (" << g.count << "):";
-  for (const std::string& m : g.messages) os << "\n  " << m;
+  for (size_t i = 0; i < g.messages.size(); ++i) {
+    os << "\n  " << g.messages[i];
+    if (i < g.hints.size()) os << "\n    -> " << g.hints[i];
+  }
   return os;
 }
 
@@ -30,13 +35,16 @@ std::vector<ShownGroup> shown_by_viewer(const gui_test::Dump& d) {
     if (item.kind == "group") {
       const size_t open = item.text.rfind("  (");
       REQUIRE(open != std::string::npos);
-      shown.push_back({item.text.substr(0, open), std::stoll(item.text.substr(open + 3)), {}});
+      shown.push_back({item.text.substr(0, open), std::stoll(item.text.substr(open + 3)), {}, {}});
     } else if (item.kind == "finding") {
       REQUIRE_FALSE(shown.empty());
       std::string text = item.text.substr(item.text.find(". ") + 2);  // "K. "
-      const size_t ranks = text.rfind("   [rank ");
+      const size_t ranks = text.rfind("   [rank");
       if (ranks != std::string::npos && text.back() == ']') text.resize(ranks);
       shown.back().messages.push_back(text);
+    } else if (item.kind == "hint") {
+      REQUIRE_FALSE(shown.empty());
+      shown.back().hints.push_back(item.text);
     }
   }
   return shown;
@@ -49,8 +57,11 @@ std::vector<ShownGroup> expected(const std::string& db_path) {
   REQUIRE(findings.ok());
   std::vector<ShownGroup> out;
   for (const auto& g : findings->groups) {
-    ShownGroup s{std::string(g.kind->title), g.count, {}};
-    for (const auto& row : g.rows) s.messages.push_back(row.message);
+    ShownGroup s{std::string(g.kind->title), g.count, {}, {}};
+    for (const auto& row : g.rows) {
+      s.messages.push_back(row.message);
+      s.hints.push_back(row.hint.line());
+    }
     out.push_back(std::move(s));
   }
   return out;

@@ -31,8 +31,8 @@ TEST_CASE("findings panel of desync names rank 2 and the op it issued") {
   INFO(sel.error);
   REQUIRE(sel.ok);
   CHECK(sel.has("details", "Finding 1: desync (error)"));
-  CHECK(sel.has("details", "ranks: 2"));
-  CHECK(sel.has("details", "other ranks: [0,1,3]"));
+  CHECK(sel.has("details", "on rank 2"));
+  CHECK(sel.has("details", "against ranks 0-1, 3 (3 of 4)"));
   CHECK(sel.has("details", "collective: group"));
 }
 

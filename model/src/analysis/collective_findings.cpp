@@ -43,7 +43,8 @@ struct Issued {
 };
 
 // The desync of one process group at its first disagreeing sequence id.
-void desync_finding(sqlite3* db, Statement& insert, const std::string& pg, int64_t seq) {
+void desync_finding(sqlite3* db, Statement& insert, const std::string& pg, int64_t seq,
+                    int64_t job_ranks) {
   Statement q(db,
               "SELECT rank, COALESCE(op, ''), COALESCE(input_sizes, ''), COALESCE(dtype, ''), "
               "COALESCE(pg_desc, '') FROM collectives WHERE pg_name = ?1 AND seq = ?2 "
@@ -90,15 +91,16 @@ void desync_finding(sqlite3* db, Statement& insert, const std::string& pg, int64
     if (&g == &*reference) continue;
     at_fault.insert(at_fault.end(), g.ranks.begin(), g.ranks.end());
     if (!message.empty()) message += " and ";
-    message += rank_words(g.ranks) + " issued " + describe(g);
+    message += rank_words(g.ranks, job_ranks) + " issued " + describe(g);
   }
   detail += "],\"differs\":" +
             json_string(ops_differ     ? "op"
                         : sizes_differ ? "size"
                                        : "dtype") +
             "}";
-  message += " where " + rank_words(reference->ranks) + " issued " + describe(*reference) +
-             " at sequence " + std::to_string(seq) + " of " + group_words(pg, pg_desc);
+  message += " where " + rank_words(reference->ranks, job_ranks) + " issued " +
+             describe(*reference) + " at sequence " + std::to_string(seq) + " of " +
+             group_words(pg, pg_desc);
   std::sort(at_fault.begin(), at_fault.end());
   bind_kind(insert, FindingKind::desync);
   insert.bind(3, std::string_view(ranks_json(at_fault)));
@@ -110,6 +112,7 @@ void desync_finding(sqlite3* db, Statement& insert, const std::string& pg, int64
 }  // namespace
 
 void collective_findings(sqlite3* db) {
+  const int64_t job_ranks = count_rows(db, job_ranks_query());
   Statement insert(db,
                    "INSERT INTO findings(kind, severity, ranks, other_ranks, pg_name, pg_desc, "
                    "seq, message, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
@@ -141,7 +144,7 @@ void collective_findings(sqlite3* db) {
       desync_seq.try_emplace(pg, q.int64(1));
       descs[pg] = q.text(2);
       if (rows[pg]++ < kDesyncRowsPerGroup)
-        desync_finding(db, insert, pg, q.int64(1));
+        desync_finding(db, insert, pg, q.int64(1), job_ranks);
       else
         rest[pg].push_back(q.int64(1));
     }
@@ -175,10 +178,11 @@ void collective_findings(sqlite3* db) {
       if (desync_seq.count(pg) && desync_seq[pg] <= seq) continue;
       std::vector<int64_t> present = int_list(q.text(3)), missing = int_list(q.text(4)),
                            timed_out = int_list(q.text(6));
-      std::string message = rank_words(present) + " reached sequence " + std::to_string(seq) +
-                            " of " + group_words(pg, q.text(1)) + " (" + q.text(5) + ") but " +
-                            rank_words(missing) + " never did";
-      if (!timed_out.empty()) message += "; " + rank_words(timed_out) + " timed out waiting";
+      std::string message = rank_words(present, job_ranks) + " reached sequence " +
+                            std::to_string(seq) + " of " + group_words(pg, q.text(1)) + " (" +
+                            q.text(5) + ") but " + rank_words(missing, job_ranks) + " never did";
+      if (!timed_out.empty())
+        message += "; " + rank_words(timed_out, job_ranks) + " timed out waiting";
       std::string detail = "{\"op\":" + json_string(q.text(5)) +
                            ",\"timed_out_ranks\":" + ranks_json(timed_out) + "}";
       bind_kind(insert, FindingKind::missing_collective);
@@ -220,10 +224,10 @@ void collective_findings(sqlite3* db) {
       if (m.effective_lag < threshold) continue;
       std::vector<int64_t> others = int_list(m.present);
       others.erase(std::remove(others.begin(), others.end(), m.last_rank), others.end());
-      std::string message = rank_words({m.last_rank}) + " arrived " + ms(m.lag) +
+      std::string message = rank_words({m.last_rank}, job_ranks) + " arrived " + ms(m.lag) +
                             " after the others' median arrival at sequence " +
                             std::to_string(m.seq) + " of " + group_words(pg, m.pg_desc) + " (" +
-                            m.op + "); " + rank_words(others) + " waited " + ms(m.wait) +
+                            m.op + "); " + rank_words(others, job_ranks) + " waited " + ms(m.wait) +
                             " in total";
       char detail[160];
       std::snprintf(detail, sizeof detail,

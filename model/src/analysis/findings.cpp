@@ -3,6 +3,9 @@
 // collective findings are composed in C++ from a handful of small queries. Kinds and severities
 // come from the one list, finding_kinds.hpp; front ends read the table through views/findings.hpp.
 #include <map>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "json_text.hpp"
 #include "passes.hpp"
@@ -100,6 +103,9 @@ std::string readable(const std::string& aspect, const std::string& value) {
   return out;
 }
 
+// One finding per aspect, compile and reference: every rank that differs from the same
+// reference ranks is named in one line ("rank 1 has A and rank 3 has B where ranks 0, 2 (2 of 4)
+// have C"), so a job where many ranks diverge alike reads as one fact, not one line per rank.
 void divergence_findings(sqlite3* db) {
   Statement q(db,
               "SELECT aspect, compile_id, ranks, other_ranks, value, other_value, detail "
@@ -115,18 +121,55 @@ void divergence_findings(sqlite3* db) {
       {"collective_schedule", "the collective schedule"},
       {"runtime_estimates", "the estimated runtime"},
       {"tensor_meta", "the tensor metadata"}};
+  // A line names at most this many differing values; the rest are counted.
+  constexpr size_t kValuesPerLine = 4;
+  struct Differing {
+    std::vector<int64_t> ranks;
+    std::string value;
+  };
+  struct Divergence {
+    std::string aspect, other_ranks, other_value, detail;
+    std::optional<std::string> compile_id;
+    std::vector<Differing> differing;
+  };
+  std::vector<Divergence> lines;
+  std::map<std::string, size_t> by_key;
   while (q.step()) {
-    std::string aspect = q.text(0);
-    std::vector<int64_t> ranks = int_list(q.text(2)), others = int_list(q.text(3));
-    std::string label = what.count(aspect) ? what.at(aspect) : aspect;
+    std::optional<std::string> compile_id = q.opt_text(1);
+    std::string key =
+        q.text(0) + '\x1f' + compile_id.value_or("\x1e") + '\x1f' + q.text(3) + '\x1f' + q.text(5);
+    auto [at, fresh] = by_key.try_emplace(key, lines.size());
+    if (fresh) lines.push_back({q.text(0), q.text(3), q.text(5), q.text(6), compile_id, {}});
+    lines[at->second].differing.push_back({int_list(q.text(2)), q.text(4)});
+  }
+  const int64_t job_ranks = count_rows(db, job_ranks_query());
+  for (const Divergence& d : lines) {
+    std::string label = what.count(d.aspect) ? what.at(d.aspect) : d.aspect;
     std::string message = label;
-    if (!q.is_null(1)) message += " of compile " + q.text(1);
-    message += " differs between ranks: " + rank_words(ranks) + " " +
-               (ranks.size() == 1 ? "has " : "have ") + readable(aspect, q.text(4)) + " where " +
-               rank_words(others) + " " + (others.size() == 1 ? "has " : "have ") +
-               readable(aspect, q.text(5));
-    insert.bind(1, q.text_view(2)).bind(2, q.text_view(3)).bind(3, q.opt_text(1));
-    insert.bind(4, std::string_view(message)).bind(5, q.text_view(6)).run();
+    if (d.compile_id) message += " of compile " + *d.compile_id;
+    message += " differs between ranks: ";
+    std::vector<int64_t> all;
+    for (size_t i = 0; i < d.differing.size(); ++i) {
+      const Differing& v = d.differing[i];
+      all.insert(all.end(), v.ranks.begin(), v.ranks.end());
+      if (i >= kValuesPerLine) continue;
+      if (i) message += " and ";
+      message += rank_words(v.ranks, job_ranks) + (v.ranks.size() == 1 ? " has " : " have ") +
+                 readable(d.aspect, v.value);
+    }
+    if (d.differing.size() > kValuesPerLine) {
+      std::vector<int64_t> rest;
+      for (size_t i = kValuesPerLine; i < d.differing.size(); ++i)
+        rest.insert(rest.end(), d.differing[i].ranks.begin(), d.differing[i].ranks.end());
+      message += " and " + rank_words(rest, job_ranks) + " " +
+                 std::to_string(d.differing.size() - kValuesPerLine) + " other values";
+    }
+    std::vector<int64_t> others = int_list(d.other_ranks);
+    message += " where " + rank_words(others, job_ranks) + " " +
+               (others.size() == 1 ? "has " : "have ") + readable(d.aspect, d.other_value);
+    insert.bind(1, std::string_view(ranks_json(all))).bind(2, std::string_view(d.other_ranks));
+    insert.bind(3, d.compile_id);
+    insert.bind(4, std::string_view(message)).bind(5, std::string_view(d.detail)).run();
   }
 }
 

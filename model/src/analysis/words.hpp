@@ -1,4 +1,5 @@
-// Small helpers for writing findings in plain words and reading integer lists back.
+// Small helpers for writing findings in plain words and reading integer lists back; rank sets
+// are worded by rank_set.hpp (rank_words), with the job's rank count from job_ranks().
 #pragma once
 
 #include <algorithm>
@@ -6,18 +7,9 @@
 #include <string>
 #include <vector>
 
-namespace tlscope::model::analysis {
+#include "tlscope/model/analysis/rank_set.hpp"
 
-// "rank 2", "ranks 0, 1, 3".
-inline std::string rank_words(const std::vector<int64_t>& ranks) {
-  if (ranks.empty()) return "no rank";
-  std::string out = ranks.size() == 1 ? "rank " : "ranks ";
-  for (size_t i = 0; i < ranks.size(); ++i) {
-    if (i) out += ", ";
-    out += std::to_string(ranks[i]);
-  }
-  return out;
-}
+namespace tlscope::model::analysis {
 
 // "[0, 1, 2]" -> {0, 1, 2} (JSON integer arrays as SQLite writes them).
 inline std::vector<int64_t> int_list(const std::string& text) {
@@ -38,6 +30,12 @@ inline std::vector<int64_t> int_list(const std::string& text) {
   }
   if (in_number) out.push_back(negative ? -value : value);
   return out;
+}
+
+// How many ranks the job has (distinct files.rank, as the summary counts them): the "of N" of a
+// rank set in a finding.
+inline std::string job_ranks_query() {
+  return "(SELECT DISTINCT rank FROM files WHERE rank IS NOT NULL)";
 }
 
 inline std::string ranks_json(std::vector<int64_t> ranks) {

@@ -1,0 +1,74 @@
+// Rank sets as runs with a count (rank_set.hpp).
+#include "tlscope/model/analysis/rank_set.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace tlscope::model::analysis {
+
+std::string grouped_number(int64_t n) {
+  std::string digits = std::to_string(n < 0 ? -n : n), out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  if (n < 0) out.insert(out.begin(), '-');
+  return out;
+}
+
+std::string rank_runs(std::vector<int64_t> ranks) {
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  std::string out;
+  for (size_t i = 0; i < ranks.size();) {
+    size_t j = i;
+    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+    if (!out.empty()) out += ", ";
+    out += std::to_string(ranks[i]);
+    if (j > i) {
+      out += '-';
+      out += std::to_string(ranks[j]);
+    }
+    i = j + 1;
+  }
+  return out;
+}
+
+std::string rank_words(const std::vector<int64_t>& ranks, int64_t job_ranks) {
+  std::vector<int64_t> set = ranks;
+  std::sort(set.begin(), set.end());
+  set.erase(std::unique(set.begin(), set.end()), set.end());
+  if (set.empty()) return "no rank";
+  if (set.size() == 1) return "rank " + std::to_string(set[0]);
+  const int64_t n = static_cast<int64_t>(set.size());
+  std::string count;
+  if (job_ranks <= 0 || job_ranks < n)
+    count = grouped_number(n) + " ranks";
+  else if (n == job_ranks)
+    count = "all " + grouped_number(n);
+  else
+    count = grouped_number(n) + " of " + grouped_number(job_ranks);
+  std::string out = "ranks ";
+  out += rank_runs(std::move(set));
+  out += " (" + count + ")";
+  return out;
+}
+
+std::vector<int64_t> ranks_from_json(std::string_view json) {
+  std::vector<int64_t> out;
+  std::string text(json);  // strtoll needs a terminated string
+  const char* p = text.c_str();
+  while (*p) {
+    char* end = nullptr;
+    long long v = std::strtoll(p, &end, 10);
+    if (end == p) {
+      ++p;
+      continue;
+    }
+    out.push_back(v);
+    p = end;
+  }
+  return out;
+}
+
+}  // namespace tlscope::model::analysis
