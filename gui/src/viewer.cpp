@@ -15,9 +15,11 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <thread>
 #include <vector>
 
+#include "ingest_frames_bench.hpp"
 #include "viewer_shell.hpp"
 
 namespace tlscope::gui {
@@ -65,7 +67,7 @@ ViewerResult run_viewer(const ViewerOptions& options) {
   const bool test_mode = options.test_mode();
   // Refuse bad inputs before any window opens, so the message comes at once and exit is 2.
   if (!options.inputs.empty()) {
-    OpenPlan plan = plan_open(options.inputs, user_cache_dir());
+    OpenPlan plan = plan_open(options.inputs);
     if (!plan.ok) {
       result.error = plan.error;
       result.input_error = true;
@@ -86,6 +88,16 @@ ViewerResult run_viewer(const ViewerOptions& options) {
     result.input_error = true;
     return result;
   }
+  std::unique_ptr<IngestFramesBench> bench;
+  if (!options.bench_ingest.empty()) {
+    bench = std::make_unique<IngestFramesBench>();
+    if (bench->cache_dir().empty()) {
+      result.error = "--bench-ingest-frames: cannot create a cache folder under $TMPDIR";
+      return result;
+    }
+  }
+  bool bench_started = false;
+  int frames_after_bench = 0;
   const std::string config_dir = test_mode ? std::string() : user_config_dir();
   ViewerSettings settings = load_settings(config_dir);
   int width = options.width, height = options.height;
@@ -119,7 +131,7 @@ ViewerResult run_viewer(const ViewerOptions& options) {
     return result;
   }
   glfwMakeContextCurrent(window);
-  glfwSwapInterval(exits ? 0 : 1);
+  glfwSwapInterval(exits || bench ? 0 : 1);
   glfwSetDropCallback(window, on_drop);
 
   IMGUI_CHECKVERSION();
@@ -146,7 +158,18 @@ ViewerResult run_viewer(const ViewerOptions& options) {
   size_t loaded_frames = 0;
   std::string last_title;
   while (!glfwWindowShouldClose(window) && !shell.quit_requested()) {
-    if (exits && shell.busy()) {
+    if (bench) {
+      // Frames back to back: each one is timed, from its events to the finished picture.
+      bench->frame_begin();
+      glfwPollEvents();
+      const bool waiting_for_panels = !options.inputs.empty() && !shell.loaded();
+      if (waiting_for_panels && !shell.busy() && !shell.open_error().empty()) break;  // failed
+      if (!bench_started && !shell.busy() && !waiting_for_panels) {
+        shell.open(options.bench_ingest);
+        bench->started();
+        bench_started = true;
+      }
+    } else if (exits && shell.busy()) {
       // Test mode waits for the background open without spinning: it posts an event when done.
       glfwWaitEventsTimeout(0.1);
     } else if (exits || settle > 0) {
@@ -156,7 +179,7 @@ ViewerResult run_viewer(const ViewerOptions& options) {
       glfwWaitEvents();
       settle = kSettleFrames;
     }
-    if (exits && !shell.loaded() && !shell.busy() && !shell.open_error().empty()) {
+    if (!bench && exits && !shell.loaded() && !shell.busy() && !shell.open_error().empty()) {
       result.error = shell.open_error();
       result.input_error = true;
       break;
@@ -217,7 +240,20 @@ ViewerResult run_viewer(const ViewerOptions& options) {
       break;
     }
     glfwSwapBuffers(window);
+    if (bench && bench_started) {
+      glFinish();  // the frame is done when the picture is, not when its commands are queued
+      bench->frame_end();
+      // Two more frames once the open is done: the first one takes the new panels in.
+      if (bench_started && !shell.busy() && ++frames_after_bench > 2) break;
+    }
   }
+  if (bench) {
+    bench->print(stdout, options.bench_ingest, shell.open_error());
+    result.ok = shell.open_error().empty();
+    if (!result.ok) result.error = shell.open_error();
+  }
+  // A window closed during an ingest stops it after its batch, instead of waiting for the rest.
+  shell.cancel_open();
   if (!exits && result.error.empty()) result.ok = true;
   if (!test_mode) {
     ViewerSettings keep = shell.settings();
