@@ -82,6 +82,11 @@ void IngestFramesBench::print(std::FILE* out, const std::vector<std::string>& in
   std::fprintf(out, "max frame %.2f ms\n", wall.max);
   std::fprintf(out, "median frame UI thread CPU %.2f ms\n", cpu.median);
   std::fprintf(out, "max frame UI thread CPU %.2f ms\n", cpu.max);
+  // Where the slowest frame was: the last ones take the new panels in.
+  const auto slowest = std::max_element(frame_cpu_ms_.begin(), frame_cpu_ms_.end());
+  if (slowest != frame_cpu_ms_.end())
+    std::fprintf(out, "slowest UI thread frame: %zu of %zu\n",
+                 static_cast<size_t>(slowest - frame_cpu_ms_.begin()) + 1, frame_cpu_ms_.size());
 }
 
 }  // namespace tlscope::gui

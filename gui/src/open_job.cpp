@@ -3,6 +3,7 @@
 // that a later start would reuse); a bundle's database is extracted the same way.
 #include "open_job.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -82,6 +83,9 @@ void OpenJob::set_stage(std::string s) {
 }
 
 void OpenJob::run() {
+  // The open yields to the window: this thread and the ingest's parse threads (which inherit
+  // the niceness) run at nice 10, so on a busy machine the UI thread gets a core first.
+  setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 10);
   std::string error;
   if (!plan_.ready) run_open(error);
   if (error.empty() && load_) {

@@ -1,0 +1,33 @@
+// `tlscope gui --bench-ingest-frames LOG`: frames are drawn while LOG is ingested in the
+// background, the frame times come out in the promised lines, and the bench's private cache
+// folder is gone afterwards (the user's cache is never touched).
+#include <catch2/catch.hpp>
+#include <regex>
+
+#include "gui_support.hpp"
+
+namespace fs = std::filesystem;
+
+TEST_CASE("the ingest-frames bench prints frame times and leaves no cache behind") {
+  if (!gui_test::have_display()) return;
+  auto dir = gui_test::scratch("ingest_frames_bench");
+  const fs::path tmp = dir / "tmp";
+  fs::create_directories(tmp);
+  const fs::path out = dir / "bench.txt";
+  const std::string cmd = "TMPDIR='" + tmp.string() + "' '" + std::string(TLSCOPE_BINARY_DIR) +
+                          "/cli/tlscope' gui --bench-ingest-frames '" + gui_test::kLogs +
+                          "/simple.log' >'" + out.string() + "' 2>&1";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  const std::string text = tlscope::test::slurp(out);
+  INFO(text);
+  CHECK(std::regex_search(text, std::regex("^input 0\\.2 MB, open \\(ingest, analysis, panels\\) "
+                                           "[0-9.]+ s\n")));
+  std::smatch frames;
+  REQUIRE(std::regex_search(text, frames, std::regex("\nframes ([0-9]+), over 50 ms")));
+  CHECK(std::stoi(frames[1]) >= 3);  // the open's frames and the two that take the panels in
+  for (const char* line : {"median frame", "max frame", "median frame UI thread CPU",
+                           "max frame UI thread CPU"})
+    CHECK(std::regex_search(text, std::regex(std::string("\n") + line + " [0-9]+\\.[0-9]{2} ms\n")));
+  CHECK(fs::is_empty(tmp));  // the bench's cache folder is removed
+  CHECK_FALSE(fs::exists(dir / "cache" / "tlscope"));  // and the user's cache never used
+}
