@@ -55,7 +55,8 @@ IngestFramesBench::~IngestFramesBench() {
 }
 
 void IngestFramesBench::frame_end() {
-  frame_ms_.push_back(std::chrono::duration<double, std::milli>(Clock::now() - frame_start_).count());
+  frame_ms_.push_back(
+      std::chrono::duration<double, std::milli>(Clock::now() - frame_start_).count());
   frame_cpu_ms_.push_back(thread_cpu_ms() - frame_cpu_start_ms_);
 }
 
@@ -74,8 +75,8 @@ void IngestFramesBench::print(std::FILE* out, const std::vector<std::string>& in
   }
   const Spread wall = spread(frame_ms_), cpu = spread(frame_cpu_ms_);
   std::fprintf(out, "input %.1f MB, open (ingest, analysis, panels) %.1f s%s%s\n",
-               static_cast<double>(bytes) / 1e6, seconds, error.empty() ? "" : ", failed: ",
-               error.c_str());
+               static_cast<double>(bytes) / 1e6, seconds,
+               error.empty() ? "" : ", failed: ", error.c_str());
   std::fprintf(out, "frames %zu, over 50 ms %zu (wall), %zu (UI thread CPU)\n", frame_ms_.size(),
                wall.over_50, cpu.over_50);
   std::fprintf(out, "median frame %.2f ms\n", wall.median);

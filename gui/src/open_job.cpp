@@ -52,10 +52,10 @@ void OpenJob::start(const OpenPlan& plan, std::function<void()> wake,
 OpenProgress OpenJob::progress() const {
   OpenProgress p;
   const uint64_t total = bytes_total_.load();
-  p.fraction = done_ ? 1.0
-               : total ? std::min(1.0, static_cast<double>(bytes_done_.load()) /
-                                           static_cast<double>(total))
-                       : 0.0;
+  p.fraction =
+      done_   ? 1.0
+      : total ? std::min(1.0, static_cast<double>(bytes_done_.load()) / static_cast<double>(total))
+              : 0.0;
   p.files_done = files_done_.load();
   p.files_total = files_total_.load();
   p.events = events_.load();

@@ -22,7 +22,7 @@ struct OpenPlan {
   // db_path is there to read as it is (a database, a bundle extracted before): no background
   // work. Logs are never ready here: the resolver decides whether the cached copy is current.
   bool ready = false;
-  std::string title;                // what the window title and the recent list show
+  std::string title;  // what the window title and the recent list show
 };
 
 // $XDG_CONFIG_HOME/tlscope, else ~/.config/tlscope. Empty when neither variable nor HOME is set.

@@ -306,11 +306,10 @@ void ViewerShell::draw_open_progress(float width) {
   // What is stored so far: the database itself cannot be read yet (a new one is written with
   // an exclusive lock under a temporary name), so the counts are the ingest's own.
   char counts[160];
-  std::snprintf(counts, sizeof counts, "%llu of %llu files, %llu records, %llu errors",
-                static_cast<unsigned long long>(p.files_done),
-                static_cast<unsigned long long>(p.files_total),
-                static_cast<unsigned long long>(p.events),
-                static_cast<unsigned long long>(p.errors));
+  std::snprintf(
+      counts, sizeof counts, "%llu of %llu files, %llu records, %llu errors",
+      static_cast<unsigned long long>(p.files_done), static_cast<unsigned long long>(p.files_total),
+      static_cast<unsigned long long>(p.events), static_cast<unsigned long long>(p.errors));
   const float button_w = ImGui::CalcTextSize("Cancel").x + 2 * ImGui::GetStyle().FramePadding.x;
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const float counts_w = ImGui::CalcTextSize(counts).x;

@@ -13,10 +13,10 @@
 #include "bounded_queue.hpp"
 #include "chromium_pairing.hpp"
 #include "incomplete_files.hpp"
-#include "interrupt_on_cancel.hpp"
-#include "tlscope/model/schema.hpp"
 #include "ingest_target.hpp"
+#include "interrupt_on_cancel.hpp"
 #include "tlscope/model/event_batch.hpp"
+#include "tlscope/model/schema.hpp"
 #include "tlscope/parser/compile_id.hpp"
 #include "tlscope/parser/reader.hpp"
 
@@ -44,7 +44,6 @@ struct StopRequested {};
 bool cancel_requested(const IngestOptions& options) {
   return options.cancelled && options.cancelled();
 }
-
 
 // Written batches go back to the parse threads: arenas are reused instead of re-faulted.
 class BatchPool {

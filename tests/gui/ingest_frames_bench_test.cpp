@@ -25,9 +25,10 @@ TEST_CASE("the ingest-frames bench prints frame times and leaves no cache behind
   std::smatch frames;
   REQUIRE(std::regex_search(text, frames, std::regex("\nframes ([0-9]+), over 50 ms")));
   CHECK(std::stoi(frames[1]) >= 3);  // the open's frames and the two that take the panels in
-  for (const char* line : {"median frame", "max frame", "median frame UI thread CPU",
-                           "max frame UI thread CPU"})
-    CHECK(std::regex_search(text, std::regex(std::string("\n") + line + " [0-9]+\\.[0-9]{2} ms\n")));
-  CHECK(fs::is_empty(tmp));  // the bench's cache folder is removed
+  for (const char* line :
+       {"median frame", "max frame", "median frame UI thread CPU", "max frame UI thread CPU"})
+    CHECK(
+        std::regex_search(text, std::regex(std::string("\n") + line + " [0-9]+\\.[0-9]{2} ms\n")));
+  CHECK(fs::is_empty(tmp));                            // the bench's cache folder is removed
   CHECK_FALSE(fs::exists(dir / "cache" / "tlscope"));  // and the user's cache never used
 }

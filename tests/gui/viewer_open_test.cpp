@@ -152,14 +152,16 @@ TEST_CASE("closing the viewer during an ingest cancels it: no database is left i
     auto leaving = std::chrono::steady_clock::now();
     job.cancel();
     while (!job.done()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    stopped_after = std::chrono::duration<double>(std::chrono::steady_clock::now() - leaving).count();
+    stopped_after =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - leaving).count();
     std::string error;
     CHECK(job.result(&error).empty());
     CHECK(error == plan.db_path + ": cancelled; nothing was kept");
   }
-  INFO("stopped " << stopped_after << " s after the cancel, "
-                  << std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()
-                  << " s after the start");
+  INFO("stopped "
+       << stopped_after << " s after the cancel, "
+       << std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()
+       << " s after the start");
   CHECK_FALSE(fs::exists(plan.db_path));
   // Nothing half-built beside it either (the resolver's and the ingest's temporary files).
   for (const auto& e : fs::directory_iterator(fs::path(plan.db_path).parent_path()))

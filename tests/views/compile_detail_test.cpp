@@ -102,7 +102,7 @@ TEST_CASE("each compile row carries its cache outcome: rank 1 of the real 4-rank
   auto slowest = load_slowest_compiles(db, 100);
   REQUIRE(slowest.ok());
   for (const CompileRow& c : slowest.value)
-    CHECK(c.cache == (want_hits.count(c.compile_id) ? "hit"
+    CHECK(c.cache == (want_hits.count(c.compile_id)     ? "hit"
                       : want_misses.count(c.compile_id) ? "miss"
                                                         : ""));
 }

@@ -50,7 +50,7 @@ TEST_CASE("ruler ticks start at the run's start, never in the padding before it"
   ticks = ruler_ticks_us(0, 100, 0.1, 2000);
   REQUIRE(ticks.size() >= 1000);
   CHECK(ticks[1000] == 100.0);
-  CHECK(ruler_ticks_us(-10, -1, 1).empty());  // a view wholly before the start: no labels
+  CHECK(ruler_ticks_us(-10, -1, 1).empty());       // a view wholly before the start: no labels
   CHECK(ruler_ticks_us(0, 1e9, 1).size() == 201);  // capped
 }
 

@@ -67,8 +67,8 @@ void open_for_ingest(Connection& db);
 //   (files.completed = 0).
 // A file stored incomplete under the same path is replaced (its rows deleted in one transaction,
 // then it is ingested again); a completed file with the same content adds nothing.
-// Throws IngestCancelled when options.cancelled says so, SqliteError on database failures; input problems are data (in the result and in
-// ingest_errors), never exceptions.
+// Throws IngestCancelled when options.cancelled says so, SqliteError on database failures; input
+// problems are data (in the result and in ingest_errors), never exceptions.
 IngestResult ingest(const std::string& db_path, const std::vector<std::string>& inputs,
                     const IngestOptions& options = {});
 
