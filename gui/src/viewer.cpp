@@ -122,7 +122,9 @@ ViewerResult run_viewer(const ViewerOptions& options) {
   }
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
-  const bool exits = options.exits_after_frames();
+  // The bench runs until its open is done; a --screenshot then shows the window mid-ingest.
+  const bool exits = options.exits_after_frames() && options.bench_ingest.empty();
+  bool bench_shot_taken = false;
   if (exits) glfwWindowHint(GLFW_RESIZABLE, GLFW_FALSE);
   GLFWwindow* window = glfwCreateWindow(width, height, "tlscope", nullptr, nullptr);
   if (!window) {
@@ -190,7 +192,7 @@ ViewerResult run_viewer(const ViewerOptions& options) {
     }
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
-    if (exits) {
+    if (exits || bench) {
       // Keep the pointer off the window: no hover highlight, no tooltip in the screenshot.
       io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
       for (bool& down : io.MouseDown) down = false;
@@ -238,6 +240,15 @@ ViewerResult run_viewer(const ViewerOptions& options) {
       if (result.ok && !options.dump_ui_path.empty())
         result.ok = shell.dump().write(options.dump_ui_path, st.frames, &result.error);
       break;
+    }
+    if (bench && bench_started && !bench_shot_taken && !options.screenshot_path.empty()) {
+      auto progress = shell.open_progress();
+      if (progress && progress->events > 0 && progress->fraction >= 0.3) {
+        bench_shot_taken = true;
+        if (!write_screenshot(options.screenshot_path, fb_w, fb_h, &result.error)) break;
+        if (!options.dump_ui_path.empty())
+          shell.dump().write(options.dump_ui_path, st.frames, nullptr);
+      }
     }
     glfwSwapBuffers(window);
     if (bench && bench_started) {

@@ -195,11 +195,12 @@ void ViewerShell::frame() {
         100.0f, avail.x - nav_w - details_w - 2 * kSplitter - 2 * ImGui::GetStyle().ItemSpacing.x);
     draw_navigation(nav_w, avail.y);
     ImGui::SameLine(0, 0);
-    if (splitter("##split_nav", &nav_w, 120.0f, nav_max, false)) settings_.nav_width = nav_w;
+    if (splitter("##split_nav", &nav_w, 120.0f, nav_max, false, avail.y))
+      settings_.nav_width = nav_w;
     ImGui::SameLine(0, 0);
     draw_tabs(center_w, avail.y);
     ImGui::SameLine(0, 0);
-    if (splitter("##split_details", &details_w, 180.0f, details_max, true))
+    if (splitter("##split_details", &details_w, 180.0f, details_max, true, avail.y))
       settings_.details_width = details_w;
     ImGui::SameLine(0, 0);
     draw_details(details_w, avail.y);
@@ -215,8 +216,9 @@ void ViewerShell::frame() {
   set_current_dump(nullptr);
 }
 
-bool ViewerShell::splitter(const char* id, float* width, float min, float max, bool right_side) {
-  ImGui::InvisibleButton(id, ImVec2(kSplitter, ImGui::GetContentRegionAvail().y));
+bool ViewerShell::splitter(const char* id, float* width, float min, float max, bool right_side,
+                           float height) {
+  ImGui::InvisibleButton(id, ImVec2(kSplitter, height));
   const bool active = ImGui::IsItemActive();
   if (ImGui::IsItemHovered() || active) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
   ImDrawList* dl = ImGui::GetWindowDrawList();

@@ -59,7 +59,7 @@ class ViewerShell {
   void show_panel(views::ScreenId screen);
   Panel* panel_for(views::ScreenId screen) const;
   Panel* panel_named(std::string_view name) const;
-  bool splitter(const char* id, float* width, float min, float max, bool right_side);
+  bool splitter(const char* id, float* width, float min, float max, bool right_side, float height);
   PanelContext context() { return PanelContext{*data_, nav_}; }
 
   ViewerOptions options_;
