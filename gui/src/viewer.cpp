@@ -197,6 +197,13 @@ ViewerResult run_viewer(const ViewerOptions& options) {
       io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
       for (bool& down : io.MouseDown) down = false;
     }
+    // Decided before drawing, so the saved frame shows at least the progress that triggered it.
+    bool shoot_this_frame = false;
+    if (bench && bench_started && !bench_shot_taken &&
+        (!options.screenshot_path.empty() || !options.dump_ui_path.empty())) {
+      auto progress = shell.open_progress();
+      shoot_this_frame = progress && progress->events > 0 && progress->fraction >= 0.3;
+    }
     ImGui::NewFrame();
     shell.handle_shortcuts();
     shell.frame();
@@ -241,14 +248,14 @@ ViewerResult run_viewer(const ViewerOptions& options) {
         result.ok = shell.dump().write(options.dump_ui_path, st.frames, &result.error);
       break;
     }
-    if (bench && bench_started && !bench_shot_taken && !options.screenshot_path.empty()) {
-      auto progress = shell.open_progress();
-      if (progress && progress->events > 0 && progress->fraction >= 0.3) {
-        bench_shot_taken = true;
-        if (!write_screenshot(options.screenshot_path, fb_w, fb_h, &result.error)) break;
-        if (!options.dump_ui_path.empty())
-          shell.dump().write(options.dump_ui_path, st.frames, nullptr);
-      }
+    if (shoot_this_frame) {
+      bench_shot_taken = true;
+      if (!options.screenshot_path.empty() &&
+          !write_screenshot(options.screenshot_path, fb_w, fb_h, &result.error))
+        break;
+      if (!options.dump_ui_path.empty() &&
+          !shell.dump().write(options.dump_ui_path, st.frames, &result.error))
+        break;
     }
     glfwSwapBuffers(window);
     if (bench && bench_started) {

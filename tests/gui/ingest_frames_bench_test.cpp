@@ -32,3 +32,39 @@ TEST_CASE("the ingest-frames bench prints frame times and leaves no cache behind
   CHECK(fs::is_empty(tmp));                            // the bench's cache folder is removed
   CHECK_FALSE(fs::exists(dir / "cache" / "tlscope"));  // and the user's cache never used
 }
+
+TEST_CASE("while another log ingests, the panels stay on screen above the counts so far") {
+  if (!gui_test::have_display()) return;
+  auto dir = gui_test::scratch("ingest_frames_strip");
+  // simple.log 40 times over (10 MB, three batches): the dump is taken mid-ingest.
+  const std::string one = tlscope::test::slurp(gui_test::kLogs + "/simple.log");
+  std::string all;
+  for (int i = 0; i < 40; ++i) all += one;
+  const fs::path big = dir / "big.log";
+  tlscope::test::spit(big, all);
+  const fs::path tmp = dir / "tmp";
+  fs::create_directories(tmp);
+  const std::string dump = (dir / "strip.json").string();
+  const std::string cmd = "TMPDIR='" + tmp.string() + "' '" + std::string(TLSCOPE_BINARY_DIR) +
+                          "/cli/tlscope' gui '" + gui_test::kLogs +
+                          "/comp_failure.log' --panel compile-tree --dump-ui '" + dump +
+                          "' --bench-ingest-frames '" + big.string() + "' >/dev/null 2>&1";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  gui_test::Dump d = gui_test::read_dump(dump);
+  INFO(d.error << "\n" << d.all());
+  REQUIRE(d.ok);
+  // The open panel is the first log's, drawn in full...
+  CHECK(d.panel == "compile-tree");
+  CHECK(d.has("nav", "Compiles"));
+  CHECK(d.has("compile", "[0/0] failed"));  // comp_failure.log's failed compile
+  // ...above the strip of the other open: bar, Cancel and what is stored so far.
+  CHECK(d.has("progress", "ingesting "));
+  CHECK(d.has("button", "Cancel"));
+  const gui_test::Item* counts = d.find("progress", " of 1 files, ");
+  REQUIRE(counts != nullptr);
+  std::smatch m;
+  REQUIRE(std::regex_match(counts->text, m,
+                           std::regex("0 of 1 files, ([0-9]+) records, ([0-9]+) errors")));
+  CHECK(std::stoi(m[1]) > 0);
+  CHECK(std::stoi(m[1]) < 40 * 76);  // mid-way: not yet all of the big log's records
+}
