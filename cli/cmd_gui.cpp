@@ -48,6 +48,9 @@ const CommandRegistration gui_registration(80, [](CLI::App& app, int& exit_code)
                   "device mesh for the tensors panel, e.g. 2x2");
   cmd->add_option("--tensor-placement", opts->tensor_placement,
                   "placements for the tensors panel, e.g. \"Shard(0),Replicate()\"");
+  cmd->add_option("--bench-ingest-frames", opts->bench_ingest,
+                  "once PATHS are open, ingest these logs in the background (fresh cache) while "
+                  "drawing frames back to back; print the median and max frame time and exit");
   auto bench_zones = std::make_shared<size_t>(0);
   cmd->add_option("--bench-timeline", *bench_zones,
                   "print the CPU time per frame to lay out N synthetic zones on 64 lanes (no "

@@ -116,6 +116,15 @@
       return a >= 1e6 ? (us / 1e6).toFixed(3) + " s" : a >= 1e3 ? (us / 1e3).toFixed(2) + " ms" : us.toFixed(0) + " µs";
     }
 
+    function rulerStep(span, maxTicks) {
+      if (!(span > 0)) return 1;
+      var step = Math.pow(10, Math.floor(Math.log10(span / maxTicks)));
+      if (span / step > maxTicks) step *= 2;
+      if (span / step > maxTicks) step *= 2.5;
+      if (span / step > maxTicks) step *= 2;
+      return step;
+    }
+
     function draw() {
       var w = width();
       spacer.style.height = height + "px";
@@ -166,12 +175,18 @@
       ctx.fillStyle = "#fff";
       ctx.fillRect(0, scrollTop, w, AXIS_H - 2);
       ctx.fillStyle = "#667085";
-      var ticks = 8;
-      for (var k = 0; k <= ticks; k++) {
-        var t = view.a + (view.b - view.a) * k / ticks, x = xOf(t);
+      // The views' rule (views::ruler_step_us, views::ruler_ticks_us): 1-2-5 steps, offsets from
+      // the run's start, none before it, so the padding left of the first bar shows no negative
+      // label.
+      var a = view.a - t0, b = view.b - t0, step = rulerStep(b - a, 8);
+      var labels = [];
+      for (var k = Math.ceil(Math.max(0, a) / step); k * step <= b && labels.length <= 200; k++) {
+        var t = k * step, x = xOf(t0 + t);
         ctx.fillRect(x, scrollTop + AXIS_H - 6, 1, 6);
-        ctx.fillText(fmt(t - t0), x + 2, scrollTop + AXIS_H - 9);
+        ctx.fillText(fmt(t), x + 2, scrollTop + AXIS_H - 9);
+        labels.push(fmt(t));
       }
+      host.setAttribute("data-ruler", labels.join("|"));
       host.setAttribute("data-drawn-bars", String(drawn));
       host.setAttribute("data-rows", String(rows.length));
     }

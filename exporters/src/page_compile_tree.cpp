@@ -14,7 +14,11 @@ std::string status_tag(const CompileRow& c) {
                     : c.status == "restarted" ? "warn"
                     : c.status == "ok"        ? "good"
                                               : "";
-  return "<span class=\"tag " + std::string(cls) + "\">" + html_escape(c.status) + "</span>";
+  std::string tag =
+      "<span class=\"tag " + std::string(cls) + "\">" + html_escape(c.status) + "</span>";
+  // The viewer's compile tree colours the same view model field (CompileRow::cache).
+  if (c.cache_hit()) tag += " <span class=\"tag hit\">cache hit</span>";
+  return tag;
 }
 
 std::string compile_item(const CompileRow& c) {

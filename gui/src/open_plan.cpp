@@ -1,10 +1,8 @@
-// Classifying what to open and keying its cached database.
+// Classifying what to open and naming its database.
 #include "open_plan.hpp"
 
-#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 
 #include "tlscope/model/input_cache.hpp"
 #include "tlscope/model/schema.hpp"
@@ -21,20 +19,11 @@ std::string xdg_dir(const char* variable, const char* home_fallback) {
   return {};
 }
 
-void fnv1a(uint64_t& h, std::string_view bytes) {
-  for (char c : bytes) h = (h ^ static_cast<uint8_t>(c)) * 1099511628211ull;
-  h = (h ^ 0xFF) * 1099511628211ull;  // field separator, so "ab"+"c" != "a"+"bc"
-}
-
 bool ends_with(const std::string& s, std::string_view tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
 }  // namespace
-
-std::string user_cache_dir() {
-  return xdg_dir("XDG_CACHE_HOME", ".cache");
-}
 
 std::string user_config_dir() {
   return xdg_dir("XDG_CONFIG_HOME", ".config");
@@ -44,54 +33,7 @@ bool is_bundle_name(const std::string& path) {
   return ends_with(path, ".tar.gz") || ends_with(path, ".tgz");
 }
 
-std::string inputs_key(const std::vector<std::string>& inputs, std::string* error) {
-  struct Entry {
-    std::string path;
-    uintmax_t size;
-    int64_t mtime;
-  };
-  std::vector<Entry> entries;
-  auto add = [&](const fs::path& p) -> bool {
-    std::error_code ec;
-    auto size = fs::file_size(p, ec);
-    auto mtime = fs::last_write_time(p, ec);
-    if (ec) {
-      if (error) *error = p.string() + ": " + ec.message();
-      return false;
-    }
-    entries.push_back({p.string(), size, static_cast<int64_t>(mtime.time_since_epoch().count())});
-    return true;
-  };
-  for (const auto& input : inputs) {
-    std::error_code ec;
-    if (fs::is_directory(input, ec)) {
-      for (fs::recursive_directory_iterator it(input, ec), end; !ec && it != end;
-           it.increment(ec)) {
-        if (it->is_regular_file(ec) && !add(it->path())) return {};
-      }
-      if (ec) {
-        if (error) *error = input + ": " + ec.message();
-        return {};
-      }
-    } else if (!add(input)) {
-      return {};
-    }
-  }
-  std::sort(entries.begin(), entries.end(),
-            [](const Entry& a, const Entry& b) { return a.path < b.path; });
-  uint64_t h = 14695981039346656037ull;
-  fnv1a(h, model::kSchemaVersion);  // a database of an older schema is never reused
-  for (const auto& e : entries) {
-    fnv1a(h, e.path);
-    fnv1a(h, std::to_string(e.size));
-    fnv1a(h, std::to_string(e.mtime));
-  }
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-  return hex;
-}
-
-OpenPlan plan_open(const std::vector<std::string>& inputs, const std::string& cache_dir) {
+OpenPlan plan_open(const std::vector<std::string>& inputs) {
   OpenPlan plan;
   if (inputs.empty()) {
     plan.error = "nothing to open";
@@ -132,15 +74,21 @@ OpenPlan plan_open(const std::vector<std::string>& inputs, const std::string& ca
     return plan;
   }
   plan.kind = bundles ? InputKind::kBundle : InputKind::kLogs;
-  if (cache_dir.empty()) {
-    plan.error = "no cache directory for the database (set XDG_CACHE_HOME or HOME)";
+  // The identity the CLI's resolver uses: what it refuses (an unreadable file in a rank
+  // directory) is refused here, before any window or thread starts.
+  model::InputIdentity identity = model::identify_inputs(plan.inputs);
+  if (!identity.problems.empty()) {
+    plan.error = identity.problems.front();
     return plan;
   }
-  std::string key = inputs_key(plan.inputs, &plan.error);
-  if (key.empty()) return plan;
-  plan.db_path = (fs::path(cache_dir) / ((bundles ? "bundle-" : "logs-") + key + ".db")).string();
-  std::error_code ec;
-  plan.ready = fs::is_regular_file(plan.db_path, ec);
+  if (bundles) {
+    // Keyed by content (path, size, mtime): a changed bundle is extracted afresh.
+    plan.db_path = model::input_cache_dir() + "/bundle-" + identity.content_key + ".db";
+    std::error_code ec;
+    plan.ready = fs::is_regular_file(plan.db_path, ec);
+  } else {
+    plan.db_path = model::cached_database_path(identity);
+  }
   plan.ok = true;
   return plan;
 }

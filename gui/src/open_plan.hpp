@@ -1,7 +1,8 @@
 // What `tlscope gui PATH...` (or File > Open, or a drop) is asked to open, and where its database
-// is: a database is opened as it is; a rage bundle's database is extracted, and logs are ingested,
-// into the user cache dir under a name keyed by the inputs' paths, sizes and mtimes, so an
-// unchanged input opens at once the second time.
+// is: a database is opened as it is; logs go through model::resolve_input_database, the CLI's
+// cache (one database per set of input paths, rebuilt when their sizes or mtimes change), so
+// `tlscope summary LOGS` and the viewer ingest the same logs once between them; a rage bundle's
+// database is extracted into that cache folder under a name keyed by the bundle's identity.
 #pragma once
 
 #include <cstdint>
@@ -18,22 +19,20 @@ struct OpenPlan {
   InputKind kind = InputKind::kLogs;
   std::vector<std::string> inputs;  // absolute paths
   std::string db_path;              // the database the viewer will read
-  bool ready = false;               // db_path exists already: nothing to ingest or extract
-  std::string title;                // what the window title and the recent list show
+  // db_path is there to read as it is (a database, a bundle extracted before): no background
+  // work. Logs are never ready here: the resolver decides whether the cached copy is current.
+  bool ready = false;
+  std::string title;  // what the window title and the recent list show
 };
 
-// $XDG_CACHE_HOME/tlscope, else ~/.cache/tlscope; $XDG_CONFIG_HOME/tlscope, else
-// ~/.config/tlscope. Empty when neither variable nor HOME is set.
-std::string user_cache_dir();
+// $XDG_CONFIG_HOME/tlscope, else ~/.config/tlscope. Empty when neither variable nor HOME is set.
+// (The cache folder is model::input_cache_dir(), shared with the CLI.)
 std::string user_config_dir();
 
 bool is_bundle_name(const std::string& path);  // .tar.gz or .tgz
 
-// Classifies `inputs` and names the database; `cache_dir` is where derived databases go.
-OpenPlan plan_open(const std::vector<std::string>& inputs, const std::string& cache_dir);
-
-// The 16-hex-digit key of the inputs (paths, sizes, mtimes of every regular file under them).
-std::string inputs_key(const std::vector<std::string>& inputs, std::string* error);
+// Classifies `inputs` and names the database (logs: model::cached_database_path).
+OpenPlan plan_open(const std::vector<std::string>& inputs);
 
 // Extracts the database of a rage bundle (its tlscope.db entry: the first .db in the archive)
 // to `db_path`, never to a name taken from the archive; false with `error` naming the bundle.

@@ -36,8 +36,9 @@ class CompilePanel : public Panel {
     ui::text("heading",
              "Compile " + c.compile_id + (c.rank >= 0 ? " on rank " + std::to_string(c.rank) : "") +
                  "  (" + std::to_string(c.attempts) + " attempt" + (c.attempts == 1 ? ")" : "s)"));
-    ui::text_colored("label", compile_status_colour(c.status, false, !c.recompile_reason.empty()),
-                     "status: " + c.status);
+    ui::text_colored(
+        "label", compile_status_colour(c.status, false, !c.recompile_reason.empty(), c.cache_hit()),
+        "status: " + c.status + (c.cache.empty() ? "" : ", cache " + c.cache));
     ui::text("label", "frame: " + c.co_name + " at " + c.co_filename + ":" +
                           std::to_string(c.co_firstlineno));
     if (c.duration_us >= 0)

@@ -143,13 +143,15 @@ class CompileTreePanel : public Panel {
   }
 
   ImVec4 colour_of(const views::CompileRow& c) const {
-    return compile_status_colour(c.status, had_graph_break(c), !c.recompile_reason.empty());
+    return compile_status_colour(c.status, had_graph_break(c), !c.recompile_reason.empty(),
+                                 c.cache_hit());
   }
 
   std::string status_words(const views::CompileRow& c) const {
     std::string words = c.status;
     if (had_graph_break(c)) words += ", graph break";
     if (!c.recompile_reason.empty()) words += ", recompile";
+    if (c.cache_hit()) words += ", cache hit";
     return words;
   }
 

@@ -23,12 +23,15 @@ inline ImVec4 rgb_colour(uint32_t rgb) {
                 static_cast<float>(rgb & 0xFF) / 255.0f, 1.0f);
 }
 
-// compiles.status (docs/schema.md), with graph breaks and recompiles drawn apart.
-inline ImVec4 compile_status_colour(std::string_view status, bool graph_break, bool recompiled) {
+// compiles.status (docs/schema.md), with graph breaks, recompiles and cache hits drawn apart:
+// a problem outranks a cache hit, and a hit outranks a plain ok (it compiled without the work).
+inline ImVec4 compile_status_colour(std::string_view status, bool graph_break, bool recompiled,
+                                    bool cache_hit) {
   if (status == "failed") return kColourError;
   if (graph_break) return kColourWarning;
   if (status == "restarted") return kColourWarning;
   if (recompiled) return kColourNotice;
+  if (cache_hit && status == "ok") return kColourCacheHit;
   if (status == "ok") return kColourOk;
   return kColourMuted;  // empty, no_metrics
 }

@@ -13,8 +13,7 @@ int draw_timeline_ruler(ImDrawList* dl, ImVec2 origin, float width, const TimeRa
   // At most one label per ~120 px so labels never overlap.
   const double step = views::ruler_step_us(span, std::max(2.0, static_cast<double>(width) / 120.0));
   int drawn = 0;
-  for (double t = std::ceil(view.start_us / step) * step; t <= view.end_us && drawn < 200;
-       t += step) {
+  for (double t : views::ruler_ticks_us(view.start_us, view.end_us, step)) {
     const float x = origin.x + static_cast<float>((t - view.start_us) / span * width);
     dl->AddLine(ImVec2(x, origin.y + kRulerHeight - 7), ImVec2(x, origin.y + kRulerHeight),
                 IM_COL32(170, 170, 180, 255));

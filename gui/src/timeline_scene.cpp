@@ -57,6 +57,7 @@ std::shared_ptr<TimelineScene> load_timeline_scene(const std::string& db_path) {
 }
 
 std::shared_ptr<TimelineScene> timeline_scene(const ViewerData& data) {
+  if (data.timeline_scene) return data.timeline_scene;  // read by load_viewer_data
   // One scene for the database on screen: opening another database makes a new ViewerData.
   static const ViewerData* owner = nullptr;
   static std::shared_ptr<TimelineScene> scene;

@@ -15,9 +15,11 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <thread>
 #include <vector>
 
+#include "ingest_frames_bench.hpp"
 #include "viewer_shell.hpp"
 
 namespace tlscope::gui {
@@ -65,7 +67,7 @@ ViewerResult run_viewer(const ViewerOptions& options) {
   const bool test_mode = options.test_mode();
   // Refuse bad inputs before any window opens, so the message comes at once and exit is 2.
   if (!options.inputs.empty()) {
-    OpenPlan plan = plan_open(options.inputs, user_cache_dir());
+    OpenPlan plan = plan_open(options.inputs);
     if (!plan.ok) {
       result.error = plan.error;
       result.input_error = true;
@@ -86,6 +88,16 @@ ViewerResult run_viewer(const ViewerOptions& options) {
     result.input_error = true;
     return result;
   }
+  std::unique_ptr<IngestFramesBench> bench;
+  if (!options.bench_ingest.empty()) {
+    bench = std::make_unique<IngestFramesBench>();
+    if (bench->cache_dir().empty()) {
+      result.error = "--bench-ingest-frames: cannot create a cache folder under $TMPDIR";
+      return result;
+    }
+  }
+  bool bench_started = false;
+  int frames_after_bench = 0;
   const std::string config_dir = test_mode ? std::string() : user_config_dir();
   ViewerSettings settings = load_settings(config_dir);
   int width = options.width, height = options.height;
@@ -110,7 +122,9 @@ ViewerResult run_viewer(const ViewerOptions& options) {
   }
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
-  const bool exits = options.exits_after_frames();
+  // The bench runs until its open is done; a --screenshot then shows the window mid-ingest.
+  const bool exits = options.exits_after_frames() && options.bench_ingest.empty();
+  bool bench_shot_taken = false;
   if (exits) glfwWindowHint(GLFW_RESIZABLE, GLFW_FALSE);
   GLFWwindow* window = glfwCreateWindow(width, height, "tlscope", nullptr, nullptr);
   if (!window) {
@@ -119,7 +133,7 @@ ViewerResult run_viewer(const ViewerOptions& options) {
     return result;
   }
   glfwMakeContextCurrent(window);
-  glfwSwapInterval(exits ? 0 : 1);
+  glfwSwapInterval(exits || bench ? 0 : 1);
   glfwSetDropCallback(window, on_drop);
 
   IMGUI_CHECKVERSION();
@@ -146,7 +160,18 @@ ViewerResult run_viewer(const ViewerOptions& options) {
   size_t loaded_frames = 0;
   std::string last_title;
   while (!glfwWindowShouldClose(window) && !shell.quit_requested()) {
-    if (exits && shell.busy()) {
+    if (bench) {
+      // Frames back to back: each one is timed, from its events to the finished picture.
+      bench->frame_begin();
+      glfwPollEvents();
+      const bool waiting_for_panels = !options.inputs.empty() && !shell.loaded();
+      if (waiting_for_panels && !shell.busy() && !shell.open_error().empty()) break;  // failed
+      if (!bench_started && !shell.busy() && !waiting_for_panels) {
+        shell.open(options.bench_ingest);
+        bench->started();
+        bench_started = true;
+      }
+    } else if (exits && shell.busy()) {
       // Test mode waits for the background open without spinning: it posts an event when done.
       glfwWaitEventsTimeout(0.1);
     } else if (exits || settle > 0) {
@@ -156,7 +181,7 @@ ViewerResult run_viewer(const ViewerOptions& options) {
       glfwWaitEvents();
       settle = kSettleFrames;
     }
-    if (exits && !shell.loaded() && !shell.busy() && !shell.open_error().empty()) {
+    if (!bench && exits && !shell.loaded() && !shell.busy() && !shell.open_error().empty()) {
       result.error = shell.open_error();
       result.input_error = true;
       break;
@@ -167,10 +192,17 @@ ViewerResult run_viewer(const ViewerOptions& options) {
     }
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
-    if (exits) {
+    if (exits || bench) {
       // Keep the pointer off the window: no hover highlight, no tooltip in the screenshot.
       io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
       for (bool& down : io.MouseDown) down = false;
+    }
+    // Decided before drawing, so the saved frame shows at least the progress that triggered it.
+    bool shoot_this_frame = false;
+    if (bench && bench_started && !bench_shot_taken &&
+        (!options.screenshot_path.empty() || !options.dump_ui_path.empty())) {
+      auto progress = shell.open_progress();
+      shoot_this_frame = progress && progress->events > 0 && progress->fraction >= 0.3;
     }
     ImGui::NewFrame();
     shell.handle_shortcuts();
@@ -216,8 +248,30 @@ ViewerResult run_viewer(const ViewerOptions& options) {
         result.ok = shell.dump().write(options.dump_ui_path, st.frames, &result.error);
       break;
     }
+    if (shoot_this_frame) {
+      bench_shot_taken = true;
+      if (!options.screenshot_path.empty() &&
+          !write_screenshot(options.screenshot_path, fb_w, fb_h, &result.error))
+        break;
+      if (!options.dump_ui_path.empty() &&
+          !shell.dump().write(options.dump_ui_path, st.frames, &result.error))
+        break;
+    }
     glfwSwapBuffers(window);
+    if (bench && bench_started) {
+      glFinish();  // the frame is done when the picture is, not when its commands are queued
+      bench->frame_end();
+      // Two more frames once the open is done: the first one takes the new panels in.
+      if (bench_started && !shell.busy() && ++frames_after_bench > 2) break;
+    }
   }
+  if (bench) {
+    bench->print(stdout, options.bench_ingest, shell.open_error());
+    result.ok = shell.open_error().empty();
+    if (!result.ok) result.error = shell.open_error();
+  }
+  // A window closed during an ingest stops it after its batch, instead of waiting for the rest.
+  shell.cancel_open();
   if (!exits && result.error.empty()) result.ok = true;
   if (!test_mode) {
     ViewerSettings keep = shell.settings();

@@ -2,6 +2,7 @@
 // part empty and its message in load_problems, and the rest still shows.
 #include <cstdio>
 
+#include "timeline_scene.hpp"
 #include "tlscope/views/phase_timeline.hpp"
 #include "viewer_data.hpp"
 
@@ -62,6 +63,7 @@ bool load_viewer_data(const std::string& db_path, const ViewerOptions& options, 
   why.clear();
   data.timeline = views::load_phase_timeline(db, views::load_trace_runs(db, &why), &why).timeline;
   if (!why.empty()) data.load_problems.push_back(why);
+  data.timeline_scene = load_timeline_scene(db_path);
 
   for (const auto& group : data.findings.groups) {
     for (const auto& row : group.rows) data.finding_order.push_back({&row, &group, nullptr});

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +24,8 @@
 #include "tlscope/views/trace_queries.hpp"
 
 namespace tlscope::gui {
+
+struct TimelineScene;  // timeline_scene.hpp
 
 struct TimelineViewState {
   double start_us = 0, end_us = 1;  // visible range
@@ -77,6 +80,9 @@ struct ViewerData {
   std::vector<views::TensorRow> tensors;
   views::Timeline timeline;
   std::vector<std::string> load_problems;  // loaders that failed; shown in the summary
+  // The timeline and find-zone panels' scene, read with the rest (off the UI thread: on a 1 GB
+  // log it took 200 ms, a frame's worth four times over, when the first frame read it).
+  std::shared_ptr<TimelineScene> timeline_scene;
   TimelineViewState timeline_view;
   TensorViewState tensor_view;
 };

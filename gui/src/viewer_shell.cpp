@@ -64,35 +64,37 @@ void ViewerShell::open(const std::vector<std::string>& inputs) {
     return;
   }
   open_error_.clear();
-  OpenPlan plan = plan_open(inputs, user_cache_dir());
+  OpenPlan plan = plan_open(inputs);
   if (!plan.ok) {
     open_error_ = plan.error;
     return;
   }
-  data_.reset();
-  nav_.clear();
-  test_selection_done_ = false;
   opening_ = plan.inputs;
-  title_ = plan.title;
+  opening_title_ = plan.title;
   job_ = std::make_unique<OpenJob>();
-  job_->start(plan, wake_);
+  job_->start(plan, wake_, options_);
+}
+
+std::optional<OpenProgress> ViewerShell::open_progress() const {
+  if (!busy()) return std::nullopt;
+  return job_->progress();
 }
 
 void ViewerShell::poll_job() {
   if (!job_ || !job_->done()) return;
   std::string error;
   std::string db = job_->result(&error);
+  // Read on the job's thread: taking it here costs the frame nothing.
+  std::unique_ptr<ViewerData> data = job_->take_data();
   job_.reset();
-  if (db.empty()) {
-    open_error_ = error;
-    return;
-  }
-  auto data = std::make_unique<ViewerData>();
-  if (!load_viewer_data(db, options_, *data, &error)) {
+  if (db.empty() || !data) {
     open_error_ = error;
     return;
   }
   data_ = std::move(data);
+  nav_.clear();
+  test_selection_done_ = false;
+  title_ = opening_title_;
   settings_.add_recent(opening_);
 }
 
@@ -179,7 +181,10 @@ void ViewerShell::frame() {
   if (!data_) {
     draw_start_screen();
   } else {
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    ImVec2 avail = ImGui::GetContentRegionAvail();
+    // While another open runs, what is open stays usable above a strip with its progress.
+    const float strip = busy() ? ImGui::GetFrameHeightWithSpacing() + 4 : 0.0f;
+    avail.y -= strip;
     // The layout follows the window: the side panes keep their width within bounds that leave
     // the central area at least half the window.
     const float nav_max = std::max(120.0f, avail.x * 0.22f);
@@ -190,14 +195,16 @@ void ViewerShell::frame() {
         100.0f, avail.x - nav_w - details_w - 2 * kSplitter - 2 * ImGui::GetStyle().ItemSpacing.x);
     draw_navigation(nav_w, avail.y);
     ImGui::SameLine(0, 0);
-    if (splitter("##split_nav", &nav_w, 120.0f, nav_max, false)) settings_.nav_width = nav_w;
+    if (splitter("##split_nav", &nav_w, 120.0f, nav_max, false, avail.y))
+      settings_.nav_width = nav_w;
     ImGui::SameLine(0, 0);
     draw_tabs(center_w, avail.y);
     ImGui::SameLine(0, 0);
-    if (splitter("##split_details", &details_w, 180.0f, details_max, true))
+    if (splitter("##split_details", &details_w, 180.0f, details_max, true, avail.y))
       settings_.details_width = details_w;
     ImGui::SameLine(0, 0);
     draw_details(details_w, avail.y);
+    if (busy()) draw_open_progress(ImGui::GetContentRegionAvail().x);
   }
   ImGui::End();
   std::string picked;
@@ -209,8 +216,9 @@ void ViewerShell::frame() {
   set_current_dump(nullptr);
 }
 
-bool ViewerShell::splitter(const char* id, float* width, float min, float max, bool right_side) {
-  ImGui::InvisibleButton(id, ImVec2(kSplitter, ImGui::GetContentRegionAvail().y));
+bool ViewerShell::splitter(const char* id, float* width, float min, float max, bool right_side,
+                           float height) {
+  ImGui::InvisibleButton(id, ImVec2(kSplitter, height));
   const bool active = ImGui::IsItemActive();
   if (ImGui::IsItemHovered() || active) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -255,6 +263,11 @@ void ViewerShell::draw_menu_bar() {
     ImGui::SameLine(0, 24);
     ImGui::TextDisabled("%s", title_.c_str());
   }
+  // A failed (or cancelled) open while something else stays on screen says so here.
+  if (data_ && !open_error_.empty()) {
+    ImGui::SameLine(0, 24);
+    ui::text_colored("error", kErrorColour, open_error_);
+  }
   ImGui::EndMenuBar();
 }
 
@@ -266,20 +279,16 @@ void ViewerShell::draw_start_screen() {
   ui::text("title", "tlscope");
   ui::text_disabled("label", "torch.compile trace logs: compiles, graph breaks, collectives");
   ImGui::Spacing();
-  if (job_ && job_->running()) {
-    ui::text("label", "Opening " + title_);
-    std::string stage = job_->stage();
-    char pct[48];
-    std::snprintf(pct, sizeof pct, "%s %.0f%%", stage.c_str(), 100.0 * job_->fraction());
-    ImGui::ProgressBar(static_cast<float>(job_->fraction()), ImVec2(w, 0), pct);
-    ui::record("progress", pct);
+  if (busy()) {
+    ui::text("label", "Opening " + opening_title_);
+    draw_open_progress(w);
   } else {
     if (ui::button("button", "Open... (Ctrl+O)")) browser_.open(".");
     ui::text_disabled("label",
                       "or drop log files, a rank directory, a database or a rage bundle here");
   }
   if (!open_error_.empty()) ui::text_colored("error", kErrorColour, open_error_);
-  if (!settings_.recent.empty() && !(job_ && job_->running())) {
+  if (!settings_.recent.empty() && !busy()) {
     ImGui::Spacing();
     ui::text("heading", "Recent");
     for (size_t i = 0; i < settings_.recent.size(); ++i) {
@@ -290,6 +299,31 @@ void ViewerShell::draw_start_screen() {
     }
   }
   ImGui::EndGroup();
+}
+
+void ViewerShell::draw_open_progress(float width) {
+  const OpenProgress p = job_->progress();
+  char bar[64];
+  std::snprintf(bar, sizeof bar, "%s %.0f%%", p.stage.c_str(), 100.0 * p.fraction);
+  // What is stored so far: the database itself cannot be read yet (a new one is written with
+  // an exclusive lock under a temporary name), so the counts are the ingest's own.
+  char counts[160];
+  std::snprintf(
+      counts, sizeof counts, "%llu of %llu files, %llu records, %llu errors",
+      static_cast<unsigned long long>(p.files_done), static_cast<unsigned long long>(p.files_total),
+      static_cast<unsigned long long>(p.events), static_cast<unsigned long long>(p.errors));
+  const float button_w = ImGui::CalcTextSize("Cancel").x + 2 * ImGui::GetStyle().FramePadding.x;
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  const float counts_w = ImGui::CalcTextSize(counts).x;
+  const bool one_line = data_ != nullptr;  // the strip under the panels; else the start screen
+  const float bar_w = one_line ? std::max(120.0f, width - counts_w - button_w - 3 * spacing)
+                               : width - button_w - spacing;
+  ImGui::ProgressBar(static_cast<float>(p.fraction), ImVec2(bar_w, 0), bar);
+  ui::record("progress", bar);
+  ImGui::SameLine();
+  if (ui::button("button", "Cancel")) cancel_open();
+  if (one_line) ImGui::SameLine();
+  ui::text("progress", counts);
 }
 
 void ViewerShell::draw_navigation(float width, float height) {

@@ -14,6 +14,7 @@
 #include "chromium_pairing.hpp"
 #include "incomplete_files.hpp"
 #include "ingest_target.hpp"
+#include "interrupt_on_cancel.hpp"
 #include "tlscope/model/event_batch.hpp"
 #include "tlscope/model/schema.hpp"
 #include "tlscope/parser/compile_id.hpp"
@@ -33,6 +34,16 @@ constexpr unsigned kAppendBatchesPerCommit = 2;
 
 using BatchPtr = std::unique_ptr<EventBatch>;
 using BatchQueue = BoundedQueue<BatchPtr>;
+
+// Thrown on a parse thread when the writer has closed its queue (it failed or was cancelled):
+// parsing the rest of a 1 GB file for nobody would keep a cancelled ingest alive for seconds.
+struct WriterGaveUp {};
+// Thrown on the writer thread when IngestOptions::cancelled says stop.
+struct StopRequested {};
+
+bool cancel_requested(const IngestOptions& options) {
+  return options.cancelled && options.cancelled();
+}
 
 // Written batches go back to the parse threads: arenas are reused instead of re-faulted.
 class BatchPool {
@@ -99,9 +110,7 @@ class BatchingSink final : public parser::EventSink {
 
  private:
   void flush() {
-    if (!out_.push(std::move(batch_))) {
-      batch_ = nullptr;  // writer gave up: drop the rest
-    }
+    if (!out_.push(std::move(batch_))) throw WriterGaveUp{};
     batch_ = pool_.take();
   }
 
@@ -150,6 +159,7 @@ void write_sources(Connection& db, const parser::InputPlan& plan, const IngestOp
     progress.bytes_total += size;
   }
   if (!total_known) progress.bytes_total = 0;
+  progress.files_total = n;
 
   std::vector<std::unique_ptr<BatchQueue>> queues;
   for (size_t i = 0; i < n; ++i) queues.push_back(std::make_unique<BatchQueue>(kQueueDepth));
@@ -159,9 +169,13 @@ void write_sources(Connection& db, const parser::InputPlan& plan, const IngestOp
   std::vector<std::thread> parsers;
   for (unsigned j = 0; j < jobs && n > 0; ++j) {
     parsers.emplace_back([&] {
-      for (size_t i; (i = next.fetch_add(1)) < n;) {
-        BatchingSink sink(*queues[i], pool);
-        parser::parse_source(plan.sources[i], sink);
+      try {
+        for (size_t i; (i = next.fetch_add(1)) < n;) {
+          BatchingSink sink(*queues[i], pool);
+          parser::parse_source(plan.sources[i], sink);
+        }
+      } catch (const WriterGaveUp&) {
+        // The writer stopped reading: so does this thread, mid-file.
       }
     });
   }
@@ -191,6 +205,8 @@ void write_sources(Connection& db, const parser::InputPlan& plan, const IngestOp
         }
         for (; r < rows.size(); ++r) writer.add_chromium_row(rows[r].row);
         for (const parser::ParseError& e : batch->errors()) writer.add_error(e);
+        progress.events += events.size();
+        progress.errors += batch->errors().size();
         if (++batches % (durable ? kAppendBatchesPerCommit : kBatchesPerCommit) == 0) {
           writer.checkpoint();
         }
@@ -202,16 +218,19 @@ void write_sources(Connection& db, const parser::InputPlan& plan, const IngestOp
           result.bytes += outcome.bytes;
           done_before_file += outcome.bytes;
           progress.bytes_done = done_before_file;
+          ++progress.files_done;
           result.files.push_back(std::move(outcome));
         } else if (!batch->events().empty()) {
           progress.bytes_done = done_before_file + batch->events().back().byte_offset;
         }
         if (options.progress) options.progress(progress);
         pool.give(std::move(batch));
+        if (cancel_requested(options)) throw StopRequested{};
         if (end) break;
       }
     }
     index_start = std::chrono::steady_clock::now();
+    InterruptOnCancel interrupt(db.handle(), options.cancelled);
     writer.finish();
   } catch (...) {
     for (auto& q : queues) q->close();
@@ -223,6 +242,29 @@ void write_sources(Connection& db, const parser::InputPlan& plan, const IngestOp
   auto end = std::chrono::steady_clock::now();
   result.seconds = std::chrono::duration<double>(end - start).count();
   result.index_seconds = std::chrono::duration<double>(end - index_start).count();
+}
+
+// Takes the files (and the input problems) of a cancelled append out again, in one transaction:
+// the database is as it was before the run, apart from earlier incomplete copies it replaced.
+void roll_back_append(Connection& db, int64_t files_before, int64_t errors_before) {
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    std::vector<int64_t> ids;
+    Statement added = db.prepare("SELECT id FROM files WHERE id > ? ORDER BY id");
+    added.bind_int(1, files_before);
+    while (added.step()) ids.push_back(added.column_int(0));
+    for (int64_t id : ids) remove_file_rows(db, id);
+    Statement problems = db.prepare("DELETE FROM ingest_errors WHERE id > ? AND file_id IS NULL");
+    problems.bind_int(1, errors_before);
+    problems.run();
+    db.exec("COMMIT");
+  } catch (...) {
+    try {
+      db.exec("ROLLBACK");
+    } catch (const SqliteError&) {
+    }
+    throw;
+  }
 }
 
 }  // namespace
@@ -250,7 +292,22 @@ IngestResult ingest(const std::string& db_path, const std::vector<std::string>& 
       for (const auto& s : plan.sources) paths.push_back(s.path);
       result.replaced = remove_incomplete_files(db, paths);
     }
-    write_sources(db, plan, options, !target.fresh(), result, start);
+    const int64_t files_before =
+        db.scalar_int("SELECT coalesce(max(id), 0) FROM files").value_or(0);
+    const int64_t errors_before =
+        db.scalar_int("SELECT coalesce(max(id), 0) FROM ingest_errors").value_or(0);
+    try {
+      write_sources(db, plan, options, !target.fresh(), result, start);
+    } catch (...) {
+      // A stop between batches, or SQLite interrupted while building indexes: either way a
+      // cancel. A fresh database is dropped by ~IngestTarget; an append is undone here.
+      if (!cancel_requested(options)) throw;
+      if (!target.fresh()) {
+        roll_back_append(db, files_before, errors_before);
+        end_update(db);
+      }
+      throw IngestCancelled(db_path);
+    }
     if (!target.fresh()) end_update(db);
   }
   target.publish();

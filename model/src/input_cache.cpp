@@ -21,6 +21,7 @@
 #include <fstream>
 #include <optional>
 
+#include "interrupt_on_cancel.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
 #include "tlscope/model/schema.hpp"
 #include "tlscope/parser/md5.hpp"
@@ -110,8 +111,15 @@ bool build_database(const std::string& target, const InputIdentity& identity,
   IngestOptions ingest_options;
   ingest_options.jobs = options.jobs;
   ingest_options.progress = options.progress;
+  ingest_options.cancelled = options.cancelled;
+  auto cancelled = [&] {
+    r.cancelled = true;
+    return fail(target + ": cancelled; nothing was kept");
+  };
   try {
     r.ingest = ingest(building, identity.files, ingest_options);
+  } catch (const IngestCancelled&) {
+    return cancelled();
   } catch (const std::exception& e) {
     return fail(target + ": " + e.what());
   }
@@ -119,13 +127,19 @@ bool build_database(const std::string& target, const InputIdentity& identity,
   try {
     Connection db(building, OpenMode::kReadWrite);
     apply_bulk_load_pragmas(db);  // nobody sees this file until it is renamed into place
-    analysis::AnalysisReport report = analysis::analyze(db.handle());
+    analysis::AnalysisReport report;
+    {
+      InterruptOnCancel interrupt(db.handle(), options.cancelled);
+      report = analysis::analyze(db.handle());
+    }
+    if (options.cancelled && options.cancelled()) return cancelled();
     if (!report.ok) return fail(target + ": analysis failed: " + report.error);
     Statement s = db.prepare("INSERT OR REPLACE INTO meta VALUES(?, ?)");
     s.bind_text(1, kIdentityKey);
     s.bind_text(2, identity.content_key);
     s.run();
   } catch (const std::exception& e) {
+    if (options.cancelled && options.cancelled()) return cancelled();
     return fail(target + ": " + e.what());
   }
   fs::rename(building, target, ec);

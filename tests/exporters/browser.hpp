@@ -66,6 +66,7 @@ function next(i) {
       r.links = attr(d, "timeline", "data-links");
       r.cells = d.querySelectorAll("#tensor-grid .cell").length;
       r.width = d.documentElement.scrollWidth;  // a long unbroken log string must not widen it
+      r.ruler = attr(d, "timeline", "data-ruler");  // the time axis labels, "|"-separated
     } catch (e) { r.exception = String(e); }
     results.push(r);
     f.remove();

@@ -41,6 +41,12 @@ TEST_CASE("every report page loads in headless Chromium without script errors") 
                         "\"pwned\":0,\"imgs\":0,\"inline\":0,\"bars\":\"4\",\"drawn\":\"4\"") !=
         std::string::npos);
 
+  // The time axis starts at the run's start: the padding before the first bar has no label, so
+  // none is negative (it read "-578 µs" once), and the first is 0.
+  CHECK(check.json.find("\"ruler\":\"-") == std::string::npos);
+  CHECK(check.json.find("|-") == std::string::npos);
+  CHECK(count_of(check.json, "\"ruler\":\"0 \xC2\xB5s|") == 2);  // both timelines
+
   fs::path shots = fs::path(TLSCOPE_BINARY_DIR) / "test-artifacts" / "report-fixture-screenshots";
   fs::create_directories(shots);
   std::string tensor_page;  // the rank-4 tensor: blocks of blocks

@@ -12,6 +12,7 @@
 #include "open_plan.hpp"
 #include "selection.hpp"
 #include "settings.hpp"
+#include "tlscope/model/input_cache.hpp"
 #include "tlscope/views/database.hpp"
 #include "ui_dump.hpp"
 
@@ -32,74 +33,175 @@ std::string open_now(const OpenPlan& plan, std::string* error) {
 
 }  // namespace
 
-TEST_CASE("inputs are classified, keyed by path, size and mtime, and a cached database reused") {
+namespace {
+
+// Runs an OpenJob to the end; `ingested` says whether it built the database.
+std::string open_now(const OpenPlan& plan, std::string* error, bool* ingested) {
+  OpenJob job;
+  job.start(plan, [] {});
+  while (!job.done()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  *ingested = job.ingested();
+  return job.result(error);
+}
+
+// `tlscope summary INPUT` with the test's XDG_CACHE_HOME; its stderr says whether it ingested.
+std::string cli_summary_stderr(const fs::path& dir, const std::string& input) {
+  const std::string err = (dir / "summary.err").string();
+  const std::string cmd = "'" + std::string(TLSCOPE_BINARY_DIR) + "/cli/tlscope' summary '" +
+                          input + "' >/dev/null 2>'" + err + "'";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  return tlscope::test::slurp(err);
+}
+
+ino_t inode_of(const std::string& path) {
+  struct stat st {};
+  REQUIRE(::stat(path.c_str(), &st) == 0);
+  return st.st_ino;
+}
+
+}  // namespace
+
+TEST_CASE("logs open through the CLI's cache: one database, reused while the logs are unchanged") {
   auto dir = gui_test::scratch("open_plan");
-  const std::string cache = (dir / "cache").string();
   const fs::path log = dir / "rank0.log";
   fs::copy_file(gui_test::kLogs + "/simple.log", log);
 
-  OpenPlan plan = plan_open({log.string()}, cache);
+  OpenPlan plan = plan_open({log.string()});
   INFO(plan.error);
   REQUIRE(plan.ok);
   CHECK(plan.kind == InputKind::kLogs);
-  CHECK_FALSE(plan.ready);
-  CHECK(plan.db_path.rfind(cache + "/logs-", 0) == 0);
+  CHECK_FALSE(plan.ready);  // the resolver decides, on the job's thread
+  // The very file the CLI reads for these inputs, in the cache under XDG_CACHE_HOME.
+  CHECK(plan.db_path ==
+        tlscope::model::cached_database_path(tlscope::model::identify_inputs({log.string()})));
+  CHECK(plan.db_path.rfind((dir / "cache" / "tlscope").string() + "/", 0) == 0);
   std::string error;
-  const std::string db = open_now(plan, &error);
+  bool ingested = false;
+  const std::string db = open_now(plan, &error, &ingested);
   INFO(error);
   REQUIRE(db == plan.db_path);
+  CHECK(ingested);
   tlscope::views::Database opened(db);
   CHECK(opened.not_tlscope_reason().empty());
-  CHECK(opened.scalar("SELECT count(*) FROM events") > 0);
-  CHECK(opened.has_table("findings"));  // analysed, not only ingested
-  CHECK_FALSE(fs::exists(db + ".building"));
+  CHECK(opened.scalar("SELECT count(*) FROM events") == 76);  // simple.log's records
+  CHECK(opened.has_table("findings"));                        // analysed, not only ingested
+  const ino_t built = inode_of(db);
 
-  // Unchanged input: the same database, ready at once.
-  OpenPlan again = plan_open({log.string()}, cache);
+  // Unchanged input: the same database, not ingested again.
+  OpenPlan again = plan_open({log.string()});
   CHECK(again.db_path == plan.db_path);
-  CHECK(again.ready);
-  // A changed file (new mtime) gets a new database.
+  REQUIRE(open_now(again, &error, &ingested) == db);
+  CHECK_FALSE(ingested);
+  CHECK(inode_of(db) == built);
+  // ...and the CLI reads that same database without ingesting.
+  std::string cli = cli_summary_stderr(dir, log.string());
+  CHECK(cli.find("ingested") == std::string::npos);
+  CHECK(inode_of(db) == built);
+
+  // A changed file (new mtime) is ingested again into the same path (one file per inputs).
   fs::last_write_time(log, fs::last_write_time(log) + std::chrono::seconds(5));
-  OpenPlan changed = plan_open({log.string()}, cache);
-  CHECK(changed.db_path != plan.db_path);
-  CHECK_FALSE(changed.ready);
+  OpenPlan changed = plan_open({log.string()});
+  CHECK(changed.db_path == plan.db_path);
+  REQUIRE(open_now(changed, &error, &ingested) == db);
+  CHECK(ingested);
 
   // The database itself opens as it is.
-  OpenPlan direct = plan_open({db}, cache);
+  OpenPlan direct = plan_open({db});
   CHECK(direct.kind == InputKind::kDatabase);
   CHECK(direct.db_path == db);
   CHECK(direct.ready);
 }
 
+TEST_CASE("logs the CLI ingested first open in the viewer without an ingest") {
+  auto dir = gui_test::scratch("open_after_cli");
+  const fs::path log = dir / "comp_failure.log";
+  fs::copy_file(gui_test::kLogs + "/comp_failure.log", log);
+  std::string cli = cli_summary_stderr(dir, log.string());
+  CHECK(cli.find("ingested 1 file(s)") != std::string::npos);
+  OpenPlan plan = plan_open({log.string()});
+  REQUIRE(plan.ok);
+  REQUIRE(fs::exists(plan.db_path));  // the CLI left it there
+  const ino_t built = inode_of(plan.db_path);
+  std::string error;
+  bool ingested = true;
+  CHECK(open_now(plan, &error, &ingested) == plan.db_path);
+  CHECK_FALSE(ingested);
+  CHECK(inode_of(plan.db_path) == built);
+}
+
+TEST_CASE("closing the viewer during an ingest cancels it: no database is left in the cache") {
+  auto dir = gui_test::scratch("open_cancel");
+  // simple.log 200 times over (50 MB, a dozen batches): long enough to be caught mid-way.
+  const std::string one = tlscope::test::slurp(gui_test::kLogs + "/simple.log");
+  std::string all;
+  for (int i = 0; i < 200; ++i) all += one;
+  const fs::path log = dir / "big.log";
+  tlscope::test::spit(log, all);
+  OpenPlan plan = plan_open({log.string()});
+  REQUIRE(plan.ok);
+  auto started = std::chrono::steady_clock::now();
+  double stopped_after = 0;
+  {
+    OpenJob job;
+    job.start(plan, [] {});
+    // Wait for the first batch to be written, then go away as a closed window does.
+    while (job.progress().events == 0 && !job.done())
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    REQUIRE_FALSE(job.done());
+    CHECK(job.progress().files_total == 1);
+    auto leaving = std::chrono::steady_clock::now();
+    job.cancel();
+    while (!job.done()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    stopped_after =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - leaving).count();
+    std::string error;
+    CHECK(job.result(&error).empty());
+    CHECK(error == plan.db_path + ": cancelled; nothing was kept");
+  }
+  INFO("stopped "
+       << stopped_after << " s after the cancel, "
+       << std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()
+       << " s after the start");
+  CHECK_FALSE(fs::exists(plan.db_path));
+  // Nothing half-built beside it either (the resolver's and the ingest's temporary files).
+  for (const auto& e : fs::directory_iterator(fs::path(plan.db_path).parent_path()))
+    CHECK(e.path().filename().string().find(fs::path(plan.db_path).filename().string()) ==
+          std::string::npos);
+  // The next open builds it whole.
+  std::string error;
+  bool ingested = false;
+  OpenPlan again = plan_open({log.string()});
+  CHECK(open_now(again, &error, &ingested) == plan.db_path);
+  CHECK(ingested);
+}
+
 TEST_CASE("bad inputs are refused with their name") {
   auto dir = gui_test::scratch("open_refused");
-  const std::string cache = (dir / "cache").string();
-  OpenPlan missing = plan_open({(dir / "nope.log").string()}, cache);
+  OpenPlan missing = plan_open({(dir / "nope.log").string()});
   CHECK_FALSE(missing.ok);
   CHECK(missing.error == (dir / "nope.log").string() + ": no such file or directory");
-  CHECK_FALSE(plan_open({}, cache).ok);
+  CHECK_FALSE(plan_open({}).ok);
   // One database at a time, never mixed with logs.
-  OpenPlan logs = plan_open({gui_test::kLogs + "/simple.log"}, cache);
+  OpenPlan logs = plan_open({gui_test::kLogs + "/simple.log"});
   REQUIRE(logs.ok);
   std::string error;
   const std::string db = open_now(logs, &error);
   REQUIRE_FALSE(db.empty());
-  OpenPlan mixed = plan_open({db, gui_test::kLogs + "/simple.log"}, cache);
+  OpenPlan mixed = plan_open({db, gui_test::kLogs + "/simple.log"});
   CHECK_FALSE(mixed.ok);
   CHECK(mixed.error.find("one database or one rage bundle at a time") != std::string::npos);
   // A FIFO is neither a file nor a directory: refused before anything reads it.
   const fs::path fifo = dir / "fifo.log";
   REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
-  OpenPlan special = plan_open({fifo.string()}, cache);
+  OpenPlan special = plan_open({fifo.string()});
   CHECK_FALSE(special.ok);
   CHECK(special.error == fifo.string() + ": not a regular file or a directory");
 }
 
 TEST_CASE("a rage bundle's database is extracted to the cache, whatever the archive names it") {
   auto dir = gui_test::scratch("bundle");
-  const std::string cache = (dir / "cache").string();
   // A database to bundle: ingest a log through the viewer's own open.
-  OpenPlan logs = plan_open({gui_test::kLogs + "/comp_failure.log"}, cache);
+  OpenPlan logs = plan_open({gui_test::kLogs + "/comp_failure.log"});
   REQUIRE(logs.ok);
   std::string error;
   const std::string db = open_now(logs, &error);
@@ -112,7 +214,7 @@ TEST_CASE("a rage bundle's database is extracted to the cache, whatever the arch
   REQUIRE(std::system(("tar -C '" + (dir / "b").string() + "' -czf '" + bundle +
                        "' bug/logs bug/tlscope.db")
                           .c_str()) == 0);
-  OpenPlan plan = plan_open({bundle}, cache);
+  OpenPlan plan = plan_open({bundle});
   INFO(plan.error);
   REQUIRE(plan.ok);
   CHECK(plan.kind == InputKind::kBundle);

@@ -254,3 +254,98 @@ TEST_CASE("a database path that is not a regular file is refused before anything
                       Contains("not a regular file"));
   CHECK(fs::is_empty(dir / "t.db"));
 }
+
+namespace {
+
+// simple.log `copies` times over in one file: a file of several 4 MiB batches.
+std::string big_log(const fs::path& dir, int copies) {
+  const std::string one = test::slurp(kSimple);
+  std::string all;
+  for (int i = 0; i < copies; ++i) all += one;
+  fs::path p = dir / "big.log";
+  test::spit(p, all);
+  return p.string();
+}
+
+// An ingest whose cancel answers true from its `stop_at`-th question on; counts the questions.
+struct CancelAfter {
+  int stop_at;
+  int asked = 0;
+  model::IngestOptions options() {
+    model::IngestOptions o;
+    o.cancelled = [this] { return ++asked >= stop_at; };
+    return o;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a cancelled ingest into a new database leaves no database and no temporary file") {
+  fs::path dir = scratch("cancel_fresh");
+  const std::string big = big_log(dir, 40);  // ~10 MB: three batches
+  const std::string db = (dir / "t.db").string();
+  CancelAfter cancel{1};
+  CHECK_THROWS_AS(model::ingest(db, {big, kSimple}, cancel.options()), model::IngestCancelled);
+  // Asked after the first batch (and once more to tell the cancel from a failure), never after
+  // the other batches of the file.
+  CHECK(cancel.asked <= 2);
+  CHECK_FALSE(fs::exists(db));
+  CHECK(names_starting(dir, "t.db").empty());
+  // The next ingest into that path builds it whole.
+  model::IngestResult r = model::ingest(db, {kSimple});
+  CHECK(r.fresh);
+  CHECK(r.events == 76);
+}
+
+TEST_CASE("a cancel while the indexes are built interrupts SQLite and keeps nothing") {
+  fs::path dir = scratch("cancel_indexes");
+  const std::string big = big_log(dir, 40);  // enough rows for an index build of many VM steps
+  const std::string db = (dir / "t.db").string();
+  // First learn how many batches the ingest writes (it asks once after each)...
+  int batches = 0;
+  model::IngestOptions o;
+  o.progress = [&](const model::IngestProgress&) { ++batches; };
+  model::ingest((dir / "count.db").string(), {big}, o);
+  REQUIRE(batches >= 2);
+  // ...then answer "go on" to each of those: only SQLite's progress handler, asked while the
+  // indexes are built, hears "stop", so the cancel can only come through it.
+  CancelAfter late{batches + 1};
+  CHECK_THROWS_AS(model::ingest(db, {big}, late.options()), model::IngestCancelled);
+  CHECK(late.asked > batches);
+  CHECK_FALSE(fs::exists(db));
+  CHECK(names_starting(dir, "t.db").empty());
+}
+
+TEST_CASE("a cancelled append takes this run's files out again and keeps the earlier ones") {
+  fs::path dir = scratch("cancel_append");
+  const std::string big = big_log(dir, 40);
+  const std::string db = (dir / "t.db").string();
+  model::ingest(db, {kCorrupted});
+  const auto before = table_rows(db);
+  // Stopped after simple.log is complete and mid-way through the big file: neither stays.
+  int batches = 0;
+  model::IngestOptions o;
+  o.progress = [&](const model::IngestProgress& p) { batches += p.files_done == 1 ? 1 : 0; };
+  o.cancelled = [&] { return batches >= 2; };
+  CHECK_THROWS_AS(model::ingest(db, {kSimple, big}, o), model::IngestCancelled);
+  CHECK(describe(table_rows(db)) == describe(before));
+  Connection c(db, OpenMode::kReadOnly);
+  CHECK(text(c, "SELECT group_concat(path) FROM files") == kCorrupted);
+  CHECK(text(c, "PRAGMA integrity_check") == "ok");
+  CHECK(text(c, "PRAGMA journal_mode") == "delete");  // the append's WAL is closed again
+}
+
+TEST_CASE("progress counts files, events and errors as the batches are written") {
+  fs::path dir = scratch("progress_counts");
+  std::vector<model::IngestProgress> seen;
+  model::IngestOptions o;
+  o.progress = [&](const model::IngestProgress& p) { seen.push_back(p); };
+  model::IngestResult r = model::ingest((dir / "t.db").string(), {kSimple, kCorrupted}, o);
+  REQUIRE(seen.size() >= 2);
+  CHECK(seen.front().files_total == 2);
+  CHECK(seen.front().files_done == 1);  // each of these small files is one batch
+  CHECK(seen.back().files_done == 2);
+  CHECK(seen.back().events == r.events);
+  CHECK(seen.back().errors >= 1);  // the corrupted record
+  CHECK(seen.back().errors <= r.errors);
+}

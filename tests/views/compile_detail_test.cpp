@@ -2,6 +2,7 @@
 // log order, its metrics, input tensor and cache outcome, as read off the log's envelopes.
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <set>
 
 #include "tlscope/model/analysis/analyze.hpp"
 #include "tlscope/model/ingest.hpp"
@@ -70,4 +71,38 @@ TEST_CASE("Compile detail of simple.log's one compile: sections, metrics, tensor
   CHECK(missing.error.find("views_compile_detail.db") != std::string::npos);
   auto dir = load_compile_directory(db, c.row);
   CHECK(dir->size() > d->payloads.size());  // dynamo_start and metrics carry no payload here
+}
+
+TEST_CASE("each compile row carries its cache outcome: rank 1 of the real 4-rank log") {
+  // Read off the log: fx_graph and aotautograd hits for frame 0 compiles 0..9, a miss of one or
+  // the other for compiles 10..14.
+  const std::string path =
+      analysed_db("multi_rank_logs/dedicated_log_torch_trace_rank_1.log", "views_compile_cache.db");
+  Database db(path);
+  auto rows = load_compile_rows(db);
+  INFO(rows.error);
+  REQUIRE(rows.ok());
+  std::set<std::string> hits, misses, other;
+  for (const CompileRow& c : rows.value) {
+    if (c.cache_hit()) {
+      hits.insert(c.compile_id);
+    } else if (c.cache == "miss") {
+      misses.insert(c.compile_id);
+    } else {
+      other.insert(c.compile_id + "=" + c.cache);
+    }
+  }
+  std::set<std::string> want_hits, want_misses;
+  for (int i = 0; i < 10; ++i) want_hits.insert("0/" + std::to_string(i));
+  for (int i = 10; i < 15; ++i) want_misses.insert("0/" + std::to_string(i));
+  CHECK(hits == want_hits);
+  CHECK(misses == want_misses);
+  for (const std::string& o : other) CHECK(o.substr(o.size() - 1) == "=");  // no lookup: ""
+  // The slowest-compiles list reads the same column.
+  auto slowest = load_slowest_compiles(db, 100);
+  REQUIRE(slowest.ok());
+  for (const CompileRow& c : slowest.value)
+    CHECK(c.cache == (want_hits.count(c.compile_id)     ? "hit"
+                      : want_misses.count(c.compile_id) ? "miss"
+                                                        : ""));
 }

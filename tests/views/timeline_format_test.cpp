@@ -33,6 +33,27 @@ TEST_CASE("ruler steps are 1, 2 or 5 x 10^k and labels follow the step's unit") 
   CHECK(format_ruler_label(-1e-9, 100000) == "0 ms");  // rounding never shows "-0"
 }
 
+TEST_CASE("ruler ticks start at the run's start, never in the padding before it") {
+  // A view fitted with 2% padding: [-578, 28900] µs. The first tick is 0, not -578 or -5000.
+  const double step = ruler_step_us(28900 + 578, 8);
+  REQUIRE(step == Approx(5000));
+  std::vector<double> ticks = ruler_ticks_us(-578, 28900, step);
+  REQUIRE(ticks.size() == 6);
+  CHECK(ticks.front() == 0);
+  CHECK(format_ruler_label(ticks.front(), step) == "0 ms");
+  CHECK(ticks.back() == Approx(25000));
+  // Panned into the run: the first multiple of the step at or after the view's start.
+  ticks = ruler_ticks_us(7001, 9000, 1000);
+  REQUIRE(ticks.size() == 2);
+  CHECK(ticks[0] == Approx(8000));
+  // Multiples, not a running sum: the 1000th tick of 0.1 µs is still on the grid.
+  ticks = ruler_ticks_us(0, 100, 0.1, 2000);
+  REQUIRE(ticks.size() >= 1000);
+  CHECK(ticks[1000] == 100.0);
+  CHECK(ruler_ticks_us(-10, -1, 1).empty());       // a view wholly before the start: no labels
+  CHECK(ruler_ticks_us(0, 1e9, 1).size() == 201);  // capped
+}
+
 TEST_CASE("phase and collective kinds come from one table with distinct colours") {
   CHECK(classify_phase("entire_frame_compile") == PhaseKind::dynamo);
   CHECK(classify_phase("backend_compile") == PhaseKind::backend);

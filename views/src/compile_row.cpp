@@ -12,7 +12,22 @@ constexpr std::string_view kColumns =
     "coalesce(attempts, 1), coalesce(status, ''), coalesce(co_name, ''), "
     "coalesce(co_filename, ''), coalesce(co_firstlineno, 0), coalesce(fail_type, ''), "
     "coalesce(fail_reason, ''), coalesce(recompile_reason, ''), coalesce(restart_count, 0), "
-    "graph_op_count, duration_us, tree_node_id FROM compiles ";
+    "graph_op_count, duration_us, tree_node_id, ";
+
+// The compile's cache outcome over all its lookups (cache_events: fx_graph and aotautograd).
+// One grouped pass joined in, not a subquery per compile: a big log has thousands of compiles.
+constexpr std::string_view kCacheColumn =
+    "CASE WHEN ce.miss THEN 'miss' WHEN ce.bypass THEN 'bypass' WHEN ce.hit THEN 'hit' ELSE '' "
+    "END FROM compiles LEFT JOIN (SELECT file_id AS ce_file, compile_id AS ce_compile, "
+    "max(result = 'miss') AS miss, max(result = 'bypass') AS bypass, max(result = 'hit') AS hit "
+    "FROM cache_events GROUP BY 1, 2) ce ON ce.ce_file = compiles.file_id AND "
+    "ce.ce_compile = compiles.compile_id ";
+
+// The SELECT of every CompileRow column; a database analysed before cache_events has "" there.
+std::string select_compiles(const Database& db) {
+  return std::string(kColumns) +
+         (db.has_table("cache_events") ? std::string(kCacheColumn) : "'' FROM compiles ");
+}
 
 CompileRow read_compile(const Statement& s) {
   CompileRow c;
@@ -35,6 +50,7 @@ CompileRow read_compile(const Statement& s) {
   c.graph_op_count = s.int64_or(16, -1);
   c.duration_us = s.real_or(17, -1);
   c.tree_node_id = s.int64_or(18, -1);
+  c.cache = s.text(19);
   return c;
 }
 
@@ -43,7 +59,7 @@ CompileRow read_compile(const Statement& s) {
 Result<std::vector<CompileRow>> load_compile_rows(const Database& db) {
   Result<std::vector<CompileRow>> out;
   if (!db.has_table("compiles")) return out;
-  read_rows(db, std::string(kColumns) + "ORDER BY first_event_id, id", out,
+  read_rows(db, select_compiles(db) + "ORDER BY first_event_id, id", out,
             [&](const Statement& s) { out.value.push_back(read_compile(s)); });
   return out;
 }
@@ -53,7 +69,7 @@ Result<std::vector<CompileRow>> load_slowest_compiles(const Database& db, size_t
   if (!db.has_table("compiles")) return out;
   read_rows_bound(
       db,
-      std::string(kColumns) +
+      select_compiles(db) +
           "WHERE duration_us IS NOT NULL ORDER BY duration_us DESC, id "
           "LIMIT ?1",
       out,

@@ -67,4 +67,18 @@ std::string format_ruler_label(double offset_us, double step_us) {
   return buf;
 }
 
+std::vector<double> ruler_ticks_us(double start_us, double end_us, double step_us,
+                                   size_t max_ticks) {
+  std::vector<double> ticks;
+  if (!(step_us > 0) || !std::isfinite(start_us) || !std::isfinite(end_us)) return ticks;
+  // Multiplied, not summed: a thousand additions of 0.1 would drift off the grid.
+  const double first = std::ceil(std::max(0.0, start_us) / step_us);
+  for (double k = first; ticks.size() <= max_ticks; ++k) {
+    const double t = k * step_us;
+    if (t > end_us) break;
+    ticks.push_back(t);
+  }
+  return ticks;
+}
+
 }  // namespace tlscope::views

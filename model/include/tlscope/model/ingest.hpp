@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -14,12 +15,26 @@ namespace tlscope::model {
 struct IngestProgress {
   uint64_t bytes_done = 0;   // input bytes whose rows are written
   uint64_t bytes_total = 0;  // sum of the input sizes on disk (0 if unknown: stdin)
+  // What is stored so far, for a front end to show while a long ingest runs.
+  uint64_t files_done = 0, files_total = 0;
+  uint64_t events = 0, errors = 0;
 };
 
 struct IngestOptions {
   unsigned jobs = 1;  // parse threads; files are parsed in parallel, written in input order
   // Called on the writer thread after each batch; keep it cheap.
   std::function<void(const IngestProgress&)> progress;
+  // Asked on the writer thread after each batch (and by SQLite while indexes are built); true
+  // stops the ingest with IngestCancelled. Keep it cheap: an atomic load.
+  std::function<bool()> cancelled;
+};
+
+// Thrown by ingest() when options.cancelled said stop. What was there before is kept as if the
+// ingest had never run: a new database never appears at its path, and an append's files of this
+// run are taken out again (a file stored incomplete earlier and replaced by this run stays gone).
+struct IngestCancelled : std::runtime_error {
+  explicit IngestCancelled(const std::string& db_path)
+      : std::runtime_error(db_path + ": ingest cancelled") {}
 };
 
 struct IngestResult {
@@ -52,8 +67,8 @@ void open_for_ingest(Connection& db);
 //   (files.completed = 0).
 // A file stored incomplete under the same path is replaced (its rows deleted in one transaction,
 // then it is ingested again); a completed file with the same content adds nothing.
-// Throws SqliteError on database failures; input problems are data (in the result and in
-// ingest_errors), never exceptions.
+// Throws IngestCancelled when options.cancelled says so, SqliteError on database failures; input
+// problems are data (in the result and in ingest_errors), never exceptions.
 IngestResult ingest(const std::string& db_path, const std::vector<std::string>& inputs,
                     const IngestOptions& options = {});
 

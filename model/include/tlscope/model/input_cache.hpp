@@ -37,6 +37,9 @@ struct ResolveOptions {
   std::string db_path;
   unsigned jobs = 1;
   std::function<void(const IngestProgress&)> progress;
+  // Checked between ingest batches and during the analysis (IngestOptions::cancelled): a
+  // cancelled resolve leaves no database behind (and an existing cached one as it was).
+  std::function<bool()> cancelled;
 };
 
 struct ResolvedDatabase {
@@ -45,6 +48,7 @@ struct ResolvedDatabase {
   std::string path;                // the database to read
   bool given = false;              // the input was a database, read as is
   bool ingested = false;           // built (ingested and analysed) by this call
+  bool cancelled = false;          // stopped by ResolveOptions::cancelled (error says so)
   std::vector<std::string> files;  // the log files behind it (empty when given)
   IngestResult ingest;             // when ingested
 };

@@ -33,8 +33,12 @@ struct CompileRow {
   int64_t graph_op_count = -1;
   double duration_us = -1;
   int64_t tree_node_id = -1;
+  // Its cache lookups (cache_events) in one word: "miss" when any missed, else "bypass" when any
+  // was bypassed, else "hit" when all hit; "" without a lookup.
+  std::string cache;
 
   bool failed() const { return !fail_type.empty(); }
+  bool cache_hit() const { return cache == "hit"; }
 };
 
 // Every compile in log order (by first event). Empty, without error, before analysis.
