@@ -6,6 +6,7 @@
 # with the load average before it, then the same job as one `tlscope report LOGS` command.
 # Small inputs: best (least wall) of --repeat runs per step.
 # Usage: bench/report_bench.sh [--out DIR] [--build DIR] [--logs DIR] [--big LOG] [--repeat N]
+# (SKIP_BIG=1 in the environment leaves the 1 GB log out.)
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,7 +22,7 @@ while [[ $# -gt 0 ]]; do
     --logs) logs=$2; shift 2 ;;
     --big) big=$2; shift 2 ;;
     --repeat) repeat=$2; shift 2 ;;
-    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
     *) echo "bench/report_bench.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
