@@ -1,4 +1,5 @@
 // Escaping of log-derived text for HTML, JSON-in-script and URLs.
+#include <array>
 #include <cstdint>
 
 #include "tlscope/exporters/html.hpp"
@@ -28,9 +29,26 @@ constexpr std::string_view kReplacement = "\xEF\xBF\xBD";
 
 }  // namespace
 
+// ASCII bytes copied as they are: everything below 0x80 except the escaped five and NUL.
+constexpr std::array<bool, 256> kPlainHtmlBytes = [] {
+  std::array<bool, 256> plain{};
+  for (int c = 1; c < 0x80; ++c) plain[c] = true;
+  for (char c : {'&', '<', '>', '"', '\''}) plain[static_cast<unsigned char>(c)] = false;
+  return plain;
+}();
+
 void append_html_escaped(std::string& out, std::string_view text) {
   out.reserve(out.size() + text.size());
   for (size_t i = 0; i < text.size();) {
+    // Runs of plain ASCII (most of a payload) are appended in one piece, not byte by byte:
+    // the report escapes hundreds of MB of generated code.
+    size_t run = i;
+    while (run < text.size() && kPlainHtmlBytes[static_cast<unsigned char>(text[run])]) ++run;
+    if (run > i) {
+      out.append(text.data() + i, run - i);
+      i = run;
+      if (i == text.size()) break;
+    }
     char c = text[i];
     switch (c) {
       case '&': out += "&amp;"; ++i; continue;
