@@ -107,7 +107,18 @@ namespace tlscope::views {
   X(straggler, "", "one rank arrived late and the others idled waiting for it",                    \
     "look at that rank's input pipeline, host load and compile time before the collective")        \
   X(bad_record, "", "a collective record could not be read, so it is missing from the analysis",   \
-    "check the log for truncation or a mixed PyTorch version")
+    "check the log for truncation or a mixed PyTorch version")                                     \
+  X(collective_parity, "unwaited|no wait_tensor",                                                  \
+    "the generated code issues a collective that no wait_tensor waits on",                         \
+    "check the graph's output code; an unwaited collective can read its result too early")         \
+  X(collective_parity, "scheduled|but waits",                                                      \
+    "Inductor's collective schedule and the code it generated issue different collectives",        \
+    "compare the schedule and the output code on the compile page; file it with a rage bundle")    \
+  X(collective_parity, "", "a graph's collectives disagree between its schedule and its code",     \
+    "compare the schedule and the output code on the compile page")                                \
+  X(shape_specialized, "",                                                                         \
+    "a dimension that could have stayed dynamic was fixed to one value (read as a Python int)",    \
+    "avoid int()/branching on sizes in the compiled code; use torch._check, or mark_dynamic")
 
 struct FindingCause {
   std::string_view kind, pattern, meaning, try_this;
