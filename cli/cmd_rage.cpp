@@ -16,6 +16,7 @@
 #include "rage_commands.hpp"
 #include "tlscope/exporters/rage/rage.hpp"
 #include "tlscope/exporters/rage/regular_file.hpp"
+#include "tlscope/model/analysis/rank_set.hpp"
 #include "tlscope/model/input_cache.hpp"
 #include "tlscope/version.hpp"
 
@@ -53,19 +54,9 @@ std::string rage_bytes_text(uint64_t bytes) {
   return buf;
 }
 
-// "0-3,5" for ranks 0,1,2,3,5; "-" without ranks.
+// "0-3, 5" for ranks 0,1,2,3,5 (the findings' rank runs); "-" without ranks.
 std::string rage_rank_ranges(const std::vector<int64_t>& ranks) {
-  if (ranks.empty()) return "-";
-  std::string out;
-  for (size_t i = 0; i < ranks.size();) {
-    size_t j = i;
-    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
-    if (!out.empty()) out += ',';
-    out += std::to_string(ranks[i]);
-    if (j > i) out += (j == i + 1 ? "," : "-") + std::to_string(ranks[j]);
-    i = j + 1;
-  }
-  return out;
+  return ranks.empty() ? "-" : model::analysis::rank_runs(ranks);
 }
 
 // One status line on stderr, redrawn at most ten times a second; only on a terminal.

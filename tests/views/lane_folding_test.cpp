@@ -3,9 +3,12 @@
 // that is late every time stay apart, and an open group shows each of its lanes.
 #include <catch2/catch.hpp>
 
+#include "tlscope/model/analysis/rank_set.hpp"
 #include "tlscope/views/lane_folding.hpp"
 
 using namespace tlscope::views;
+using tlscope::model::analysis::grouped_number;
+using tlscope::model::analysis::rank_runs;
 
 namespace {
 
@@ -166,12 +169,12 @@ TEST_CASE("lane folding: a folded group is one row, an open group a row per lane
 }
 
 TEST_CASE("rank ranges and counts read well at thousands of ranks") {
-  CHECK(rank_ranges({0, 1, 3, 4, 5, 1023}) == "0-1, 3-5, 1023");
-  CHECK(rank_ranges({7}) == "7");
+  CHECK(rank_runs({0, 1, 3, 4, 5, 1023}, 6) == "0-1, 3-5, 1023");
+  CHECK(rank_runs({7}, 6) == "7");
   std::vector<int64_t> even;
   for (int64_t r = 0; r < 40; r += 2) even.push_back(r);
-  CHECK(rank_ranges(even) == "0, 2, 4, 6, 8, ..., 38");
-  CHECK(format_count(1022) == "1,022");
-  CHECK(format_count(4096000) == "4,096,000");
-  CHECK(format_count(999) == "999");
+  CHECK(rank_runs(even, 6) == "0, 2, 4, 6, 8, ..., 38");
+  CHECK(grouped_number(1022) == "1,022");
+  CHECK(grouped_number(4096000) == "4,096,000");
+  CHECK(grouped_number(999) == "999");
 }

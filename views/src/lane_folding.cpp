@@ -1,6 +1,8 @@
 // Folding collective lanes into groups of alike ranks (lane_folding.hpp).
 #include "tlscope/views/lane_folding.hpp"
 
+#include "tlscope/model/analysis/rank_set.hpp"
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -69,35 +71,6 @@ std::string group_kind(const CollectiveBar& bar) {
 size_t LaneFolding::folded_groups() const {
   return static_cast<size_t>(std::count_if(groups.begin(), groups.end(),
                                            [](const LaneGroup& g) { return g.lanes.size() > 1; }));
-}
-
-std::string format_count(int64_t n) {
-  std::string digits = std::to_string(n < 0 ? -n : n), out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return n < 0 ? "-" + out : out;
-}
-
-std::string rank_ranges(const std::vector<int64_t>& ranks, size_t max_ranges) {
-  std::vector<std::pair<int64_t, int64_t>> ranges;
-  for (int64_t r : ranks) {
-    if (!ranges.empty() && r == ranges.back().second + 1)
-      ranges.back().second = r;
-    else
-      ranges.emplace_back(r, r);
-  }
-  auto text = [](const std::pair<int64_t, int64_t>& r) {
-    return r.first == r.second ? std::to_string(r.first)
-                               : std::to_string(r.first) + "-" + std::to_string(r.second);
-  };
-  std::string out;
-  const size_t shown_head =
-      ranges.size() > max_ranges && max_ranges > 1 ? max_ranges - 1 : ranges.size();
-  for (size_t i = 0; i < shown_head; ++i) out += (i ? ", " : "") + text(ranges[i]);
-  if (shown_head < ranges.size()) out += ", ..., " + text(ranges.back());
-  return out;
 }
 
 LaneFolding fold_collective_lanes(const CollectiveTimeline& t) {
@@ -182,8 +155,8 @@ LaneFolding fold_collective_lanes(const CollectiveTimeline& t) {
     if (g.ranks.size() == 1)
       g.label += "rank " + std::to_string(g.ranks[0]);
     else
-      g.label += "ranks " + rank_ranges(g.ranks) + " (" +
-                 format_count(static_cast<int64_t>(g.ranks.size())) + ")";
+      g.label += "ranks " + model::analysis::rank_runs(g.ranks, 6) + " (" +
+                 model::analysis::grouped_number(static_cast<int64_t>(g.ranks.size())) + ")";
     const int index = static_cast<int>(f.groups.size());
     for (int lane : g.lanes) {
       f.group_of_lane[static_cast<size_t>(lane)] = index;

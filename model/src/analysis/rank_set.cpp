@@ -16,21 +16,25 @@ std::string grouped_number(int64_t n) {
   return out;
 }
 
-std::string rank_runs(std::vector<int64_t> ranks) {
+std::string rank_runs(std::vector<int64_t> ranks, size_t max_runs) {
   std::sort(ranks.begin(), ranks.end());
   ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-  std::string out;
-  for (size_t i = 0; i < ranks.size();) {
-    size_t j = i;
-    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
-    if (!out.empty()) out += ", ";
-    out += std::to_string(ranks[i]);
-    if (j > i) {
-      out += '-';
-      out += std::to_string(ranks[j]);
-    }
-    i = j + 1;
+  std::vector<std::pair<int64_t, int64_t>> runs;
+  for (int64_t r : ranks) {
+    if (!runs.empty() && r == runs.back().second + 1)
+      runs.back().second = r;
+    else
+      runs.emplace_back(r, r);
   }
+  auto text = [](const std::pair<int64_t, int64_t>& r) {
+    return r.first == r.second ? std::to_string(r.first)
+                               : std::to_string(r.first) + "-" + std::to_string(r.second);
+  };
+  // Past max_runs the middle runs become "...": the first max_runs - 1 and the last are kept.
+  const size_t head = runs.size() > max_runs && max_runs > 1 ? max_runs - 1 : runs.size();
+  std::string out;
+  for (size_t i = 0; i < head; ++i) out += (i ? ", " : "") + text(runs[i]);
+  if (head < runs.size()) out += ", ..., " + text(runs.back());
   return out;
 }
 

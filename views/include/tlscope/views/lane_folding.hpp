@@ -56,10 +56,4 @@ struct LaneRow {
 // The rows in group order; `open[g]` != 0 shows every lane of group g (missing entries: folded).
 std::vector<LaneRow> lane_rows(const LaneFolding& folding, const std::vector<uint8_t>& open);
 
-// Ascending ranks as ranges: "0-1, 3-1023". Past `max_ranges` ranges the middle ones are left
-// out as "..." (the count in the group's label still says how many).
-std::string rank_ranges(const std::vector<int64_t>& ranks, size_t max_ranges = 6);
-// 1022 -> "1,022".
-std::string format_count(int64_t n);
-
 }  // namespace tlscope::views

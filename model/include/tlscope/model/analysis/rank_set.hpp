@@ -3,6 +3,7 @@
 // a 1,024-rank job reads as a few ranges instead of a thousand numbers.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -14,7 +15,9 @@ namespace tlscope::model::analysis {
 std::string grouped_number(int64_t n);
 
 // The ranks as runs: "0-1, 3, 5-1023". Unsorted input and duplicates are fine; empty gives "".
-std::string rank_runs(std::vector<int64_t> ranks);
+// More than `max_runs` runs print as the first max_runs - 1, "...", and the last (a lane label's
+// short form; the count beside it still says how many).
+std::string rank_runs(std::vector<int64_t> ranks, size_t max_runs = SIZE_MAX);
 
 // "rank 2"; "ranks 0-1, 3-1023 (1,023 of 1,024)"; "ranks 0-3 (all 4)"; "no rank" when empty.
 // `job_ranks` is how many ranks the job has; <= 0 when unknown, then the count reads "(3 ranks)".
