@@ -45,9 +45,14 @@ echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)  ($(nproc) cores)"
 step sample "$sample" desync --ranks "$ranks" --out "$out/logs" "$@"
 echo "logs: $(ls "$out"/logs/*.log | wc -l) files, $(du -sm "$out/logs" | cut -f1) MB"
 step ingest "$tlscope" ingest "$out/logs" --db "$out/job.db" --no-analyze --jobs "$jobs"
-step analyze "$tlscope" analyze "$out/job.db"
-step report "$tlscope" report "$out/job.db" -o "$out/report"
+step analyze "$tlscope" analyze "$out/job.db" --timings
+step report env TLSCOPE_REPORT_TIMES=1 "$tlscope" report "$out/job.db" -o "$out/report"
 printf 'total    %7.2f s wall (ingest + analyze + report; target <= 10 s)\n' \
   "$(paste -sd+ "$out/total" | bc -l)"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "report: $(du -sm "$out/report" | cut -f1) MB in $out/report"
+# Where the time went inside each step: ingest's own summary, every analysis pass and every
+# report page family (wall seconds, as tlscope measured them).
+echo "ingest:"; grep -i "ingested\|index" "$out/ingest.out" | sed 's/^/  /' || true
+echo "analysis passes:"; grep '^  pass ' "$out/analyze.out" | sed 's/^  pass /  /'
+echo "report pages:"; grep -v '^wrote\|note:' "$out/report.out" || true

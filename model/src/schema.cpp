@@ -92,7 +92,7 @@ FROM chromium_event_rows c;
 
 constexpr const char* kIndexes = R"sql(
 CREATE INDEX IF NOT EXISTS events_kind ON events(kind);
-CREATE INDEX IF NOT EXISTS events_frame ON events(frame_id, frame_compile_id);
+CREATE INDEX IF NOT EXISTS events_file_frame ON events(file_id, frame_id, frame_compile_id);
 CREATE INDEX IF NOT EXISTS event_stacks_event ON event_stacks(event_id);
 CREATE INDEX IF NOT EXISTS artifacts_name ON artifacts(name);
 CREATE INDEX IF NOT EXISTS chromium_event_rows_file_ts ON chromium_event_rows(file_id, ts);

@@ -142,6 +142,23 @@ TEST_CASE("collectives: unreadable records are reported, not dropped") {
                                  "payload is not valid JSON"});
 }
 
+TEST_CASE("collectives: only the records the collectives pass skipped are bad records") {
+  FixtureDb db;
+  db.add_file("dedicated_log_torch_trace_rank_0.log", 0);
+  db.artifact(Ctx{}, "collective_op",
+              "{\"pg_name\": \"0\", \"collective_seq_id\": 1, \"op\": \"all_reduce\", "
+              "\"pg_ranks\": [0], \"time_created_us\": 1.0}",
+              "json", 0);
+  db.artifact(Ctx{}, "collective_op", "{\"pg_name\": \"0\", \"op\": \"all_reduce\"}", "json", 0);
+  db.artifact(Ctx{}, "collective_op", "[1, 2", "json", 0);
+  REQUIRE(analyze(db.db()).ok);
+  CHECK(db.scalar("SELECT count(*) FROM collectives") == "1");
+  CHECK(db.rows("SELECT substr(message, instr(message, 'skipped: ')) FROM findings WHERE kind = "
+                "'bad_record' ORDER BY id") ==
+        std::vector<std::string>{"skipped: it has no collective_seq_id",
+                                 "skipped: its payload is not valid JSON"});
+}
+
 TEST_CASE("rank divergence: the rank whose inductor collective schedule differs") {
   FixtureDb db;
   // The shape of multi_rank_schedule: rank 1's schedule of compile 0/0 lacks the

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <string>
 
 #include "analysis/analysis_harness.hpp"
 
@@ -55,4 +56,35 @@ TEST_CASE("compile_directory files real graphs as graphs and graph-named metadat
                                  "aot_inference_graph:graph", "before_post_grad_graph:graph",
                                  "dynamo_output_graph:graph", "fx_graph_cache_hit:artifact",
                                  "fx_graph_runnable:code", "inductor_post_grad_graph:graph"});
+}
+
+// Each compile's directory is read per compile page: its events must be found within its own file,
+// not among every rank's events of the same frame (quadratic in ranks: every rank has a frame 0/0).
+TEST_CASE("compile_directory finds a compile's events by file and frame, also after re-analysis") {
+  AnalyzedDb db("compile_directory_by_file",
+                {std::string(TLSCOPE_SHARED_LOGS) + "/multi_rank_logs"});
+  REQUIRE(db.report().ok);
+  // The ranks share frame ids, so a look-up by frame alone would visit the other ranks' events.
+  REQUIRE(std::stoi(db.scalar("SELECT count(DISTINCT file_id) FROM compiles WHERE frame_id = 0 "
+                              "AND frame_compile_id = 0")) > 1);
+  const std::string plan_of_one_compile =
+      "EXPLAIN QUERY PLAN SELECT event_id FROM compile_directory WHERE compile_row = "
+      "(SELECT min(id) FROM compiles)";
+  auto uses_file_frame_index = [&] {
+    for (const std::string& row : db.rows(plan_of_one_compile))
+      if (row.find("events_file_frame (file_id=? AND frame_id=? AND frame_compile_id=?)") !=
+          std::string::npos)
+        return true;
+    return false;
+  };
+  CHECK(uses_file_frame_index());
+  // A database ingested before the index existed gets it from the next analysis.
+  sqlite3_exec(db.db(), "DROP INDEX events_file_frame", nullptr, nullptr, nullptr);
+  REQUIRE_FALSE(uses_file_frame_index());
+  REQUIRE(tlscope::model::analysis::analyze(db.db()).ok);
+  CHECK(uses_file_frame_index());
+  // Every directory row is an event of the compile's own file.
+  CHECK(db.scalar("SELECT count(*) FROM compile_directory d JOIN events e ON e.id = d.event_id "
+                  "WHERE e.file_id <> d.file_id") == "0");
+  CHECK(std::stoi(db.scalar("SELECT count(*) FROM compile_directory")) > 0);
 }
