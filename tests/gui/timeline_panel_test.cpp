@@ -231,7 +231,7 @@ TEST_CASE("timeline: a 1024-rank desync draws rank 2 on its own lane beside the 
 }
 
 TEST_CASE(
-    "timeline: hang marks the missing rank; collective and zone selections find their items") {
+    "timeline: hang marks the missing rank, and collective and zone selections find their items") {
   if (!have_display()) return;
   const std::string db = scenario_db("hang", "marker");
   sqlite3* raw = nullptr;
