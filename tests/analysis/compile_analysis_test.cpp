@@ -181,7 +181,7 @@ TEST_CASE("recompiles: guard failure chain, shape changes and dynamic dims") {
   CHECK(db.scalar("SELECT count(*) FROM findings WHERE kind = 'recompile_storm'") == "0");
 }
 
-TEST_CASE("failures: fail_type, reason and user frame; status failed") {
+TEST_CASE("failures: fail_type, reason and user frame, status failed") {
   FixtureDb db;
   db.add_file("comp_failure.log", std::nullopt);
   db.dynamo_start(ctx(0, 0), {{"test_misc.py", 10765, "test"}});

@@ -50,7 +50,7 @@ TEST_CASE("input cache: the name follows the input paths, the content key their 
   CHECK(cached_database_path(ab) == input_cache_dir() + "/" + ab.name_key + ".db");
 }
 
-TEST_CASE("input cache: a rank directory is its log files; missing inputs and stdin are refused") {
+TEST_CASE("input cache: a rank directory is its log files, missing inputs and stdin are refused") {
   fs::path dir = tlscope::test::fresh_scratch("model_scratch", "input_problems");
   fs::path ranks = dir / "trace";
   write_log(ranks, "dedicated_log_torch_trace_rank_1_x.log", "1\n");

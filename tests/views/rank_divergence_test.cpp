@@ -86,7 +86,7 @@ TEST_CASE("Rank divergence of the real 4-rank log: counts per rank, majority and
   }
 }
 
-TEST_CASE("Rank divergence marks the cells that differ from the majority; ties take the smaller") {
+TEST_CASE("Rank divergence marks the cells that differ from the majority, ties take the smaller") {
   std::string path = two_rank_fixture("ranks-two");
   views::Database db(path);
   auto view = views::load_rank_divergence(db);
@@ -107,7 +107,7 @@ TEST_CASE("Rank divergence marks the cells that differ from the majority; ties t
   CHECK(view->divergences.rows.size() == view->divergences.total);
 }
 
-TEST_CASE("Rank divergence of one rank has nothing to compare; a broken table names the database") {
+TEST_CASE("Rank divergence of one rank has nothing to compare, a broken table names the database") {
   FixtureDb one;
   one.add_file("rank0.log", 0);
   one.dynamo_start(ctx(0, 0), {{"train.py", 1, "<module>"}});

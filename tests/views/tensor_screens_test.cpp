@@ -126,7 +126,7 @@ TEST_CASE("Layout drawing inputs: symbolic dims, dims text and storage offsets")
   for (const std::string& o : views::storage_offsets(*r.grid, {"s1", "1"}, 0)) CHECK(o.empty());
 }
 
-TEST_CASE("Logged snapshots page in log order; unreadable records name file and line") {
+TEST_CASE("Logged snapshots page in log order, unreadable records name file and line") {
   FixtureDb f;
   f.add_file("/logs/rank0.log", 0);
   auto values = [&](const std::string& name, double v) {
