@@ -70,7 +70,7 @@ TEST_CASE("rage --list: the runs of a TORCH_TRACE directory, newest first") {
   CHECK(lines[0].find("2 run(s)") != std::string::npos);
   CHECK(lines[2].find("   0  2026-11-28 10:00:00") == 0);
   CHECK(lines[3].find("   1  2026-11-28 09:00:00") == 0);
-  CHECK(lines[2].find(" 0,1 ") != std::string::npos);
+  CHECK(lines[2].find(" 0-1 ") != std::string::npos);
   // Records of the newer run: its two files' envelope lines (including the two planted ones).
   long long records = record_lines(trace.newer_rank0) + record_lines(trace.newer_rank1);
   CHECK(lines[2].find(" " + std::to_string(records) + " ") != std::string::npos);
