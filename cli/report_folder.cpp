@@ -1,6 +1,6 @@
 // The report folder: refusing folders that are not tlscope reports, the stamp, opening it.
-#include "tlscope/version.hpp"
 #include "report_folder.hpp"
+#include "tlscope/version.hpp"
 
 #include <unistd.h>
 

@@ -7,8 +7,8 @@
 #include "shapes_html.hpp"
 #include "tlscope/exporters/html.hpp"
 #include "tlscope/views/compile_detail.hpp"
-#include "tlscope/views/provenance.hpp"
 #include "tlscope/views/compile_runtime.hpp"
+#include "tlscope/views/provenance.hpp"
 #include "tlscope/views/symbolic_shapes.hpp"
 
 namespace tlscope::exporters {

@@ -11,17 +11,17 @@ namespace tlscope::exporters {
 namespace {
 
 constexpr std::array kPythonKeywords = {
-    "False", "None",   "True",  "and",   "as",     "assert", "async",  "await",    "break",
-    "class", "continue", "def", "del",   "elif",   "else",   "except", "finally",  "for",
-    "from",  "global", "if",    "import", "in",    "is",     "lambda", "nonlocal", "not",
-    "or",    "pass",   "raise", "return", "try",   "while",  "with",   "yield"};
+    "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+    "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+    "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+    "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
 
 constexpr std::array kCppKeywords = {
-    "auto",   "bool",     "break",  "case",    "char",     "class",    "const",  "constexpr",
-    "continue", "default", "do",    "double",  "else",     "enum",     "extern", "false",
-    "float",  "for",      "if",     "inline",  "int",      "int64_t",  "long",   "namespace",
-    "nullptr", "return",  "static", "struct",  "switch",   "template", "true",   "typedef",
-    "uint8_t", "unsigned", "using", "void",    "while",    "size_t"};
+    "auto",     "bool",     "break",  "case",   "char",   "class",    "const",  "constexpr",
+    "continue", "default",  "do",     "double", "else",   "enum",     "extern", "false",
+    "float",    "for",      "if",     "inline", "int",    "int64_t",  "long",   "namespace",
+    "nullptr",  "return",   "static", "struct", "switch", "template", "true",   "typedef",
+    "uint8_t",  "unsigned", "using",  "void",   "while",  "size_t"};
 
 bool is_keyword(std::string_view word, CodeLanguage language) {
   if (language == CodeLanguage::kPython) {
@@ -36,15 +36,21 @@ bool is_keyword(std::string_view word, CodeLanguage language) {
 
 // ASCII letters, digits and '_' (what isalpha/isalnum give in the C locale tlscope runs in), by
 // table: the per-byte locale calls were a visible share of the report's time.
-constexpr bool ascii_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+constexpr bool ascii_letter(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
 constexpr std::array<bool, 256> kIdentChars = [] {
   std::array<bool, 256> t{};
   for (int c = 0; c < 256; ++c)
     t[c] = ascii_letter(static_cast<char>(c)) || (c >= '0' && c <= '9') || c == '_';
   return t;
 }();
-bool ident_start(char c) { return ascii_letter(c) || c == '_'; }
-bool ident_char(char c) { return kIdentChars[static_cast<unsigned char>(c)]; }
+bool ident_start(char c) {
+  return ascii_letter(c) || c == '_';
+}
+bool ident_char(char c) {
+  return kIdentChars[static_cast<unsigned char>(c)];
+}
 
 // Lexer state that survives a line end: inside a triple-quoted string or a /* */ comment.
 struct Carry {

@@ -200,13 +200,13 @@ std::string timeline_host_html(std::string_view legend_html) {
 std::string lane_groups_html(const views::CollectiveTimeline& c,
                              const views::LaneFolding& folding) {
   if (folding.folded_groups() == 0) return "";
-  std::string h = "<div id=\"lane-groups\" data-groups=\"" + std::to_string(folding.groups.size()) +
-                  "\" data-folded=\"" + std::to_string(folding.folded_groups()) +
-                  "\"><span class=\"muted\">" +
-                  model::analysis::grouped_number(static_cast<int64_t>(c.lanes.size())) + " ranks on " +
-                  model::analysis::grouped_number(static_cast<int64_t>(folding.groups.size())) +
-                  " lanes: ranks that issued the same collectives at about the same times share "
-                  "one; open a group (or click its label) to draw each rank.</span>\n";
+  std::string h =
+      "<div id=\"lane-groups\" data-groups=\"" + std::to_string(folding.groups.size()) +
+      "\" data-folded=\"" + std::to_string(folding.folded_groups()) + "\"><span class=\"muted\">" +
+      model::analysis::grouped_number(static_cast<int64_t>(c.lanes.size())) + " ranks on " +
+      model::analysis::grouped_number(static_cast<int64_t>(folding.groups.size())) +
+      " lanes: ranks that issued the same collectives at about the same times share "
+      "one; open a group (or click its label) to draw each rank.</span>\n";
   for (size_t g = 0; g < folding.groups.size(); ++g) {
     const views::LaneGroup& group = folding.groups[g];
     if (group.lanes.size() < 2) continue;  // a lane of its own: nothing to open

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "tlscope/model/analysis/analyze.hpp"
 #include "common/sql_rows.hpp"
+#include "tlscope/model/analysis/analyze.hpp"
 #include "tlscope/model/ingest.hpp"
 
 namespace tlscope::test {

@@ -23,11 +23,12 @@ inline std::string chromium_command(const std::filesystem::path& profile) {
   return std::string("timeout 120 ") + chromium_path() +
          " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
          "--disable-background-networking --disable-component-update --disable-sync "
-         "--user-data-dir=" + profile.string();
+         "--user-data-dir=" +
+         profile.string();
 }
 
 struct PageCheck {
-  std::string json;    // one object per page: {"page", "ready", "errors", "pwned", "imgs", ...}
+  std::string json;  // one object per page: {"page", "ready", "errors", "pwned", "imgs", ...}
   std::string stderr_text;
 };
 
@@ -36,11 +37,12 @@ struct PageCheck {
 // imgs (img elements: the report has none), inline (script elements without src), the
 // timeline / grid counters the page's scripts set, and width (the page's scrollWidth in a
 // 1280-px frame).
-inline PageCheck check_pages(const std::filesystem::path& root, const std::vector<std::string>& pages,
-                             const std::string& name) {
+inline PageCheck check_pages(const std::filesystem::path& root,
+                             const std::vector<std::string>& pages, const std::string& name) {
   std::string list;
   for (const std::string& p : pages) list += (list.empty() ? "\"" : ",\"") + p + "\"";
-  std::ofstream(root / (name + ".js")) << "var PAGES = [" << list << "];\n" << R"JS(
+  std::ofstream(root / (name + ".js")) << "var PAGES = [" << list << "];\n"
+                                       << R"JS(
 var results = [];
 function attr(d, id, a) { var e = d.getElementById(id); return e ? e.getAttribute(a) : null; }
 function next(i) {
@@ -84,20 +86,23 @@ next(0);
   std::string cmd = chromium_command(root / (name + "-profile")) +
                     " --allow-file-access-from-files --virtual-time-budget=60000 "
                     "--enable-logging=stderr --v=0 --dump-dom file://" +
-                    (root / (name + ".html")).string() + " > " + out.string() + " 2> " + err.string();
+                    (root / (name + ".html")).string() + " > " + out.string() + " 2> " +
+                    err.string();
   std::system(cmd.c_str());
   PageCheck result;
   std::string dom = slurp(out);
   size_t a = dom.find("<pre id=\"out\">"), b = dom.find("</pre>");
-  if (a != std::string::npos && b != std::string::npos) result.json = dom.substr(a + 14, b - a - 14);
+  if (a != std::string::npos && b != std::string::npos)
+    result.json = dom.substr(a + 14, b - a - 14);
   result.stderr_text = slurp(err);
   std::filesystem::remove_all(root / (name + "-profile"));
   return result;
 }
 
 // Screenshots of `pages` (absolute paths) into `pngs`, two browsers at a time.
-inline void screenshots(const std::vector<std::pair<std::filesystem::path, std::filesystem::path>>& shots,
-                        const std::filesystem::path& scratch) {
+inline void screenshots(
+    const std::vector<std::pair<std::filesystem::path, std::filesystem::path>>& shots,
+    const std::filesystem::path& scratch) {
   std::string cmd;
   for (size_t i = 0; i < shots.size(); ++i) {
     cmd += "(" + chromium_command(scratch / ("shot-profile-" + std::to_string(i))) +
@@ -125,6 +130,8 @@ inline std::vector<std::string> pages_where_not(const std::string& json, const s
   return bad;
 }
 
-inline size_t page_count(const std::string& json) { return count_of(json, "{\"page\":"); }
+inline size_t page_count(const std::string& json) {
+  return count_of(json, "{\"page\":");
+}
 
 }  // namespace tlscope::test

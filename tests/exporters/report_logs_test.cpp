@@ -54,7 +54,8 @@ void check_site_matches_db(const fs::path& dir) {
   long long compiles = db_count(db, "SELECT count(*) FROM compiles");
   long long pages = 0;
   if (fs::exists(site / "compile"))
-    for (auto it = fs::directory_iterator(site / "compile"); it != fs::directory_iterator(); ++it) ++pages;
+    for (auto it = fs::directory_iterator(site / "compile"); it != fs::directory_iterator(); ++it)
+      ++pages;
   CHECK(pages == compiles);
   std::string gb = slurp(site / "graph_breaks.html");
   CHECK(attr_of(gb, "graph-breaks", "data-occurrences") ==
@@ -93,20 +94,21 @@ extern const std::vector<std::string> kScenarios;
 
 // Runs `scenario` of the sample runtime into root/logs-<scenario> and reports it into
 // root/sample-<scenario>; returns the report and the scenario's truth.json.
-std::pair<tlscope::exporters::ReportResult, std::string> sample_report(const fs::path& root,
-                                                                       const std::string& scenario) {
+std::pair<tlscope::exporters::ReportResult, std::string> sample_report(
+    const fs::path& root, const std::string& scenario) {
   fs::path logs = root / ("logs-" + scenario);
   fs::remove_all(logs);
-  std::string cmd = sample_binary().string() + " " + scenario + " --out " + logs.string() +
-                    " > /dev/null 2>&1";
+  std::string cmd =
+      sample_binary().string() + " " + scenario + " --out " + logs.string() + " > /dev/null 2>&1";
   if (std::system(cmd.c_str()) != 0) return {{}, ""};
   std::string truth = slurp(logs / "truth.json");
   return {report_of({logs.string()}, root / ("sample-" + scenario)), truth};
 }
 
-const std::vector<std::string> kScenarios = {"mlp", "graph-breaks", "recompiles", "dynamic-shapes",
-                                             "compile-failure", "ddp", "ddp-compiled", "mesh-2d", "desync",
-                                             "straggler", "hang", "shape-specialization"};
+const std::vector<std::string> kScenarios = {
+    "mlp",  "graph-breaks",        "recompiles", "dynamic-shapes", "compile-failure",
+    "ddp",  "ddp-compiled",        "mesh-2d",    "desync",         "straggler",
+    "hang", "shape-specialization"};
 
 }  // namespace
 
@@ -154,7 +156,8 @@ TEST_CASE("reports of every sample-runtime scenario agree with truth.json") {
     CHECK(attr_of(coll, "collectives-summary", "data-records") ==
           std::to_string(json_array_len(truth, "$.collectives")));
     if (scenario == "desync") CHECK(attr_of(coll, "collectives-summary", "data-desyncs") == "1");
-    if (scenario == "straggler") CHECK(attr_of(coll, "collectives-summary", "data-stragglers") != "0");
+    if (scenario == "straggler")
+      CHECK(attr_of(coll, "collectives-summary", "data-stragglers") != "0");
     if (scenario == "hang") CHECK(attr_of(coll, "collectives-summary", "data-missing") != "0");
     if (scenario == "ddp") CHECK(attr_of(coll, "collectives-summary", "data-desyncs") == "0");
   }
@@ -163,7 +166,8 @@ TEST_CASE("reports of every sample-runtime scenario agree with truth.json") {
 TEST_CASE("the real-log and scenario reports load in headless Chromium") {
   REQUIRE(chromium_path() != nullptr);
   fs::path root = artifacts("browser");
-  for (const std::string& in : real_inputs()) REQUIRE(report_of({in}, root / fs::path(in).stem()).ok);
+  for (const std::string& in : real_inputs())
+    REQUIRE(report_of({in}, root / fs::path(in).stem()).ok);
   for (const std::string& scenario : kScenarios) REQUIRE(sample_report(root, scenario).first.ok);
   std::vector<std::string> pages;
   for (const auto& site : fs::directory_iterator(root)) {
@@ -173,8 +177,7 @@ TEST_CASE("the real-log and scenario reports load in headless Chromium") {
     // the tree and tables, and the first compile page and tensor drawing.
     fs::path s = site.path() / "site";
     for (const char* page : {"index.html", "compiles.html", "graph_breaks.html", "collectives.html",
-                             "compile_timeline.html", "ranks.html", "tensors.html",
-                             "export.html"})
+                             "compile_timeline.html", "ranks.html", "tensors.html", "export.html"})
       pages.push_back(fs::relative(s / page, root).string());
     for (const char* folder : {"compile", "tensor"}) {
       std::vector<fs::path> files;

@@ -12,9 +12,9 @@ namespace tlscope::exporters {
 struct ReportOptions {
   std::string db_path;
   std::string out_dir;
-  size_t rows_per_page = 200;            // table pages split past this many rows
-  size_t max_inline_payload = 1 << 20;   // larger payloads are linked .txt, not highlighted
-  size_t max_compile_pages = 20000;      // per-compile pages past this are listed, not written
+  size_t rows_per_page = 200;           // table pages split past this many rows
+  size_t max_inline_payload = 1 << 20;  // larger payloads are linked .txt, not highlighted
+  size_t max_compile_pages = 20000;     // per-compile pages past this are listed, not written
   // Where the report came from, stated on index.html: the command line that asked for it and
   // the host it ran on, as the caller knows them ("" leaves them unstated).
   std::string command_line;
@@ -30,7 +30,9 @@ struct ReportResult {
   uint64_t bytes = 0;                 // total bytes written
   uint64_t largest_page_bytes = 0;
   bool ran_analysis = false;
-  std::vector<std::pair<std::string, double>> seconds;  // wall time per page family  // the database had no analysis tables, so they were built first
+  std::vector<std::pair<std::string, double>>
+      seconds;  // wall time per page family  // the database had no analysis tables, so they were
+                // built first
 };
 
 ReportResult write_report(const ReportOptions& options);

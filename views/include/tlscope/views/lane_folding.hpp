@@ -39,8 +39,9 @@ struct LaneFolding {
 };
 
 // Ranks start alike when they issued the same collectives (kind of group: its description
-// without instance numbers, seq, op, sizes) in one run; they stay alike when their mean lag behind the earliest rank differs from
-// the next rank's by less than this or the mean collective's duration, whichever is longer.
+// without instance numbers, seq, op, sizes) in one run; they stay alike when their mean lag behind
+// the earliest rank differs from the next rank's by less than this or the mean collective's
+// duration, whichever is longer.
 constexpr double kAlikeLagUs = 1000;
 
 LaneFolding fold_collective_lanes(const CollectiveTimeline& t);
