@@ -1,6 +1,7 @@
 // index.html: the summary. Headline counts, the findings in words, and the input files.
 #include "pages.hpp"
 #include "provenance_html.hpp"
+#include "shapes_html.hpp"
 #include "tlscope/exporters/html.hpp"
 #include "tlscope/views/findings.hpp"
 #include "tlscope/views/provenance.hpp"
@@ -96,6 +97,8 @@ void write_index_page(ReportContext& ctx) {
   }
   h += "</ul>\n";
   h += provenance_html(ctx);
+  views::CompileRuntimeReader runtime(ctx.db);
+  h += unattached_links_html(runtime.unattached_links());
   if (ctx.db.has_table("files")) {
     h += "<h2 id=\"files\">Input files</h2>\n<table id=\"files-table\"><thead><tr><th>file</th>"
          "<th>rank</th><th class=\"num\">lines</th><th class=\"num\">events</th>"

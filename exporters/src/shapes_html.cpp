@@ -8,6 +8,15 @@ namespace tlscope::exporters {
 
 namespace {
 
+// The URL is text, not an anchor: the report links nothing outside itself (it is read offline),
+// and a logged "javascript:" URL can never run from it.
+std::string link_item_html(const views::CompileLink& l, const std::string& file) {
+  std::string h = "<li>" + html_escape(l.name) + ": <code class=\"link-url\">" +
+                  html_clipped(l.url, 300) + "</code> <span class=\"muted\">";
+  if (!file.empty()) h += html_escape(file) + ":";
+  return h + "line " + std::to_string(l.line) + "</span></li>";
+}
+
 std::string cell(std::string_view text) {
   return "<td>" + html_clipped(text, 200) + "</td>";
 }
@@ -115,16 +124,19 @@ std::string compile_runtime_html(const views::CompileRuntime& rt) {
   }
   if (!rt.links.empty()) {
     h += "<h3>Links (" + std::to_string(rt.links.size()) + ")</h3>\n<ul class=\"compile-links\">";
-    for (const views::CompileLink& l : rt.links) {
-      // The URL is text, not an anchor: the report links nothing outside itself (it is read
-      // offline), and a logged "javascript:" URL can never run from it.
-      h += "<li>" + html_escape(l.name) + ": <code class=\"link-url\">" + html_clipped(l.url, 300) +
-           "</code>";
-      h += " <span class=\"muted\">line " + std::to_string(l.line) + "</span></li>";
-    }
+    for (const views::CompileLink& l : rt.links) h += link_item_html(l, "");
     h += "</ul>\n";
   }
   return h + "</section>\n";
+}
+
+std::string unattached_links_html(
+    const std::vector<std::pair<std::string, views::CompileLink>>& links) {
+  if (links.empty()) return {};
+  std::string h = "<h2 id=\"links\">Links logged outside any compile (" +
+                  std::to_string(links.size()) + ")</h2>\n<ul class=\"compile-links\">";
+  for (const auto& [file, link] : links) h += link_item_html(link, file);
+  return h + "</ul>\n";
 }
 
 }  // namespace tlscope::exporters

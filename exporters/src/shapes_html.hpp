@@ -18,5 +18,8 @@ std::string shape_guards_html(const std::vector<views::ShapeGuard>& guards);
 std::string compile_shapes_html(const views::CompileShapes& shapes);
 // "Runtime and autotuning" section of a compile page ("" when there is nothing).
 std::string compile_runtime_html(const views::CompileRuntime& runtime);
+// "Links" of index.html: `link` records logged outside any compile ("" when there are none).
+std::string unattached_links_html(
+    const std::vector<std::pair<std::string, views::CompileLink>>& links);
 
 }  // namespace tlscope::exporters

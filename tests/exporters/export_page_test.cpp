@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <fstream>
 
 #include "exporters/report_support.hpp"
 #include "tlscope/exporters/report.hpp"
@@ -103,4 +104,28 @@ TEST_CASE("compile pages of the shape-specialization sample: specialization, run
   REQUIRE_FALSE(c0.empty());
   CHECK(c0.find("id=\"compile-shapes\"") == std::string::npos);
   CHECK(c0.find("id=\"compile-runtime\"") != std::string::npos);
+}
+
+TEST_CASE("index.html lists link records logged outside any compile, escaped") {
+  // links.log's one link (line 20) belongs to compile 0/0: it is on that compile's page only. A
+  // link with no compile id goes to index.html, its hostile name and URL as text.
+  fs::path dir = fs::path(TLSCOPE_BINARY_DIR) / "test-artifacts" / "export-page-links-input";
+  fs::create_directories(dir);
+  fs::path log = dir / "unattached_link.log";
+  {
+    std::ofstream out(log);
+    out << "V0516 11:47:27.930000 139733182882816 torch/_dynamo/x.py:1] {\"link\": {\"name\": "
+           "\"<b>dash</b>\", \"url\": \"javascript:alert(1)\"}}\n";
+  }
+  fs::path site = site_of({log.string()}, "unattached-link");
+  std::string index = slurp(site / "index.html");
+  CHECK(index.find("Links logged outside any compile (1)") != std::string::npos);
+  CHECK(
+      index.find("&lt;b&gt;dash&lt;/b&gt;: <code class=\"link-url\">javascript:alert(1)</code>") !=
+      std::string::npos);
+  CHECK(index.find("href=\"javascript") == std::string::npos);
+
+  fs::path real = site_of({std::string(TLSCOPE_SHARED_LOGS) + "/links.log"}, "links-real");
+  CHECK(slurp(real / "index.html").find("Links logged outside any compile") == std::string::npos);
+  CHECK(compile_page(real, "0/0").find("manifold_url") != std::string::npos);
 }
