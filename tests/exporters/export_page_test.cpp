@@ -129,3 +129,25 @@ TEST_CASE("index.html lists link records logged outside any compile, escaped") {
   CHECK(slurp(real / "index.html").find("Links logged outside any compile") == std::string::npos);
   CHECK(compile_page(real, "0/0").find("manifold_url") != std::string::npos);
 }
+
+TEST_CASE("export.html names missing and mismatched fake kernels with their op and reason") {
+  // Draft export logs these when a custom op has no fake (meta) kernel, or one whose output
+  // disagrees with the real kernel's.
+  fs::path dir = fs::path(TLSCOPE_BINARY_DIR) / "test-artifacts" / "export-page-fake-input";
+  fs::create_directories(dir);
+  fs::path log = dir / "fake_kernels.log";
+  {
+    std::ofstream out(log);
+    out << "V0516 11:47:27.930000 1 torch/_export/x.py:1] {\"missing_fake_kernel\": {\"op\": "
+           "\"mylib.foo.default\"}}\n"
+           "V0516 11:47:27.931000 1 torch/_export/x.py:2] {\"mismatched_fake_kernel\": {\"op\": "
+           "\"mylib.bar.default\", \"reason\": \"Shapes <4> and <8> differ\"}}\n";
+  }
+  fs::path site = site_of({log.string()}, "fake-kernels");
+  std::string h = slurp(site / "export.html");
+  CHECK(count_of(h, "data-kind=\"missing_fake_kernel\"") == 1);
+  CHECK(count_of(h, "data-kind=\"mismatched_fake_kernel\"") == 1);
+  CHECK(h.find("mylib.foo.default") != std::string::npos);
+  CHECK(h.find("mylib.bar.default") != std::string::npos);
+  CHECK(h.find("Shapes &lt;4&gt; and &lt;8&gt; differ") != std::string::npos);
+}
