@@ -8,13 +8,21 @@
 
 namespace fs = std::filesystem;
 
+// Under the sanitizers the bench (no vsync, glFinish every frame) ends with two 56-byte blocks
+// that LeakSanitizer reports as allocated from anonymous executable memory past the end of every
+// module: Mesa llvmpipe's JIT-compiled shaders. A suppression file names modules or functions,
+// and such frames have neither, so leak checking is off for these two runs only (every other
+// viewer run, and all of tlscope's own code in the other tests, is still checked).
+const std::string kBenchEnv = "ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\" ";
+
 TEST_CASE("the ingest-frames bench prints frame times and leaves no cache behind") {
   if (!gui_test::have_display()) return;
   auto dir = gui_test::scratch("ingest_frames_bench");
   const fs::path tmp = dir / "tmp";
   fs::create_directories(tmp);
   const fs::path out = dir / "bench.txt";
-  const std::string cmd = "TMPDIR='" + tmp.string() + "' '" + std::string(TLSCOPE_BINARY_DIR) +
+  const std::string cmd = kBenchEnv + "TMPDIR='" + tmp.string() + "' '" +
+                          std::string(TLSCOPE_BINARY_DIR) +
                           "/cli/tlscope' gui --bench-ingest-frames '" + gui_test::kLogs +
                           "/simple.log' >'" + out.string() + "' 2>&1";
   REQUIRE(std::system(cmd.c_str()) == 0);
@@ -45,10 +53,10 @@ TEST_CASE("while another log ingests, the panels stay on screen above the counts
   const fs::path tmp = dir / "tmp";
   fs::create_directories(tmp);
   const std::string dump = (dir / "strip.json").string();
-  const std::string cmd = "TMPDIR='" + tmp.string() + "' '" + std::string(TLSCOPE_BINARY_DIR) +
-                          "/cli/tlscope' gui '" + gui_test::kLogs +
-                          "/comp_failure.log' --panel compile-tree --dump-ui '" + dump +
-                          "' --bench-ingest-frames '" + big.string() + "' >/dev/null 2>&1";
+  const std::string cmd = kBenchEnv + "TMPDIR='" + tmp.string() + "' '" +
+                          std::string(TLSCOPE_BINARY_DIR) + "/cli/tlscope' gui '" +
+                          gui_test::kLogs + "/comp_failure.log' --panel compile-tree --dump-ui '" +
+                          dump + "' --bench-ingest-frames '" + big.string() + "' >/dev/null 2>&1";
   REQUIRE(std::system(cmd.c_str()) == 0);
   gui_test::Dump d = gui_test::read_dump(dump);
   INFO(d.error << "\n" << d.all());

@@ -81,7 +81,9 @@ TEST_CASE("Viewer draws the timeline, tensor and tables and saves a screenshot")
   auto r = run_viewer(opts);
   INFO(r.error);
   REQUIRE(r.ok);
-  CHECK(r.stats.frames == 4);
+  // The 4 frames asked for are counted from the first with the data on screen; frames drawn
+  // while the open's thread still reads the view models come before them.
+  CHECK(r.stats.frames >= 4);
   // Lane "file 1": dynamo, entire_frame_compile, backend_compile (3 items, none folded).
   // Lane rank 1: rank1_step plus one folded item for the 50 tiny zones.
   CHECK(r.stats.timeline_items == 5);
