@@ -4,29 +4,13 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
-#include "tlscope/model/analysis/analyze.hpp"
-#include "tlscope/model/ingest.hpp"
-#include "tlscope/model/sqlite.hpp"
 #include "tlscope/views/export_report.hpp"
+#include "views/real_db.hpp"
 
 using namespace tlscope::views;
 
-namespace {
-
-std::string analysed_db(const std::string& log, const std::string& name) {
-  std::string path = std::string(TLSCOPE_BINARY_DIR) + "/tests/" + name;
-  std::filesystem::create_directories(std::string(TLSCOPE_BINARY_DIR) + "/tests");
-  std::filesystem::remove(path);
-  tlscope::model::ingest(path, {std::string(TLSCOPE_SHARED_LOGS) + "/" + log});
-  tlscope::model::Connection c(path, tlscope::model::OpenMode::kReadWrite);
-  REQUIRE(tlscope::model::analysis::analyze(c.handle()).ok);
-  return path;
-}
-
-}  // namespace
-
 TEST_CASE("Export screen of export.log: the issue's provenance reaches x.item()") {
-  Database db(analysed_db("export.log", "views_export_report.db"));
+  Database db(tlscope::test::analysed_real_log("export_report", {"export.log"}));
   REQUIRE(db.ok());
   auto loaded = load_export_report(db);
   INFO(loaded.error);
@@ -73,7 +57,7 @@ TEST_CASE("Export screen of export.log: the issue's provenance reaches x.item()"
 }
 
 TEST_CASE("Export screen of a torch.compile log is empty") {
-  Database db(analysed_db("simple.log", "views_export_report_simple.db"));
+  Database db(tlscope::test::analysed_real_log("export_report_simple", {"simple.log"}));
   REQUIRE(db.ok());
   auto loaded = load_export_report(db);
   REQUIRE(loaded.ok());
