@@ -119,9 +119,8 @@ void create_schema(Connection& db) {
   if (own_transaction) db.exec("BEGIN");
   try {
     db.exec(kTables);
-    db.exec("INSERT OR REPLACE INTO meta VALUES('schema_version', '" +
-            std::string(kSchemaVersion) + "'), ('tlscope_version', '" + std::string(kVersion) +
-            "')");
+    db.exec("INSERT OR REPLACE INTO meta VALUES('schema_version', '" + std::string(kSchemaVersion) +
+            "'), ('tlscope_version', '" + std::string(kVersion) + "')");
     if (own_transaction) db.exec("COMMIT");
   } catch (...) {
     if (own_transaction) sqlite3_exec(db.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
