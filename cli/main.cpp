@@ -6,8 +6,9 @@
 #include <sstream>
 
 #include "command.hpp"
-#include "tlscope/version.hpp"
 #include "invocation.hpp"
+#include "tlscope/model/sqlite.hpp"
+#include "tlscope/version.hpp"
 
 namespace tlscope::cli {
 
@@ -84,6 +85,7 @@ int run_subcommand(std::vector<std::string> args) {
 
 int main(int argc, char** argv) {
   using namespace tlscope::cli;
+  tlscope::model::configure_sqlite();  // before any thread or database exists
   begin_invocation(argc, argv, std::string(tlscope::kVersion).c_str());
   return end_invocation(run_subcommand(std::vector<std::string>(argv + 1, argv + argc)));
 }

@@ -44,22 +44,21 @@ static_assert(every_report_page_written(),
 
 ReportResult write_report(const ReportOptions& options) {
   ReportResult result;
-  {
-    Database probe(options.db_path);
-    result.error = probe.not_tlscope_reason();
-    if (!result.error.empty()) return result;
-  }
-  // The pages read the analysis tables: a database ingested without them gets them now.
-  model::analysis::EnsuredAnalysis analysis = model::analysis::ensure_analysis(options.db_path);
-  if (!analysis.ok) {
-    result.error = analysis.error;
-    return result;
-  }
-  result.ran_analysis = analysis.ran;
+  // One connection for the checks and the pages: each open reads the whole schema again (~100
+  // tables, views and indexes), a fixed cost that small reports felt.
   Database db(options.db_path);
-  if (!db.ok()) {
-    result.error = db.error();
-    return result;
+  result.error = db.not_tlscope_reason();
+  if (!result.error.empty()) return result;
+  // The pages read the analysis tables: a database ingested without them gets them now, written
+  // through a connection of its own (this one has no transaction open, so its next statement
+  // reads the new schema).
+  if (!model::analysis::has_analysis_tables(db.handle())) {
+    model::analysis::EnsuredAnalysis analysis = model::analysis::ensure_analysis(options.db_path);
+    if (!analysis.ok) {
+      result.error = analysis.error;
+      return result;
+    }
+    result.ran_analysis = analysis.ran;
   }
   // One read transaction for the whole report (see read_snapshot.hpp).
   std::optional<views::ReadSnapshot> snapshot(std::in_place, db);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -16,8 +17,20 @@ namespace {
 
 constexpr double kCellW = 46, kCellH = 20;
 
+// What snprintf("%.0fpx") writes, without printf's float formatting (a grid places thousands
+// of boxes): printf rounds to the nearest integer, ties to even, as nearbyint does in the default
+// rounding mode; "-0" for a negative value that rounds to zero, as printf writes it.
 std::string px(double v) {
   char buf[32];
+  const double r = std::nearbyint(v);
+  if (std::fabs(r) < 1e15) {
+    char* p = buf;
+    if (std::signbit(r)) *p++ = '-';
+    p = std::to_chars(p, buf + sizeof buf - 2, static_cast<long long>(std::fabs(r))).ptr;
+    *p++ = 'p';
+    *p++ = 'x';
+    return std::string(buf, p);
+  }
   std::snprintf(buf, sizeof buf, "%.0fpx", v);
   return buf;
 }

@@ -309,6 +309,7 @@ IngestResult ingest(const std::string& db_path, const std::vector<std::string>& 
       throw IngestCancelled(db_path);
     }
     if (!target.fresh()) end_update(db);
+    if (target.fresh() && options.before_publish) options.before_publish(db, result);
   }
   target.publish();
   result.writer_cpu_seconds = thread_cpu_seconds() - cpu_start;

@@ -116,32 +116,42 @@ bool build_database(const std::string& target, const InputIdentity& identity,
     r.cancelled = true;
     return fail(target + ": cancelled; nothing was kept");
   };
-  try {
-    r.ingest = ingest(building, identity.files, ingest_options);
-  } catch (const IngestCancelled&) {
-    return cancelled();
-  } catch (const std::exception& e) {
-    return fail(target + ": " + e.what());
-  }
-  if (!r.ingest.problems.empty()) return fail(join(r.ingest.problems, "; "));
-  try {
-    Connection db(building, OpenMode::kReadWrite);
-    apply_bulk_load_pragmas(db);  // nobody sees this file until it is renamed into place
+  // The analysis runs on the ingest's connection, before its file is renamed into place: nobody
+  // sees it yet, and reopening it would read its schema and pages a second time.
+  struct AnalysisFailed {
+    std::string why;
+  };
+  bool analysing = false;
+  ingest_options.before_publish = [&](Connection& db, const IngestResult& ingested) {
+    if (!ingested.problems.empty()) return;  // the build fails below: nothing to analyse
+    analysing = true;
+    // The settings the analysis had on a connection of its own: the index builds' sort threads
+    // off again (rows that tie in an ORDER BY keep the order they always had) and the bulk-load
+    // page cache back.
+    db.exec("PRAGMA threads=0; PRAGMA cache_size=-65536;");
     analysis::AnalysisReport report;
     {
       InterruptOnCancel interrupt(db.handle(), options.cancelled);
       report = analysis::analyze(db.handle());
     }
-    if (options.cancelled && options.cancelled()) return cancelled();
-    if (!report.ok) return fail(target + ": analysis failed: " + report.error);
+    if (options.cancelled && options.cancelled()) throw IngestCancelled(target);
+    if (!report.ok) throw AnalysisFailed{report.error};
     Statement s = db.prepare("INSERT OR REPLACE INTO meta VALUES(?, ?)");
     s.bind_text(1, kIdentityKey);
     s.bind_text(2, identity.content_key);
     s.run();
+  };
+  try {
+    r.ingest = ingest(building, identity.files, ingest_options);
+  } catch (const IngestCancelled&) {
+    return cancelled();
+  } catch (const AnalysisFailed& e) {
+    return fail(target + ": analysis failed: " + e.why);
   } catch (const std::exception& e) {
-    if (options.cancelled && options.cancelled()) return cancelled();
+    if (analysing && options.cancelled && options.cancelled()) return cancelled();
     return fail(target + ": " + e.what());
   }
+  if (!r.ingest.problems.empty()) return fail(join(r.ingest.problems, "; "));
   fs::rename(building, target, ec);
   if (ec) return fail(target + ": cannot put the database in place: " + ec.message());
   r.ingested = true;

@@ -113,9 +113,19 @@ void create_schema(Connection& db) {
                         ": ingest into a new database file");
     }
   }
-  db.exec(kTables);
-  db.exec("INSERT OR REPLACE INTO meta VALUES('schema_version', '" + std::string(kSchemaVersion) +
-          "'), ('tlscope_version', '" + std::string(kVersion) + "')");
+  // One transaction, not one per table: each commit would rewrite the header page and end the
+  // write lock, two dozen times for a new database.
+  const bool own_transaction = sqlite3_get_autocommit(db.handle()) != 0;
+  if (own_transaction) db.exec("BEGIN");
+  try {
+    db.exec(kTables);
+    db.exec("INSERT OR REPLACE INTO meta VALUES('schema_version', '" + std::string(kSchemaVersion) +
+            "'), ('tlscope_version', '" + std::string(kVersion) + "')");
+    if (own_transaction) db.exec("COMMIT");
+  } catch (...) {
+    if (own_transaction) sqlite3_exec(db.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
 }
 
 void create_indexes(Connection& db) {

@@ -3,6 +3,7 @@
 
 #include <sys/stat.h>
 
+#include <mutex>
 #include <utility>
 
 namespace tlscope::model {
@@ -56,7 +57,15 @@ std::string non_regular_database_reason(const std::string& path) {
   return path + ": cannot open database: " + what + ", not a regular file";
 }
 
+void configure_sqlite() {
+  static std::once_flag once;
+  // SQLITE_MISUSE when SQLite is already initialised (someone opened a database first): harmless,
+  // it only means the counters stay on.
+  std::call_once(once, [] { sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); });
+}
+
 Connection::Connection(const std::string& path, OpenMode mode) {
+  configure_sqlite();
   if (std::string why = non_regular_database_reason(path); !why.empty()) throw SqliteError(why);
   int flags = mode == OpenMode::kReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
   if (mode == OpenMode::kCreate) flags |= SQLITE_OPEN_CREATE;

@@ -112,6 +112,9 @@ void desync_finding(sqlite3* db, Statement& insert, const std::string& pg, int64
 }  // namespace
 
 void collective_findings(sqlite3* db) {
+  // Every finding below comes from a collective record (bad ones) or from the matches made of
+  // the readable ones.
+  if (!has_rows(db, "artifacts WHERE name = 'collective_op'")) return;
   const int64_t job_ranks = count_rows(db, job_ranks_query());
   Statement insert(db,
                    "INSERT INTO findings(kind, severity, ranks, other_ranks, pg_name, pg_desc, "

@@ -46,6 +46,8 @@ OpCounts schedule_counts(std::string_view lines) {
 }  // namespace
 
 void build_collective_parity(sqlite3* db) {
+  // Rows come only from the schedules.
+  if (!has_rows(db, "artifacts WHERE name = 'inductor_collective_schedule'")) return;
   const std::string skey = compile_key_sql("a.compile_id"), ekey = compile_key_sql("e.compile_id");
   Statement q(
       db,
@@ -112,6 +114,7 @@ void build_collective_parity(sqlite3* db) {
 // One finding per rank and graph whose schedule and code disagree, or whose code issues a
 // collective it never waits on, or whose schedule waits fewer times than it issues.
 void collective_parity_findings(sqlite3* db) {
+  if (!has_rows(db, "collective_parity")) return;
   Statement q(db,
               "SELECT file_id, rank, compile_id, graph, op, scheduled, generated, unwaited, "
               "schedule_event_id, code_event_id FROM collective_parity ORDER BY file_id, "

@@ -73,6 +73,8 @@ void build_collectives(sqlite3* db) {
            "AND json_extract(p.text, '$.collective_seq_id') IS NOT NULL ORDER BY a.event_id");
 
   exec(db, "CREATE INDEX collectives_pg_seq ON collectives(pg_name, seq, rank)");
+  // The matches, the lateness and the group totals all come from the rows just written.
+  if (!has_rows(db, "collectives")) return;
   Statement q(db,
               "SELECT pg_name, seq, rank, COALESCE(op, ''), COALESCE(input_sizes, ''), "
               "COALESCE(dtype, ''), COALESCE(state, ''), COALESCE(pg_desc, ''), "

@@ -6,24 +6,24 @@
 
 namespace tlscope::model::analysis {
 
-namespace {
-
 // The tables every analysis writes last and first: both present means the analysis ran.
-bool has_analysis_tables(Connection& db) {
-  return db.scalar_int(
-               "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN "
-               "('findings', 'compiles')")
-             .value_or(0) == 2;
+bool has_analysis_tables(sqlite3* db) {
+  sqlite3_stmt* s = nullptr;
+  bool both = sqlite3_prepare_v2(db,
+                                 "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+                                 "name IN ('findings', 'compiles')",
+                                 -1, &s, nullptr) == SQLITE_OK &&
+              sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int(s, 0) == 2;
+  sqlite3_finalize(s);
+  return both;
 }
-
-}  // namespace
 
 EnsuredAnalysis ensure_analysis(const std::string& path) {
   EnsuredAnalysis out;
   try {
     {
       Connection probe(path, OpenMode::kReadOnly);
-      if (has_analysis_tables(probe)) {
+      if (has_analysis_tables(probe.handle())) {
         out.ok = true;
         return out;
       }

@@ -14,6 +14,11 @@
 namespace tlscope::model::analysis {
 
 void build_graph_runtimes(sqlite3* db) {
+  // Both tables come from these records only.
+  if (!has_rows(db,
+                "artifacts WHERE name IN ('inductor_runtime_and_tensor_meta', "
+                "'inductor_tlparse_runtime')"))
+    return;
   const std::string key = compile_key_sql("a.compile_id");
   // Several files of one rank (two runs) add up under that rank; ops that are not objects (a
   // hostile payload) are skipped so json_extract never sees non-JSON text.

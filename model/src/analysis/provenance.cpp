@@ -400,7 +400,10 @@ void build_provenance(sqlite3* db) {
                           kernel_name_function, nullptr, nullptr);
   sqlite3_create_function(db, "tlscope_kernel_handle", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
                           nullptr, kernel_handle_function, nullptr, nullptr);
-  insert_graphs(db, collect_units(db));
+  std::vector<Unit> units = collect_units(db);
+  // Everything below reads provenance_graphs: without a graph there is nothing to link.
+  if (units.empty()) return;
+  insert_graphs(db, units);
   insert_links(db);
   insert_errors(db);
   insert_lines(db);

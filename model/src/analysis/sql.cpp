@@ -24,6 +24,11 @@ int64_t count_rows(sqlite3* db, std::string_view table) {
   return q.step() ? q.int64(0) : 0;
 }
 
+bool has_rows(sqlite3* db, std::string_view from) {
+  Statement q(db, "SELECT 1 FROM " + std::string(from) + " LIMIT 1");
+  return q.step();
+}
+
 Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
   if (sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr) !=
       SQLITE_OK) {

@@ -27,6 +27,11 @@ bool has_table(sqlite3* db, std::string_view name);
 // Rows in a table (or the count a query returns in its first column).
 int64_t count_rows(sqlite3* db, std::string_view table);
 
+// Whether `SELECT 1 FROM <from>` has a row: a table, or a table and its WHERE clause. Passes use
+// it to skip statements whose every source row would come from what is empty here: compiling
+// a statement costs more than reading an empty table, and a small log leaves most tables empty.
+bool has_rows(sqlite3* db, std::string_view from);
+
 class Statement {
  public:
   Statement(sqlite3* db, std::string_view sql);

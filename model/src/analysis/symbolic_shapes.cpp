@@ -120,6 +120,8 @@ std::string md(std::string_view field) {
 void build_symbolic_shapes(sqlite3* db) {
   sqlite3_create_function(db, "tlscope_expr_symbols", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
                           nullptr, expr_symbols_function, nullptr, nullptr);
+  // Every table below is filled from records of these kinds only.
+  if (!has_rows(db, with_kinds("events WHERE kind IN %KINDS%"))) return;
   // The interned filenames of the files that logged such records (strings has no index).
   exec(db,
        with_kinds("CREATE TEMP TABLE shape_strings AS SELECT file_id, idx, filename FROM strings "
@@ -194,6 +196,7 @@ void build_symbolic_shapes(sqlite3* db) {
 }
 
 void shape_findings(sqlite3* db) {
+  if (!has_rows(db, "shape_specializations")) return;
   // "s0 (L['x'].size()[0]) was specialized to 8 at train.py:41 because ...": a dim dynamo made
   // dynamic that the compiled code nevertheless fixed, so another size recompiles.
   exec(db,

@@ -20,6 +20,8 @@ struct IngestProgress {
   uint64_t events = 0, errors = 0;
 };
 
+struct IngestResult;
+
 struct IngestOptions {
   unsigned jobs = 1;  // parse threads; files are parsed in parallel, written in input order
   // Called on the writer thread after each batch; keep it cheap.
@@ -27,6 +29,12 @@ struct IngestOptions {
   // Asked on the writer thread after each batch (and by SQLite while indexes are built); true
   // stops the ingest with IngestCancelled. Keep it cheap: an atomic load.
   std::function<bool()> cancelled;
+  // A new database only: called with the ingest's own connection and its result so far once
+  // every row and index is in, before the file is renamed into place (what it writes is
+  // published with the rows; a throw leaves no database, as a failed ingest does, and reaches
+  // ingest()'s caller). It saves reopening the file and reading its schema again, for work such
+  // as the analysis. Not called for an append.
+  std::function<void(Connection&, const IngestResult&)> before_publish;
 };
 
 // Thrown by ingest() when options.cancelled said stop. What was there before is kept as if the

@@ -48,6 +48,10 @@ struct EnsuredAnalysis {
   std::string error;  // names the database file
 };
 
+// Whether the database behind `db` (any connection, read-only too) holds the analysis tables: the
+// check ensure_analysis makes, for a front end that has its database open already.
+bool has_analysis_tables(sqlite3* db);
+
 // Front ends read the analysis tables; a database ingested without them (--no-analyze) gets them
 // built here, the way `tlscope analyze` builds them (they are derived data). Nothing is written
 // when they exist. Never throws.
