@@ -73,7 +73,9 @@ constexpr const char* kShapeKinds =
 // stack, whose innermost frames are symbolic_shapes' own), else the innermost of `user_stack`.
 constexpr const char* kUserFrames = R"sql(
 CREATE TEMP TABLE shape_user_frames AS
-WITH frames AS (
+-- MATERIALIZED: `judged` names `file` four times, and an inlined CTE would run the filename
+-- look-up once per mention (1.9 s against 0.6 s for the 93,000 frames of the 1 GB log).
+WITH frames AS MATERIALIZED (
   SELECT e.id AS event_id, src.which, CAST(f.key AS INTEGER) AS pos,
          (SELECT s.filename FROM temp.shape_strings s
           WHERE s.file_id = e.file_id AND s.idx = json_extract(f.value, '$.filename')
