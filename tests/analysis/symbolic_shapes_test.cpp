@@ -266,6 +266,5 @@ TEST_CASE("export.log twice in one file, its filename index set anew: each recor
         std::vector<std::string>{"u0|" + kTestFile + "|269", "u0|" + other + "|269"});
   // The seven guards of each run, each located in its own run's file.
   CHECK(db.rows("SELECT user_file, count(*) FROM shape_guards GROUP BY user_file ORDER BY "
-                "min(id)") ==
-        std::vector<std::string>{kTestFile + "|7", other + "|7"});
+                "min(id)") == std::vector<std::string>{kTestFile + "|7", other + "|7"});
 }

@@ -129,16 +129,16 @@ void build_symbolic_shapes(sqlite3* db) {
   // make_big_log's output); joining on (file_id, idx) alone matched every one of them, which
   // made this pass quadratic (594 s on the 1 GB benchmark log) and its pick arbitrary. The `str`
   // metadata is read here as the ingest reads it into `strings`: [filename, integer index].
-  exec(db, with_kinds(
-               "CREATE TEMP TABLE shape_strings(file_id INTEGER, idx INTEGER, event_id INTEGER, "
-               "filename TEXT);"
-               "INSERT INTO shape_strings SELECT file_id, json_extract(metadata, '$[1]'), id, "
-               "json_extract(metadata, '$[0]') FROM events WHERE kind = 'str' "
-               "AND file_id IN (SELECT DISTINCT file_id FROM events WHERE kind IN %KINDS%) "
-               "AND json_valid(metadata) AND json_type(metadata) = 'array' "
-               "AND json_type(metadata, '$[0]') = 'text' "
-               "AND json_type(metadata, '$[1]') = 'integer';"
-               "CREATE INDEX temp.shape_strings_key ON shape_strings(file_id, idx, event_id);"));
+  exec(db,
+       with_kinds("CREATE TEMP TABLE shape_strings(file_id INTEGER, idx INTEGER, event_id INTEGER, "
+                  "filename TEXT);"
+                  "INSERT INTO shape_strings SELECT file_id, json_extract(metadata, '$[1]'), id, "
+                  "json_extract(metadata, '$[0]') FROM events WHERE kind = 'str' "
+                  "AND file_id IN (SELECT DISTINCT file_id FROM events WHERE kind IN %KINDS%) "
+                  "AND json_valid(metadata) AND json_type(metadata) = 'array' "
+                  "AND json_type(metadata, '$[0]') = 'text' "
+                  "AND json_type(metadata, '$[1]') = 'integer';"
+                  "CREATE INDEX temp.shape_strings_key ON shape_strings(file_id, idx, event_id);"));
   exec(db, with_kinds(kUserFrames));
   exec(db, "CREATE INDEX temp.shape_user_frames_key ON shape_user_frames(event_id)");
   const std::string common = std::string(kCommonColumns) + compile_key_sql("e.compile_id") + ", ";
