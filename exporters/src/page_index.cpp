@@ -97,7 +97,7 @@ void write_index_page(ReportContext& ctx) {
   }
   h += "</ul>\n";
   h += provenance_html(ctx);
-  h += unattached_links_html(views::load_unattached_links(ctx.db));
+  h += unattached_links_html(views::load_unattached_links(ctx.db).value);
   if (ctx.db.has_table("files")) {
     h += "<h2 id=\"files\">Input files</h2>\n<table id=\"files-table\"><thead><tr><th>file</th>"
          "<th>rank</th><th class=\"num\">lines</th><th class=\"num\">events</th>"

@@ -67,12 +67,42 @@ struct Watermarks {
           chromium = 0;
 };
 
+// One events row waiting for a multi-row INSERT. It owns copies of its text: a caller may hand
+// add_event an Event whose strings die when the call returns.
+struct PendingEvent {
+  int64_t id = 0, file_id = 0, line = 0, byte_offset = 0, thread = 0, lineno = 0, payload_lines = 0;
+  std::optional<int64_t> rank, compiled_autograd_id, frame_id, frame_compile_id, attempt,
+      payload_id, md5_ok;
+  std::string kind, compile_id, pathname, metadata;
+  std::array<char, 20> time{};
+};
+
+// Events rows per INSERT statement: one statement execution (cursor open, halt, reset) per
+// this many rows instead of per row (writer CPU on a 200 MB slice, 8 runs each alternated:
+// -6% at 16 rows, -8.5% at 64). The copies are bounded: rows are written early once their
+// metadata passes kPendingBytes, and a slot's buffer above kSlotBytes is released after use.
+constexpr size_t kEventsPerInsert = 64;
+constexpr size_t kPendingBytes = size_t{1} << 20;
+constexpr size_t kSlotBytes = size_t{64} << 10;
+
+std::string multi_row_insert(std::string_view table, int columns, size_t rows) {
+  std::string tuple = "(";
+  for (int c = 0; c < columns; ++c) tuple += c ? ",?" : "?";
+  tuple += ")";
+  std::string sql = "INSERT INTO " + std::string(table) + " VALUES";
+  for (size_t r = 0; r < rows; ++r) sql += (r ? "," : "") + tuple;
+  return sql;
+}
+
+constexpr int kEventColumns = 19;
+
 }  // namespace
 
 struct EventWriter::Impl {
   Impl(Connection& c, ChromiumRows chromium)
       : db(c),
-        insert_event(c.prepare("INSERT INTO events VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")),
+        insert_event(c.prepare(multi_row_insert("events", kEventColumns, 1))),
+        insert_events(c.prepare(multi_row_insert("events", kEventColumns, kEventsPerInsert))),
         insert_payload(c.prepare("INSERT INTO payloads(id, md5, size, text) VALUES(?,?,?,?)")),
         insert_error(c.prepare(
             "INSERT INTO ingest_errors(file_id, line, byte_offset, line_count, kind, reason, "
@@ -199,8 +229,51 @@ struct EventWriter::Impl {
   }
 
   Connection& db;
-  Statement insert_event, insert_payload, insert_error, insert_file, update_file, complete_file,
-      update_counts, find_duplicate, insert_chromium;
+  // Binds one pending row as the row-th tuple of `s` (0-based).
+  static void bind_event(Statement& s, size_t row, const PendingEvent& p) {
+    const int b = static_cast<int>(row) * kEventColumns;
+    s.bind_int(b + 1, p.id);
+    s.bind_int(b + 2, p.file_id);
+    s.bind_int(b + 3, p.line);
+    s.bind_int(b + 4, p.byte_offset);
+    s.bind_text(b + 5, p.kind);
+    s.bind_opt_int(b + 6, p.rank);
+    s.bind_opt_int(b + 7, p.compiled_autograd_id);
+    s.bind_opt_int(b + 8, p.frame_id);
+    s.bind_opt_int(b + 9, p.frame_compile_id);
+    s.bind_opt_int(b + 10, p.attempt);
+    s.bind_opt_text(b + 11, nonempty(p.compile_id));
+    s.bind_text(b + 12, std::string_view(p.time.data(), p.time.size()));
+    s.bind_int(b + 13, p.thread);
+    s.bind_text(b + 14, p.pathname);
+    s.bind_int(b + 15, p.lineno);
+    s.bind_text(b + 16, p.metadata);
+    s.bind_opt_int(b + 17, p.payload_id);
+    s.bind_int(b + 18, p.payload_lines);
+    s.bind_opt_int(b + 19, p.md5_ok);
+  }
+
+  // Writes the pending events rows: whole groups through the multi-row statement, the rest one
+  // by one. Called before anything reads events or commits.
+  void flush_events() {
+    size_t i = 0;
+    for (; pending_count - i >= kEventsPerInsert; i += kEventsPerInsert) {
+      for (size_t r = 0; r < kEventsPerInsert; ++r) bind_event(insert_events, r, pending[i + r]);
+      insert_events.run();
+    }
+    for (; i < pending_count; ++i) {
+      bind_event(insert_event, 0, pending[i]);
+      insert_event.run();
+    }
+    for (size_t k = 0; k < pending_count; ++k) {
+      if (pending[k].metadata.capacity() > kSlotBytes) std::string().swap(pending[k].metadata);
+    }
+    pending_count = 0;
+    pending_bytes = 0;
+  }
+
+  Statement insert_event, insert_events, insert_payload, insert_error, insert_file, update_file,
+      complete_file, update_counts, find_duplicate, insert_chromium;
   StackFrameTable frames;
   std::unordered_map<std::string_view, std::unique_ptr<TypedTable>> tables;
   std::unique_ptr<TypedTable> metrics;
@@ -208,6 +281,9 @@ struct EventWriter::Impl {
   std::unique_ptr<ChromiumPairing> pairing;  // null when the caller builds the chromium rows
   std::vector<ChromiumRow> chromium_rows;    // reused output of `pairing`
   Md5Ids payload_ids;
+  std::array<PendingEvent, kEventsPerInsert> pending;  // reused: strings keep their capacity
+  size_t pending_count = 0;
+  size_t pending_bytes = 0;  // metadata bytes of the pending rows
   int64_t next_event_id = 1;
   int64_t next_payload_id = 1;
   bool in_transaction = false;
@@ -232,6 +308,7 @@ EventWriter::~EventWriter() {
   // marks any file that did not finish.
   if (impl_ && impl_->in_transaction) {
     try {
+      impl_->flush_events();
       impl_->db.exec("COMMIT");
     } catch (const SqliteError&) {
     }
@@ -272,27 +349,30 @@ void EventWriter::add_event(const parser::Event& e) {
   int64_t event_id = w.next_event_id++;
   std::array<char, 20> time = glog_time(e.header);
 
-  Statement& s = w.insert_event;
-  s.bind_int(1, event_id);
-  s.bind_int(2, w.file_id);
-  s.bind_int(3, static_cast<int64_t>(e.line));
-  s.bind_int(4, static_cast<int64_t>(e.byte_offset));
-  s.bind_text(5, e.kind);
-  s.bind_opt_int(6, rank);
-  s.bind_opt_int(7, e.context.compiled_autograd_id);
-  s.bind_opt_int(8, e.context.frame_id);
-  s.bind_opt_int(9, e.context.frame_compile_id);
-  s.bind_opt_int(10, e.context.attempt);
-  s.bind_opt_text(11, nonempty(compile_id));
-  s.bind_text(12, std::string_view(time.data(), time.size()));
-  s.bind_int(13, static_cast<int64_t>(e.header.thread));
-  s.bind_text(14, e.header.pathname);
-  s.bind_int(15, e.header.lineno);
-  s.bind_text(16, e.metadata);
-  s.bind_opt_int(17, payload_id);
-  s.bind_int(18, e.payload_lines);
-  if (e.md5 != parser::Md5Status::kNoPayload) s.bind_int(19, e.md5 == parser::Md5Status::kOk);
-  s.run();
+  if (w.pending_count == kEventsPerInsert) w.flush_events();
+  PendingEvent& p = w.pending[w.pending_count++];
+  p.id = event_id;
+  p.file_id = w.file_id;
+  p.line = static_cast<int64_t>(e.line);
+  p.byte_offset = static_cast<int64_t>(e.byte_offset);
+  p.kind.assign(e.kind);
+  p.rank = rank;
+  p.compiled_autograd_id = e.context.compiled_autograd_id;
+  p.frame_id = e.context.frame_id;
+  p.frame_compile_id = e.context.frame_compile_id;
+  p.attempt = e.context.attempt;
+  p.compile_id = compile_id;
+  p.time = time;
+  p.thread = static_cast<int64_t>(e.header.thread);
+  p.pathname.assign(e.header.pathname);
+  p.lineno = e.header.lineno;
+  p.metadata.assign(e.metadata);
+  p.payload_id = payload_id;
+  p.payload_lines = e.payload_lines;
+  p.md5_ok.reset();
+  if (e.md5 != parser::Md5Status::kNoPayload) p.md5_ok = e.md5 == parser::Md5Status::kOk;
+  w.pending_bytes += p.metadata.size();
+  if (w.pending_bytes >= kPendingBytes) w.flush_events();
   ++w.file_events;
 
   w.typed_rows(EventRow{e, event_id, w.file_id, rank, compile_id, payload_id});
@@ -315,6 +395,7 @@ void EventWriter::add_error(const parser::ParseError& error) {
 
 FileOutcome EventWriter::end_file(const parser::SourceSummary& summary) {
   Impl& w = *impl_;
+  w.flush_events();  // the duplicate check below may delete this file's events
   w.file_open = false;
   if (w.pairing) {
     w.chromium_rows.clear();
@@ -398,6 +479,7 @@ void EventWriter::add_input_problem(std::string_view problem) {
 
 void EventWriter::checkpoint() {
   Impl& w = *impl_;
+  w.flush_events();
   if (w.file_open) {
     // An ingest killed after this commit leaves the file incomplete with these counts, not 0.
     w.update_counts.bind_int(1, static_cast<int64_t>(w.file_events));
@@ -413,6 +495,7 @@ void EventWriter::checkpoint() {
 
 void EventWriter::finish() {
   Impl& w = *impl_;
+  w.flush_events();
   if (w.in_transaction) {
     w.db.exec("COMMIT");
     w.in_transaction = false;

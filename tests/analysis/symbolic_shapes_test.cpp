@@ -7,6 +7,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <set>
 
 #include "analysis/analysis_harness.hpp"
@@ -235,4 +237,34 @@ TEST_CASE("links.log: the link record belongs to its compile") {
   CHECK(rt->links[0].name == "manifold_url");
   CHECK(rt->links[0].url == "https://www.google.com");
   CHECK(rt->runtime.empty());  // the log has no compilation_metrics_runtime record
+}
+
+TEST_CASE("export.log twice in one file, its filename index set anew: each record's own file") {
+  // One file that logs export.log, then export.log again with its one `str` entry (line 1,
+  // index 0) naming another file: the second run's records must resolve index 0 to the entry
+  // logged last before them, the first run's to theirs (make_big_log's output repeats indexes
+  // like this; a join on (file, index) alone matched both entries for every frame).
+  std::ifstream in(shared_log("export.log"), std::ios::binary);
+  REQUIRE(in);
+  std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string other = "/work/other/test_copy.py";
+  std::string second = log;
+  size_t at = second.find(kTestFile);
+  REQUIRE(at != std::string::npos);
+  REQUIRE(at < second.find('\n'));  // the str entry on line 1
+  second.replace(at, kTestFile.size(), other);
+  fs::path dir = fs::path(TLSCOPE_BINARY_DIR) / "test-analysis";
+  fs::create_directories(dir);
+  fs::path twice = dir / "export_twice.log";
+  std::ofstream(twice, std::ios::binary) << log << second;
+
+  AnalyzedDb db("export_twice", {twice.string()});
+  INFO(db.report().error);
+  REQUIRE(db.report().ok);
+  // Line 28 of each copy: the unbacked symbol u0, user frame line 269 of its run's file.
+  CHECK(db.rows("SELECT symbol, user_file, user_line FROM shape_symbols ORDER BY id") ==
+        std::vector<std::string>{"u0|" + kTestFile + "|269", "u0|" + other + "|269"});
+  // The seven guards of each run, each located in its own run's file.
+  CHECK(db.rows("SELECT user_file, count(*) FROM shape_guards GROUP BY user_file ORDER BY "
+                "min(id)") == std::vector<std::string>{kTestFile + "|7", other + "|7"});
 }

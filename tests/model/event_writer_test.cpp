@@ -5,10 +5,11 @@
 #include <deque>
 #include <string>
 
+#include "model/store_queries.hpp"
 #include "tlscope/model/event_writer.hpp"
 #include "tlscope/model/ingest.hpp"
 #include "tlscope/model/schema.hpp"
-#include "model/store_queries.hpp"
+#include "tlscope/parser/md5.hpp"
 
 using namespace tlscope;
 using model::Connection;
@@ -99,6 +100,57 @@ TEST_CASE("every envelope becomes one events row, str lines included") {
   // No envelope rank: the file-name rank applies.
   CHECK(count(st.db, "SELECT count(*) FROM events WHERE rank = 3") == 3);
   CHECK(count(st.db, "SELECT completed FROM files") == 1);
+}
+
+TEST_CASE("events rows written in groups match each event handed in, whatever its text's life") {
+  // 200 events: three full groups of the writer's multi-row INSERT, a commit in the middle and a
+  // tail written one by one. Each event's text lives only during its add_event call (overwritten
+  // right after), so a row is right only if the writer copied it.
+  Store st;
+  model::EventWriter w(st.db);
+  w.begin_file(source("groups.log"));
+  std::string kind, metadata, payload, claimed;
+  for (int i = 0; i < 200; ++i) {
+    kind = "kind_" + std::to_string(i % 7);
+    metadata = "{\"i\": " + std::to_string(i) + "}";
+    payload = "payload " + std::to_string(i);
+    parser::Event e;
+    e.line = static_cast<uint64_t>(2 * i + 1);
+    e.byte_offset = static_cast<uint64_t>(1000 * i);
+    e.kind = kind;
+    e.metadata = metadata;
+    e.header.pathname = kind;
+    e.header.lineno = static_cast<uint32_t>(i);
+    if (i % 3 == 0) e.context.frame_id = i;
+    if (i % 5 == 0) {
+      e.has_payload = true;
+      e.payload = payload;
+      e.payload_lines = 1;
+      e.md5 = i % 10 == 0 ? parser::Md5Status::kOk : parser::Md5Status::kMismatch;
+      claimed = parser::Md5::hex_of(payload);  // what a verified has_payload carries
+      e.payload_md5 = claimed;
+    }
+    w.add_event(e);
+    kind.assign(kind.size(), 'x');
+    metadata.assign(metadata.size(), 'x');
+    payload.assign(payload.size(), 'x');
+    if (i == 100) w.checkpoint();
+  }
+  w.end_file(summary(7, 200));
+  w.finish();
+  REQUIRE(count(st.db, "SELECT count(*) FROM events") == 200);
+  // Every row against the loop's own rule, in SQL: a misplaced or shifted binding fails here.
+  CHECK(count(st.db,
+              "SELECT count(*) FROM events WHERE line = 2 * (id - 1) + 1 AND byte_offset = "
+              "1000 * (id - 1) AND kind = 'kind_' || ((id - 1) % 7) AND pathname = kind AND "
+              "lineno = id - 1 AND metadata = '{\"i\": ' || (id - 1) || '}' AND "
+              "json_extract(metadata, '$.i') = id - 1 AND (frame_id IS (CASE WHEN (id - 1) % 3 "
+              "= 0 THEN id - 1 END)) AND (md5_ok IS (CASE WHEN (id - 1) % 10 = 0 THEN 1 WHEN "
+              "(id - 1) % 5 = 0 THEN 0 END)) AND (payload_lines = CASE WHEN (id - 1) % 5 = 0 "
+              "THEN 1 ELSE 0 END)") == 200);
+  CHECK(count(st.db,
+              "SELECT count(*) FROM events e JOIN payloads p ON p.id = e.payload_id "
+              "WHERE p.text = 'payload ' || (e.id - 1)") == 40);
 }
 
 TEST_CASE("payloads are stored once per distinct content") {

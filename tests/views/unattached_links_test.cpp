@@ -30,7 +30,9 @@ TEST_CASE("load_unattached_links: the links outside any compile, as the runtime 
 
   views::Database db(db_path);
   REQUIRE(db.ok());
-  auto links = views::load_unattached_links(db);
+  auto loaded = views::load_unattached_links(db);
+  REQUIRE(loaded.ok());
+  const auto& links = loaded.value;
   REQUIRE(links.size() == 2);  // the compile's own link is on its page, not here
   CHECK(links[0].first == log.string());
   CHECK(links[0].second.name == "first");

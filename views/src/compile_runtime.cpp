@@ -92,23 +92,22 @@ Result<CompileRuntime> CompileRuntimeReader::read(int64_t file_id,
   return out;
 }
 
-Result<CompileRuntime> load_compile_runtime(const Database& db, int64_t file_id,
-                                            const std::string& compile_id) {
-  return CompileRuntimeReader(db).read(file_id, compile_id);
-}
-
-std::vector<std::pair<std::string, CompileLink>> load_unattached_links(const Database& db) {
-  std::vector<std::pair<std::string, CompileLink>> out;
+Result<UnattachedLinks> load_unattached_links(const Database& db) {
+  Result<UnattachedLinks> out;
   if (!db.has_table("links")) return out;
-  Result<int> r;
   read_rows(db,
             "SELECT coalesce(l.name, ''), coalesce(l.url, ''), e.line, coalesce(f.path, '') "
             "FROM links l JOIN events e ON e.id = l.event_id JOIN files f ON f.id = l.file_id "
             "WHERE e.compile_id IS NULL ORDER BY l.event_id",
-            r, [&](const Statement& s) {
-              out.emplace_back(s.text(3), CompileLink{s.text(0), s.text(1), s.int64(2)});
+            out, [&](const Statement& s) {
+              out.value.emplace_back(s.text(3), CompileLink{s.text(0), s.text(1), s.int64(2)});
             });
   return out;
+}
+
+Result<CompileRuntime> load_compile_runtime(const Database& db, int64_t file_id,
+                                            const std::string& compile_id) {
+  return CompileRuntimeReader(db).read(file_id, compile_id);
 }
 
 }  // namespace tlscope::views

@@ -3,6 +3,7 @@
 // expression_created of that id logged before the record that needs it.
 #include "tlscope/views/export_report.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -36,23 +37,27 @@ struct ShapeLog {
   std::map<std::pair<FileId, std::string>, std::vector<ShapeSymbol>> symbols;
 };
 
+// The last record logged before `event`. The records of one id are read in table order, which
+// is log order, so this is a binary search: a log that reuses ids over many runs (the 1 GB
+// benchmark log repeats each id hundreds of times) made a linear scan per step quadratic.
+template <typename Record>
+const Record* last_before(const std::vector<Record>& records, int64_t event) {
+  auto end = std::partition_point(records.begin(), records.end(),
+                                  [&](const Record& r) { return r.event_id < event; });
+  return end == records.begin() ? nullptr : &*(end - 1);
+}
+
 const Expression* latest_before(const ShapeLog& log, FileId file, int64_t id, int64_t event) {
   auto it = log.expressions.find({file, id});
   if (it == log.expressions.end()) return nullptr;
-  const Expression* best = nullptr;
-  for (const Expression& e : it->second)
-    if (e.event_id < event) best = &e;
-  return best;
+  return last_before(it->second, event);
 }
 
 const ShapeSymbol* symbol_before(const ShapeLog& log, FileId file, const std::string& symbol,
                                  int64_t event) {
   auto it = log.symbols.find({file, symbol});
   if (it == log.symbols.end()) return nullptr;
-  const ShapeSymbol* best = nullptr;
-  for (const ShapeSymbol& s : it->second)
-    if (s.event_id < event) best = &s;
-  return best;
+  return last_before(it->second, event);
 }
 
 std::string symbol_origin_words(const ShapeSymbol& s) {

@@ -117,7 +117,13 @@ AnalysisReport analyze(sqlite3* db) {
          "CREATE INDEX provenance_node_pre ON provenance_node_links(graph_id, pre_node);"
          "CREATE INDEX provenance_node_post ON provenance_node_links(graph_id, post_node);"
          "CREATE INDEX provenance_kernel_key ON provenance_kernel_links(graph_id, kernel_key);"
-         "CREATE INDEX provenance_kernel_post ON provenance_kernel_links(graph_id, post_node);");
+         "CREATE INDEX provenance_kernel_post ON provenance_kernel_links(graph_id, post_node);"
+         // The report reads these per graph: unindexed, its provenance pages scanned them once
+         // per graph (1,074 graphs of ~21,000 line rows in the 1 GB log: 2 s).
+         "CREATE INDEX provenance_node_lines_graph ON provenance_node_lines(graph_id);"
+         "CREATE INDEX provenance_code_lines_graph ON provenance_code_lines(graph_id);"
+         "CREATE INDEX provenance_kernel_stacks_graph ON provenance_kernel_stacks(graph_id);"
+         "CREATE INDEX provenance_errors_graph ON provenance_errors(graph_id);");
     for (const AnalysisTable& table : analysis_tables())
       report.table_rows.emplace_back(table.name, count_rows(db, table.name));
     current = "coverage";
