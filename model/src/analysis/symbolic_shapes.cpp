@@ -81,8 +81,10 @@ WITH frames AS (
   JOIN (SELECT 0 AS which, '$.user_stack' AS path UNION ALL SELECT 1, '$.stack') src
   JOIN json_each(CASE WHEN json_valid(e.metadata) AND json_type(e.metadata, src.path) = 'array'
                  THEN json_extract(e.metadata, src.path) ELSE '[]' END) f
-  LEFT JOIN temp.shape_strings s ON s.file_id = e.file_id
-       AND s.idx = CASE WHEN f.type = 'object' THEN json_extract(f.value, '$.filename') END
+  LEFT JOIN temp.shape_strings s ON s.rowid = (
+       SELECT rowid FROM temp.shape_strings WHERE file_id = e.file_id
+         AND idx = CASE WHEN f.type = 'object' THEN json_extract(f.value, '$.filename') END
+         AND str_event_id < e.id ORDER BY str_event_id DESC LIMIT 1)
   WHERE f.type = 'object' AND e.kind IN )sql"
                                     "%KINDS%"
                                     R"sql(
@@ -120,11 +122,19 @@ std::string md(std::string_view field) {
 void build_symbolic_shapes(sqlite3* db) {
   sqlite3_create_function(db, "tlscope_expr_symbols", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
                           nullptr, expr_symbols_function, nullptr, nullptr);
-  // The interned filenames of the files that logged such records (strings has no index).
-  exec(db,
-       with_kinds("CREATE TEMP TABLE shape_strings AS SELECT file_id, idx, filename FROM strings "
-                  "WHERE file_id IN (SELECT DISTINCT file_id FROM events WHERE kind IN %KINDS%);"
-                  "CREATE INDEX temp.shape_strings_key ON shape_strings(file_id, idx);"));
+  // The interned filenames of the files that logged such records, from their `str` records: a
+  // frame's filename index means the name declared last before the frame's record, as
+  // stack_frames resolves it. Logs laid end to end (one file, several processes) declare the same
+  // index again for other files: the 1 GB benchmark log declares 42 indexes 22,554 times, and a
+  // join on (file_id, idx) alone matched each frame ~700 times (minutes and GBs in the sort).
+  exec(db, with_kinds("CREATE TEMP TABLE shape_strings AS SELECT file_id, id AS str_event_id, "
+                      "json_extract(metadata, '$[1]') AS idx, json_extract(metadata, '$[0]') AS "
+                      "filename FROM events WHERE kind = 'str' AND json_valid(metadata) AND "
+                      "json_type(metadata, '$[0]') = 'text' AND json_type(metadata, '$[1]') = "
+                      "'integer' AND file_id IN (SELECT DISTINCT file_id FROM events WHERE kind IN "
+                      "%KINDS%);"
+                      "CREATE INDEX temp.shape_strings_key ON shape_strings(file_id, idx, "
+                      "str_event_id);"));
   exec(db, with_kinds(kUserFrames));
   exec(db, "CREATE INDEX temp.shape_user_frames_key ON shape_user_frames(event_id)");
   const std::string common = std::string(kCommonColumns) + compile_key_sql("e.compile_id") + ", ";
