@@ -112,6 +112,12 @@ void record(std::string_view kind, std::string_view text) {
   if (g_dump) g_dump->add(kind, text);
 }
 
+void record_at(std::string_view kind, std::string_view text, ImVec2 pos) {
+  if (!g_dump) return;
+  const ImVec2 size = ImGui::CalcTextSize(text.data(), text.data() + text.size());
+  g_dump->add(kind, text, Rect{pos.x, pos.y, size.x, size.y});
+}
+
 // Records the item just drawn with its rectangle on screen (what a pointer-driven test clicks).
 void record_item(std::string_view kind, std::string_view text) {
   if (!g_dump) return;

@@ -20,7 +20,7 @@ struct Rect {
 struct DumpItem {
   std::string kind;  // "row", "label", "marker", "details", "nav", "tab", "cell", "error", ...
   std::string text;
-  std::optional<Rect> rect;  // set for ImGui items; draw-list texts have none
+  std::optional<Rect> rect;  // set for ImGui items and record_at texts
 };
 
 class UiDump {
@@ -54,6 +54,9 @@ namespace ui {
 
 // Records a text that was drawn by other means (a draw-list label, a marker on a canvas).
 void record(std::string_view kind, std::string_view text);
+// Records a text drawn with the draw list at `pos` (screen pixels), with its rectangle in the
+// current font: for texts a test measures against others (a lane label against the ruler).
+void record_at(std::string_view kind, std::string_view text, ImVec2 pos);
 // Records the ImGui item just drawn, with its rectangle.
 void record_item(std::string_view kind, std::string_view text);
 void text(std::string_view kind, std::string_view text);
