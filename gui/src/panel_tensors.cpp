@@ -329,19 +329,22 @@ void draw_tensors(ViewerData& data) {
   auto& tv = data.tensor_view;
   draw_source_combo(data);
   if (tv.source == TensorSource::kTyped || tv.source == TensorSource::kDescribed) {
+    // The fields flow onto a second line in a narrow panel rather than run out of it.
+    bool first = true;
+    auto field = [&](const char* label, char* buf, size_t size, float width) {
+      if (!first)
+        ui::same_line_if_fits(width + ImGui::GetStyle().ItemInnerSpacing.x +
+                              ImGui::CalcTextSize(label).x);
+      first = false;
+      ImGui::SetNextItemWidth(width);
+      tv.dirty |= ImGui::InputText(label, buf, size);
+    };
     if (tv.source == TensorSource::kTyped) {
-      ImGui::SetNextItemWidth(140);
-      tv.dirty |= ImGui::InputText("shape", tv.shape, sizeof tv.shape);
-      ImGui::SameLine();
-      ImGui::SetNextItemWidth(120);
-      tv.dirty |= ImGui::InputText("names", tv.names, sizeof tv.names);
-      ImGui::SameLine();
+      field("shape", tv.shape, sizeof tv.shape, 140);
+      field("names", tv.names, sizeof tv.names, 120);
     }
-    ImGui::SetNextItemWidth(80);
-    tv.dirty |= ImGui::InputText("mesh", tv.mesh, sizeof tv.mesh);
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(220);
-    tv.dirty |= ImGui::InputText("placement", tv.placement, sizeof tv.placement);
+    field("mesh", tv.mesh, sizeof tv.mesh, 80);
+    field("placement", tv.placement, sizeof tv.placement, 220);
   }
   ImGui::SetNextItemWidth(120);
   ImGui::SliderFloat("cell px", &tv.cell_px, 6.0f, 96.0f, "%.0f");
@@ -360,7 +363,7 @@ void draw_tensors(ViewerData& data) {
     axes += a.text + (a.direction == views::Direction::kHorizontal ? " across" : " down") + " L" +
             std::to_string(a.level) + "   ";
   }
-  ui::text("axes", axes.empty() ? "scalar" : axes);
+  ui::text_wrapped("axes", axes.empty() ? "scalar" : axes);
   if (g.summarized) {
     ImGui::SameLine();
     ui::text_disabled("label", "(summarised: " + std::to_string(g.edge_items) + " edge items)");

@@ -148,6 +148,17 @@ void text_wrapped(std::string_view kind, std::string_view t) {
   record_item(kind, t);
 }
 
+void text_colored_wrapped(std::string_view kind, const ImVec4& colour, std::string_view t) {
+  ImGui::PushStyleColor(ImGuiCol_Text, colour);
+  text_wrapped(kind, t);
+  ImGui::PopStyleColor();
+}
+
+void same_line_if_fits(float width) {
+  ImGui::SameLine();
+  if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+}
+
 void cell(std::string_view kind, std::string_view t) {
   ImGui::TableNextColumn();
   text(kind, t);

@@ -63,6 +63,10 @@ void text(std::string_view kind, std::string_view text);
 void text_colored(std::string_view kind, const ImVec4& colour, std::string_view text);
 void text_disabled(std::string_view kind, std::string_view text);
 void text_wrapped(std::string_view kind, std::string_view text);
+void text_colored_wrapped(std::string_view kind, const ImVec4& colour, std::string_view text);
+// Before an item `width` pixels wide that follows on the same line when it fits: SameLine, or
+// a new line when the rest of the row is narrower (toolbars and button rows wrap, not clip).
+void same_line_if_fits(float width);
 // A table cell: next column, then the text.
 void cell(std::string_view kind, std::string_view text);
 void cell_colored(std::string_view kind, const ImVec4& colour, std::string_view text);
