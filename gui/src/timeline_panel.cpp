@@ -145,7 +145,7 @@ void TimelinePanel::draw_lanes(PanelContext& ctx) {
   ImGuiIO& io = ImGui::GetIO();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   // The label column fits the widest label shown with its "[+] " mark, within 45% of the panel
-  // (the lanes keep the rest); a label still wider is cut in the middle, whole in its tooltip.
+  // (the lanes keep the rest); a label still wider is cut around "...", whole in its tooltip.
   float label_w = 120.0f;
   for (size_t i = 0; i < t.lanes.size(); ++i)
     label_w = std::max(label_w, ImGui::CalcTextSize(("[+] " + shown_label(i)).c_str()).x +
