@@ -23,14 +23,6 @@ ImU32 rank_u32(views::Rgb c, float alpha = 1.0f) {
   return IM_COL32(c.r, c.g, c.b, static_cast<int>(alpha * 255));
 }
 
-// The default ImGui font is ASCII only: spell the Unicode ellipses out.
-std::string ascii(const std::string& s) {
-  if (s == "\u2026") return "...";
-  if (s == "\u22ee") return ":";
-  if (s == "\u22f1") return "..";
-  return s;
-}
-
 bool parse_shape(const char* text, std::vector<int64_t>& shape, std::string& error) {
   shape.clear();
   std::string t = text;
@@ -162,7 +154,8 @@ void draw_grid(ViewerData& data) {
   if (tv.value_width == 0) {
     tv.value_width = 1;
     for (const auto& c : g.cells)
-      tv.value_width = std::max(tv.value_width, ImGui::CalcTextSize(ascii(c.text).c_str()).x);
+      tv.value_width =
+          std::max(tv.value_width, ImGui::CalcTextSize(ui::font_safe(c.text).c_str()).x);
   }
   const float sx = std::max(s, tv.value_width + 8);
   const float hr = ImGui::GetTextLineHeight() + 4;
@@ -226,7 +219,7 @@ void draw_grid(ViewerData& data) {
                         rank_u32(views::owners_color(c.owners, views::RankTone::kDeep)));
     }
     dl->AddRect(ImVec2(x0, y0), ImVec2(x1, y1), IM_COL32(90, 95, 110, 255));
-    const std::string text = ascii(c.text);
+    const std::string text = ui::font_safe(c.text);
     const bool fits =
         centered(x0, y0, x1, y1, text,
                  c.ellipsis ? IM_COL32(160, 160, 160, 255) : IM_COL32(240, 240, 240, 255));
@@ -257,7 +250,7 @@ void draw_grid(ViewerData& data) {
   for (const auto& t : g.ticks) {
     float x0 = px(t.x), y0 = py(t.y), x1 = px(t.x + t.w), y1 = py(t.y + t.h);
     if (!visible(x0, y0, x1, y1)) continue;
-    centered(x0, y0, x1, y1, ascii(t.text),
+    centered(x0, y0, x1, y1, ui::font_safe(t.text),
              t.level == 0 ? IM_COL32(150, 170, 200, 255) : IM_COL32(220, 200, 140, 255));
   }
   ImGui::EndChild();

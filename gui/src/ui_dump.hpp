@@ -78,8 +78,13 @@ bool selectable_wrapped(std::string_view kind, std::string_view text, bool selec
                         const ImVec4& colour, const char* id);
 // A button; true when pressed.
 bool button(std::string_view kind, std::string_view text);
-// `t` with every "##" broken up, so ImGui shows it whole instead of taking the rest as an id.
+// `t` with every "##" broken up, so ImGui shows it whole instead of taking the rest as an id
+// (and font_safe).
 std::string imgui_label(std::string_view t);
+// `t` with the characters views/ writes that ImGui's built-in font has no glyph for (it draws
+// them as '?') spelled in ones it has: "\u2192" as "->", "\u2026" as "...", "\u22ee" as ":" and
+// "\u22f1" as "..". The helpers here draw this and record `t` itself in the dump.
+std::string font_safe(std::string_view t);
 
 }  // namespace ui
 }  // namespace tlscope::gui
