@@ -2,8 +2,10 @@
 // and max of their durations; a log-scale histogram, per rank on demand; a click on a bar lists
 // its zones, and a click on one puts the timeline on it.
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "panel.hpp"
 #include "timeline_scene.hpp"
@@ -50,12 +52,27 @@ void FindZonePanel::search(const ViewerData& data) {
 }
 
 void FindZonePanel::stats_line(const char* what, const views::DurationStats& s) {
-  ui::text("stat", std::string(what) + ": " + std::to_string(s.count) + " zones, total " +
-                       views::format_duration_us(s.total_us) + ", mean " +
-                       views::format_duration_us(s.mean_us) + ", median " +
-                       views::format_duration_us(s.median_us) + ", min " +
-                       views::format_duration_us(s.min_us) + ", max " +
-                       views::format_duration_us(s.max_us));
+  // Drawn as phrases that flow onto the next line as a whole (ImGui's wrapping breaks at a '.',
+  // inside "4.00 us"), recorded as one line.
+  const std::vector<std::string> phrases = {
+      std::string(what) + ": " + std::to_string(s.count) + " zones,",
+      "total " + views::format_duration_us(s.total_us) + ",",
+      "mean " + views::format_duration_us(s.mean_us) + ",",
+      "median " + views::format_duration_us(s.median_us) + ",",
+      "min " + views::format_duration_us(s.min_us) + ",",
+      "max " + views::format_duration_us(s.max_us)};
+  std::string line;
+  ImVec2 lo(FLT_MAX, FLT_MAX), hi(-FLT_MAX, -FLT_MAX);
+  for (size_t i = 0; i < phrases.size(); ++i) {
+    if (i) ui::same_line_if_fits(ImGui::CalcTextSize(phrases[i].c_str()).x);
+    ImGui::TextUnformatted(phrases[i].c_str());
+    line += (i ? " " : "") + phrases[i];
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    lo = ImVec2(std::min(lo.x, a.x), std::min(lo.y, a.y));
+    hi = ImVec2(std::max(hi.x, b.x), std::max(hi.y, b.y));
+  }
+  if (UiDump* dump = current_dump())
+    dump->add("stat", line, Rect{lo.x, lo.y, hi.x - lo.x, hi.y - lo.y});
 }
 
 void FindZonePanel::draw(PanelContext& ctx) {

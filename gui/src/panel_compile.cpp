@@ -39,8 +39,8 @@ class CompilePanel : public Panel {
     ui::text_colored(
         "label", compile_status_colour(c.status, false, !c.recompile_reason.empty(), c.cache_hit()),
         "status: " + c.status + (c.cache.empty() ? "" : ", cache " + c.cache));
-    ui::text("label", "frame: " + c.co_name + " at " + c.co_filename + ":" +
-                          std::to_string(c.co_firstlineno));
+    ui::text_wrapped("label", "frame: " + c.co_name + " at " + c.co_filename + ":" +
+                                  std::to_string(c.co_firstlineno));
     if (c.duration_us >= 0)
       ui::text("label", "compile time: " + std::to_string(c.duration_us / 1000.0) + " ms");
     if (c.failed()) {
@@ -74,9 +74,9 @@ class CompilePanel : public Panel {
       if (ImGui::CollapsingHeader("Input tensors")) {
         ui::record("section", "Input tensors");
         for (const auto& t : d.tensors) {
-          ui::text("tensor",
-                   (t.source.empty() ? "tensor " + std::to_string(t.tensor_id) : t.source) + "  " +
-                       t.dtype + " " + t.size + " stride " + t.stride + " " + t.device);
+          ui::text_wrapped(
+              "tensor", (t.source.empty() ? "tensor " + std::to_string(t.tensor_id) : t.source) +
+                            "  " + t.dtype + " " + t.size + " stride " + t.stride + " " + t.device);
         }
       }
     }

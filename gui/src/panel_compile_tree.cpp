@@ -45,9 +45,10 @@ class CompileTreePanel : public Panel {
     if (ui::button("button", "Collapse all")) {
       for (const auto& f : tree.frames) collapsed_.insert(f.id);
     }
-    ImGui::SameLine();
-    ui::text_disabled("label", std::to_string(tree.compiles.size()) + " compiles, " +
-                                   std::to_string(tree.frames_total) + " frames");
+    const std::string counts = std::to_string(tree.compiles.size()) + " compiles, " +
+                               std::to_string(tree.frames_total) + " frames";
+    ui::same_line_if_fits(ImGui::CalcTextSize(counts.c_str()).x);
+    ui::text_disabled("label", counts);
     if (tree.compiles.empty()) {
       ui::text("label", "No compiles in this database.");
       return;

@@ -27,13 +27,13 @@ class ProvenancePanel : public Panel {
     ensure_graphs(ctx);
     if (!error_.empty()) ui::text_colored("error", kColourError, error_);
     if (graphs_.empty()) {
-      ui::text("label",
-               "No Inductor provenance in this database: the logs hold no "
-               "inductor_provenance_tracking_node_mappings or kernel-to-node artifacts.");
+      ui::text_wrapped("label",
+                       "No Inductor provenance in this database: the logs hold no "
+                       "inductor_provenance_tracking_node_mappings or kernel-to-node artifacts.");
       return;
     }
     for (size_t i = 0; i < graphs_.size(); ++i) {
-      if (i) ImGui::SameLine();
+      if (i) ui::same_line_if_fits(ImGui::CalcTextSize(graphs_[i].label().c_str()).x);
       if (ui::selectable("graph", graphs_[i].label(), static_cast<int>(i) == current_,
                          ImGuiSelectableFlags_None, std::to_string(i).c_str()))
         show(ctx, static_cast<int>(i));
@@ -44,8 +44,10 @@ class ProvenancePanel : public Panel {
     for (const std::string& m : view_->missing) ui::text_disabled("missing", m);
     for (size_t i = 0; i < view_->items.size(); ++i) {
       if (view_->items[i].kind != views::ProvenanceItemKind::kKernel) continue;
-      ImGui::SameLine();
-      if (ui::button("kernel", view_->items[i].name)) pick(static_cast<int>(i));
+      const std::string& name = view_->items[i].name;
+      ui::same_line_if_fits(ImGui::CalcTextSize(name.c_str()).x +
+                            2 * ImGui::GetStyle().FramePadding.x);
+      if (ui::button("kernel", name)) pick(static_cast<int>(i));
     }
     ImGui::NewLine();
     selected_summary();

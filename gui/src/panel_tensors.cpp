@@ -23,14 +23,6 @@ ImU32 rank_u32(views::Rgb c, float alpha = 1.0f) {
   return IM_COL32(c.r, c.g, c.b, static_cast<int>(alpha * 255));
 }
 
-// The default ImGui font is ASCII only: spell the Unicode ellipses out.
-std::string ascii(const std::string& s) {
-  if (s == "\u2026") return "...";
-  if (s == "\u22ee") return ":";
-  if (s == "\u22f1") return "..";
-  return s;
-}
-
 bool parse_shape(const char* text, std::vector<int64_t>& shape, std::string& error) {
   shape.clear();
   std::string t = text;
@@ -162,7 +154,8 @@ void draw_grid(ViewerData& data) {
   if (tv.value_width == 0) {
     tv.value_width = 1;
     for (const auto& c : g.cells)
-      tv.value_width = std::max(tv.value_width, ImGui::CalcTextSize(ascii(c.text).c_str()).x);
+      tv.value_width =
+          std::max(tv.value_width, ImGui::CalcTextSize(ui::font_safe(c.text).c_str()).x);
   }
   const float sx = std::max(s, tv.value_width + 8);
   const float hr = ImGui::GetTextLineHeight() + 4;
@@ -226,7 +219,7 @@ void draw_grid(ViewerData& data) {
                         rank_u32(views::owners_color(c.owners, views::RankTone::kDeep)));
     }
     dl->AddRect(ImVec2(x0, y0), ImVec2(x1, y1), IM_COL32(90, 95, 110, 255));
-    const std::string text = ascii(c.text);
+    const std::string text = ui::font_safe(c.text);
     const bool fits =
         centered(x0, y0, x1, y1, text,
                  c.ellipsis ? IM_COL32(160, 160, 160, 255) : IM_COL32(240, 240, 240, 255));
@@ -257,7 +250,7 @@ void draw_grid(ViewerData& data) {
   for (const auto& t : g.ticks) {
     float x0 = px(t.x), y0 = py(t.y), x1 = px(t.x + t.w), y1 = py(t.y + t.h);
     if (!visible(x0, y0, x1, y1)) continue;
-    centered(x0, y0, x1, y1, ascii(t.text),
+    centered(x0, y0, x1, y1, ui::font_safe(t.text),
              t.level == 0 ? IM_COL32(150, 170, 200, 255) : IM_COL32(220, 200, 140, 255));
   }
   ImGui::EndChild();
@@ -329,19 +322,22 @@ void draw_tensors(ViewerData& data) {
   auto& tv = data.tensor_view;
   draw_source_combo(data);
   if (tv.source == TensorSource::kTyped || tv.source == TensorSource::kDescribed) {
+    // The fields flow onto a second line in a narrow panel rather than run out of it.
+    bool first = true;
+    auto field = [&](const char* label, char* buf, size_t size, float width) {
+      if (!first)
+        ui::same_line_if_fits(width + ImGui::GetStyle().ItemInnerSpacing.x +
+                              ImGui::CalcTextSize(label).x);
+      first = false;
+      ImGui::SetNextItemWidth(width);
+      tv.dirty |= ImGui::InputText(label, buf, size);
+    };
     if (tv.source == TensorSource::kTyped) {
-      ImGui::SetNextItemWidth(140);
-      tv.dirty |= ImGui::InputText("shape", tv.shape, sizeof tv.shape);
-      ImGui::SameLine();
-      ImGui::SetNextItemWidth(120);
-      tv.dirty |= ImGui::InputText("names", tv.names, sizeof tv.names);
-      ImGui::SameLine();
+      field("shape", tv.shape, sizeof tv.shape, 140);
+      field("names", tv.names, sizeof tv.names, 120);
     }
-    ImGui::SetNextItemWidth(80);
-    tv.dirty |= ImGui::InputText("mesh", tv.mesh, sizeof tv.mesh);
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(220);
-    tv.dirty |= ImGui::InputText("placement", tv.placement, sizeof tv.placement);
+    field("mesh", tv.mesh, sizeof tv.mesh, 80);
+    field("placement", tv.placement, sizeof tv.placement, 220);
   }
   ImGui::SetNextItemWidth(120);
   ImGui::SliderFloat("cell px", &tv.cell_px, 6.0f, 96.0f, "%.0f");
@@ -360,7 +356,7 @@ void draw_tensors(ViewerData& data) {
     axes += a.text + (a.direction == views::Direction::kHorizontal ? " across" : " down") + " L" +
             std::to_string(a.level) + "   ";
   }
-  ui::text("axes", axes.empty() ? "scalar" : axes);
+  ui::text_wrapped("axes", axes.empty() ? "scalar" : axes);
   if (g.summarized) {
     ImGui::SameLine();
     ui::text_disabled("label", "(summarised: " + std::to_string(g.edge_items) + " edge items)");

@@ -79,8 +79,9 @@ void ParitySections::draw(const views::CollectiveParity& p, const views::GraphRu
     size_t shown = 0;
     for (const views::ParityGraph& g : p.graphs.rows) {
       if (g.agrees || shown++ >= kMaxLines) continue;
-      ui::text_colored("parity", kColourWarning,
-                       rank_text(g.rank) + ", compile " + g.compile_id + ": " + ops_text(g));
+      ui::text_colored_wrapped(
+          "parity", kColourWarning,
+          rank_text(g.rank) + ", compile " + g.compile_id + ": " + ops_text(g));
     }
     parity_view_.draw("##parity", parity_,
                       std::max(100.0f, ImGui::GetContentRegionAvail().y * 0.3f));

@@ -26,6 +26,19 @@ std::string shown_text(const std::string& s) {
   return out;
 }
 
+// The whole text of a cut cell, wrapped; at most kMaxTooltipChars of it.
+void whole_cell_tooltip(const std::string& text) {
+  constexpr size_t kMaxTooltipChars = 4000;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 45.0f);
+  const size_t n = std::min(text.size(), kMaxTooltipChars);
+  ImGui::TextUnformatted(text.data(), text.data() + n);
+  if (n < text.size())
+    ImGui::TextDisabled("(%zu more bytes: see the details pane)", text.size() - n);
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
 }  // namespace
 
 TableCell number_cell(int64_t v) {
@@ -129,6 +142,17 @@ int TableView::draw(const char* id, const TableData& data, float height) {
         const std::string text = static_cast<size_t>(c) < cells.size()
                                      ? shown_text(cells[static_cast<size_t>(c)].text)
                                      : std::string();
+        // A cell cut by its column's width, by the table's right edge (until scrolled) or at
+        // kMaxCellChars shows all of it on hover.
+        const float text_right =
+            ImGui::GetCursorScreenPos().x + ImGui::CalcTextSize(text.c_str()).x;
+        const bool cut =
+            static_cast<size_t>(c) < cells.size() &&
+            (text.size() < cells[static_cast<size_t>(c)].text.size() ||
+             text_right > ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x ||
+             text_right > ImGui::GetWindowPos().x + ImGui::GetWindowWidth());
+        const bool show_whole =
+            cut && (ImGui::TableGetColumnFlags() & ImGuiTableColumnFlags_IsHovered) != 0;
         if (c == 0) {
           // The first cell carries the row's selectable, spanning all columns.
           ImGui::PushID(row);
@@ -148,6 +172,8 @@ int TableView::draw(const char* id, const TableData& data, float height) {
         } else {
           ui::text("cell", text);
         }
+        if (show_whole && ImGui::IsItemHovered())
+          whole_cell_tooltip(cells[static_cast<size_t>(c)].text);
       }
     }
   }

@@ -2,6 +2,7 @@
 #include "timeline_draw_list.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "tlscope/views/timeline_kinds.hpp"
 
@@ -49,6 +50,8 @@ void build_draw_list(const views::Timeline& timeline, const views::TimelineFrame
                      const TimelineRows& rows, float scroll_y, float view_height,
                      float min_label_px, TimelineDrawList& out) {
   out.clear();
+  out.label_end.assign(static_cast<size_t>(std::max(0, timeline.rows)),
+                       -std::numeric_limits<float>::infinity());
   const float h = rows.row_height;
   for (const views::TimelineItem& item : frame.items) {
     const float top = rows.row_top[static_cast<size_t>(item.row)];
@@ -76,8 +79,11 @@ void build_draw_list(const views::Timeline& timeline, const views::TimelineFrame
       r.x0 -= 2;
       r.x1 = r.x0 + 4;
     }
-    if (r.x1 - r.x0 >= min_label_px)
+    float& row_label_end = out.label_end[static_cast<size_t>(item.row)];
+    if (r.x1 - r.x0 >= min_label_px && r.x0 >= row_label_end) {
       out.labelled.push_back(static_cast<uint32_t>(out.rects.size()));
+      row_label_end = r.x1;
+    }
     out.rects.push_back(r);
   }
 }

@@ -34,6 +34,9 @@ struct TimelineDrawList {
   std::vector<DrawRect> rects;
   std::vector<uint32_t> labelled;  // indices into rects wide enough for their name or count
   size_t folded = 0;
+  // Per Timeline row, the right edge of the last labelled rect: zones deeper than the depth cap
+  // share the last row and overlap, and only the first of overlapping zones gets a label.
+  std::vector<float> label_end;
   void clear() {
     rects.clear();
     labelled.clear();
@@ -50,7 +53,8 @@ constexpr uint32_t packed_rgb(uint32_t rgb) {
 }
 
 // Fills `out` with the items of `frame` whose rows are shown and inside [0, view_height) after
-// scrolling by `scroll_y`. Labels go to rects wider than `min_label_px`.
+// scrolling by `scroll_y`. Labels go to rects wider than `min_label_px` that do not overlap a
+// labelled rect before them in their row.
 void build_draw_list(const views::Timeline& timeline, const views::TimelineFrame& frame,
                      const TimelineRows& rows, float scroll_y, float view_height,
                      float min_label_px, TimelineDrawList& out);

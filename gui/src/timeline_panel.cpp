@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "fit_text.hpp"
 #include "timeline_panel.hpp"
 #include "tlscope/views/time_format.hpp"
 
@@ -16,6 +17,7 @@ namespace tlscope::gui {
 namespace {
 
 constexpr float kRowHeight = 18.0f, kLaneGap = 6.0f;
+constexpr float kLabelPadLeft = 4.0f, kLabelPadRight = 6.0f;  // around a lane label
 constexpr size_t kMaxRecordedZones = 300;  // zone labels in the UI dump per frame
 
 ImVec4 rgb_vec(uint32_t rgb) {
@@ -142,11 +144,13 @@ void TimelinePanel::draw_lanes(PanelContext& ctx) {
   const views::Timeline& t = scene_->timeline;
   ImGuiIO& io = ImGui::GetIO();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  // The label column fits the longest label shown, within limits.
+  // The label column fits the widest label shown with its "[+] " mark, within 45% of the panel
+  // (the lanes keep the rest); a label still wider is cut around "...", whole in its tooltip.
   float label_w = 120.0f;
   for (size_t i = 0; i < t.lanes.size(); ++i)
-    label_w = std::max(label_w, ImGui::CalcTextSize(shown_label(i).c_str()).x + 40.0f);
-  label_w = std::min(label_w, std::max(120.0f, avail.x * 0.35f));
+    label_w = std::max(label_w, ImGui::CalcTextSize(("[+] " + shown_label(i)).c_str()).x +
+                                    kLabelPadLeft + kLabelPadRight);
+  label_w = std::min(label_w, std::max(120.0f, avail.x * 0.45f));
   const ImGuiStyle& style = ImGui::GetStyle();
   const float canvas_w =
       std::max(60.0f, avail.x - label_w - style.ScrollbarSize - 2 * style.WindowPadding.x);
@@ -344,6 +348,7 @@ void TimelinePanel::draw_lanes(PanelContext& ctx) {
 
   // Lane labels: a click collapses a lane or unfolds a rank group.
   int label_clicked = -1;
+  std::string label_tooltip;  // the whole label under the pointer, when it was cut
   for (size_t i = 0; i < t.lanes.size(); ++i) {
     const float y = rows.lane_top[i];
     size_t zones = 0;
@@ -359,10 +364,15 @@ void TimelinePanel::draw_lanes(PanelContext& ctx) {
                        : deep     ? (collapsed_[i] ? "> " : "v ")
                                   : "  ";
     const std::string label = shown_label(i);
-    const ImVec4 clip(top.x, base + y - scroll, cx - 6, base + y - scroll + kRowHeight);
-    const std::string text = mark + label;
-    dl->AddText(nullptr, 0.0f, ImVec2(top.x + 4, top.y + y + 2), IM_COL32(225, 225, 230, 255),
-                text.c_str(), nullptr, 0.0f, &clip);
+    const ImVec2 at(top.x + kLabelPadLeft, top.y + y + 2);
+    const std::string whole = mark + label;
+    const std::string text = fit_text(whole, cx - kLabelPadRight - at.x, whole.rfind(" \xC2\xB7 "));
+    dl->AddText(at, IM_COL32(225, 225, 230, 255), text.c_str());
+    // What was drawn, where: a cut label says so, and the whole one follows as "lane"/"group".
+    ui::record_at("lane-label", text, at);
+    const bool over_label = io.MousePos.x >= top.x && io.MousePos.x < cx &&
+                            io.MousePos.y >= top.y + y && io.MousePos.y < top.y + y + kRowHeight;
+    if (over_label && ImGui::IsWindowHovered() && text != whole) label_tooltip = label;
     dl->AddLine(ImVec2(top.x, top.y + y - kLaneGap / 2),
                 ImVec2(cx + canvas_w, top.y + y - kLaneGap / 2), IM_COL32(70, 72, 80, 255));
     // The lane's own label names it in the dump (as in the report's data file); a folded
@@ -384,7 +394,9 @@ void TimelinePanel::draw_lanes(PanelContext& ctx) {
   }
 
   // Hover and click on zones and markers.
-  if (under_marker) {
+  if (!label_tooltip.empty()) {
+    ImGui::SetTooltip("%s", label_tooltip.c_str());
+  } else if (under_marker) {
     ImGui::SetTooltip("%s on rank %lld\n%s",
                       std::string(views::style_of(under_marker->kind).label).c_str(),
                       static_cast<long long>(under_marker->rank), under_marker->text.c_str());

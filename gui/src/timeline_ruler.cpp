@@ -19,7 +19,7 @@ int draw_timeline_ruler(ImDrawList* dl, ImVec2 origin, float width, const TimeRa
                 IM_COL32(170, 170, 180, 255));
     const std::string label = views::format_ruler_label(t, step);
     dl->AddText(ImVec2(x + 3, origin.y + 3), IM_COL32(210, 210, 215, 255), label.c_str());
-    ui::record("ruler", label);
+    ui::record_at("ruler", label, ImVec2(x + 3, origin.y + 3));
     ++drawn;
   }
   return drawn;

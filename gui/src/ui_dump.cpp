@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <utility>
 
 namespace tlscope::gui {
 namespace {
@@ -112,6 +113,12 @@ void record(std::string_view kind, std::string_view text) {
   if (g_dump) g_dump->add(kind, text);
 }
 
+void record_at(std::string_view kind, std::string_view text, ImVec2 pos) {
+  if (!g_dump) return;
+  const ImVec2 size = ImGui::CalcTextSize(text.data(), text.data() + text.size());
+  g_dump->add(kind, text, Rect{pos.x, pos.y, size.x, size.y});
+}
+
 // Records the item just drawn with its rectangle on screen (what a pointer-driven test clicks).
 void record_item(std::string_view kind, std::string_view text) {
   if (!g_dump) return;
@@ -119,14 +126,41 @@ void record_item(std::string_view kind, std::string_view text) {
   g_dump->add(kind, text, Rect{a.x, a.y, b.x - a.x, b.y - a.y});
 }
 
+std::string font_safe(std::string_view t) {
+  // Every such character starts with the byte 0xE2; most texts have none.
+  if (t.find('\xE2') == std::string_view::npos) return std::string(t);
+  static constexpr std::pair<std::string_view, std::string_view> kSpelled[] = {
+      {"\xE2\x86\x92", "->"},
+      {"\xE2\x80\xA6", "..."},
+      {"\xE2\x8B\xAE", ":"},
+      {"\xE2\x8B\xB1", ".."}};
+  std::string out;
+  out.reserve(t.size());
+  for (size_t i = 0; i < t.size();) {
+    bool replaced = false;
+    for (const auto& [from, to] : kSpelled) {
+      if (t.compare(i, from.size(), from) == 0) {
+        out += to;
+        i += from.size();
+        replaced = true;
+        break;
+      }
+    }
+    if (!replaced) out += t[i++];
+  }
+  return out;
+}
+
 void text(std::string_view kind, std::string_view t) {
-  ImGui::TextUnformatted(t.data(), t.data() + t.size());
+  const std::string shown = font_safe(t);
+  ImGui::TextUnformatted(shown.data(), shown.data() + shown.size());
   record_item(kind, t);
 }
 
 void text_colored(std::string_view kind, const ImVec4& colour, std::string_view t) {
+  const std::string shown = font_safe(t);
   ImGui::PushStyleColor(ImGuiCol_Text, colour);
-  ImGui::TextUnformatted(t.data(), t.data() + t.size());
+  ImGui::TextUnformatted(shown.data(), shown.data() + shown.size());
   ImGui::PopStyleColor();
   record_item(kind, t);
 }
@@ -136,10 +170,22 @@ void text_disabled(std::string_view kind, std::string_view t) {
 }
 
 void text_wrapped(std::string_view kind, std::string_view t) {
+  const std::string shown = font_safe(t);
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(t.data(), t.data() + t.size());
+  ImGui::TextUnformatted(shown.data(), shown.data() + shown.size());
   ImGui::PopTextWrapPos();
   record_item(kind, t);
+}
+
+void text_colored_wrapped(std::string_view kind, const ImVec4& colour, std::string_view t) {
+  ImGui::PushStyleColor(ImGuiCol_Text, colour);
+  text_wrapped(kind, t);
+  ImGui::PopStyleColor();
+}
+
+void same_line_if_fits(float width) {
+  ImGui::SameLine();
+  if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
 }
 
 void cell(std::string_view kind, std::string_view t) {
@@ -153,7 +199,8 @@ void cell_colored(std::string_view kind, const ImVec4& colour, std::string_view 
 }
 
 // ImGui reads "##" in a label as the start of its hidden id: log text must not cut itself short.
-std::string imgui_label(std::string_view t) {
+std::string imgui_label(std::string_view text) {
+  const std::string t = font_safe(text);
   std::string label;
   label.reserve(t.size());
   for (size_t i = 0; i < t.size(); ++i) {
@@ -175,15 +222,16 @@ bool selectable(std::string_view kind, std::string_view t, bool selected,
 bool selectable_wrapped(std::string_view kind, std::string_view t, bool selected,
                         const ImVec4& colour, const char* id) {
   const float width = std::max(40.0f, ImGui::GetContentRegionAvail().x);
-  const ImVec2 size = ImGui::CalcTextSize(t.data(), t.data() + t.size(), false, width);
+  const std::string shown = font_safe(t);
+  const ImVec2 size = ImGui::CalcTextSize(shown.data(), shown.data() + shown.size(), false, width);
   // The selectable's rectangle reaches half the item spacing beyond the text: draw at the cursor.
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const bool clicked =
       ImGui::Selectable((std::string("##") + id).c_str(), selected,
                         ImGuiSelectableFlags_AllowDoubleClick, ImVec2(width, size.y));
   ImGui::GetWindowDrawList()->AddText(ImGui::GetFont(), ImGui::GetFontSize(), at,
-                                      ImGui::GetColorU32(colour), t.data(), t.data() + t.size(),
-                                      width);
+                                      ImGui::GetColorU32(colour), shown.data(),
+                                      shown.data() + shown.size(), width);
   record_item(kind, t);
   return clicked;
 }

@@ -20,7 +20,7 @@ struct Rect {
 struct DumpItem {
   std::string kind;  // "row", "label", "marker", "details", "nav", "tab", "cell", "error", ...
   std::string text;
-  std::optional<Rect> rect;  // set for ImGui items; draw-list texts have none
+  std::optional<Rect> rect;  // set for ImGui items and record_at texts
 };
 
 class UiDump {
@@ -54,12 +54,19 @@ namespace ui {
 
 // Records a text that was drawn by other means (a draw-list label, a marker on a canvas).
 void record(std::string_view kind, std::string_view text);
+// Records a text drawn with the draw list at `pos` (screen pixels), with its rectangle in the
+// current font: for texts a test measures against others (a lane label against the ruler).
+void record_at(std::string_view kind, std::string_view text, ImVec2 pos);
 // Records the ImGui item just drawn, with its rectangle.
 void record_item(std::string_view kind, std::string_view text);
 void text(std::string_view kind, std::string_view text);
 void text_colored(std::string_view kind, const ImVec4& colour, std::string_view text);
 void text_disabled(std::string_view kind, std::string_view text);
 void text_wrapped(std::string_view kind, std::string_view text);
+void text_colored_wrapped(std::string_view kind, const ImVec4& colour, std::string_view text);
+// Before an item `width` pixels wide that follows on the same line when it fits: SameLine, or
+// a new line when the rest of the row is narrower (toolbars and button rows wrap, not clip).
+void same_line_if_fits(float width);
 // A table cell: next column, then the text.
 void cell(std::string_view kind, std::string_view text);
 void cell_colored(std::string_view kind, const ImVec4& colour, std::string_view text);
@@ -71,8 +78,13 @@ bool selectable_wrapped(std::string_view kind, std::string_view text, bool selec
                         const ImVec4& colour, const char* id);
 // A button; true when pressed.
 bool button(std::string_view kind, std::string_view text);
-// `t` with every "##" broken up, so ImGui shows it whole instead of taking the rest as an id.
+// `t` with every "##" broken up, so ImGui shows it whole instead of taking the rest as an id
+// (and font_safe).
 std::string imgui_label(std::string_view t);
+// `t` with the characters views/ writes that ImGui's built-in font has no glyph for (it draws
+// them as '?') spelled in ones it has: "\u2192" as "->", "\u2026" as "...", "\u22ee" as ":" and
+// "\u22f1" as "..". The helpers here draw this and record `t` itself in the dump.
+std::string font_safe(std::string_view t);
 
 }  // namespace ui
 }  // namespace tlscope::gui

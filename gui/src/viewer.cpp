@@ -161,7 +161,8 @@ ViewerResult run_viewer(const ViewerOptions& options) {
   std::string last_title;
   while (!glfwWindowShouldClose(window) && !shell.quit_requested()) {
     if (bench) {
-      // Frames back to back: each one is timed, from its events to the finished picture.
+      // One frame per display tick (no vsync under the bench: it sleeps to the tick instead),
+      // each timed from its events to the finished picture.
       bench->frame_begin();
       glfwPollEvents();
       const bool waiting_for_panels = !options.inputs.empty() && !shell.loaded();

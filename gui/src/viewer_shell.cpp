@@ -356,6 +356,9 @@ void ViewerShell::draw_tabs(float width, float height) {
         dump_.set_panel(p->name());
         ImGui::BeginChild(("##panel_" + std::string(p->name())).c_str(), ImVec2(0, 0), false,
                           ImGuiWindowFlags_HorizontalScrollbar);
+        // The panel's visible area, so a test can tell a text that runs past it.
+        const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+        dump_.add("panel-area", p->name(), Rect{at.x, at.y, size.x, size.y});
         PanelContext ctx = context();
         p->draw(ctx);
         ImGui::EndChild();

@@ -10,8 +10,10 @@
 #include <fstream>
 #include <iterator>
 #include <set>
+#include <sstream>
 
 #include "analysis/analysis_harness.hpp"
+#include "common/scratch_files.hpp"
 #include "tlscope/views/compile_runtime.hpp"
 #include "tlscope/views/symbolic_shapes.hpp"
 
@@ -104,6 +106,36 @@ TEST_CASE("export.log: the unbacked symbol, guards and data-dependent expression
         std::vector<std::string>{"neg|-u0|[140536506030432]|270"});
   // No symbol was specialized in this log.
   CHECK(db.scalar("SELECT count(*) FROM findings WHERE kind = 'shape_specialized'") == "0");
+}
+
+TEST_CASE("export.log twice in one file: a redeclared filename index names the latest file") {
+  // Two processes' logs laid end to end (as the 1 GB benchmark log is): the second declares its
+  // `str` index 0 (the test file in export.log, line 1) for another path. Each record's user frame
+  // takes the name declared last before it, and each record keeps one user frame.
+  const std::string first = tlscope::test::slurp(shared_log("export.log"));
+  REQUIRE(first.find("{\"str\": [\"" + kTestFile + "\", 0]}") != std::string::npos);
+  const std::string other = "/data/users/other/second_run.py";
+  std::string second;
+  std::istringstream lines(first);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("{\"str\": [") != std::string::npos) {
+      const size_t at = line.find(kTestFile);
+      if (at != std::string::npos) line.replace(at, kTestFile.size(), other);
+    }
+    second += line + "\n";
+  }
+  const fs::path dir = tlscope::test::fresh_scratch("test-analysis", "export_twice");
+  tlscope::test::spit(dir / "export_twice.log", first + second);
+  AnalyzedDb db("export_twice", {(dir / "export_twice.log").string()});
+  INFO(db.report().error);
+  REQUIRE(db.report().ok);
+  CHECK(db.rows("SELECT user_file, user_line FROM shape_symbols ORDER BY id") ==
+        std::vector<std::string>{kTestFile + "|269", other + "|269"});
+  // Seven guards in each half (see the test above), each with the file of its own half.
+  CHECK(db.rows("SELECT user_file, count(*) FROM shape_guards GROUP BY user_file ORDER BY "
+                "min(id)") == std::vector<std::string>{kTestFile + "|7", other + "|7"});
+  CHECK(db.scalar("SELECT count(*) FROM shape_expressions WHERE user_file = '" + other + "'") ==
+        "8");
 }
 
 TEST_CASE("shape-specialization sample: specializations, symbols and guards match truth.json") {

@@ -31,12 +31,27 @@ TEST_CASE("the ingest-frames bench prints frame times and leaves no cache behind
   CHECK(std::regex_search(text, std::regex("^input 0\\.2 MB, open \\(ingest, analysis, panels\\) "
                                            "[0-9.]+ s\n")));
   std::smatch frames;
-  REQUIRE(std::regex_search(text, frames, std::regex("\nframes ([0-9]+), over 50 ms")));
-  CHECK(std::stoi(frames[1]) >= 3);  // the open's frames and the two that take the panels in
-  for (const char* line :
-       {"median frame", "max frame", "median frame UI thread CPU", "max frame UI thread CPU"})
+  REQUIRE(
+      std::regex_search(text, frames,
+                        std::regex("\nframes ([0-9]+) at 60 Hz, over 50 ms ([0-9]+) \\(wall\\), "
+                                   "([0-9]+) \\(UI thread CPU\\)\n")));
+  const int drawn = std::stoi(frames[1]);
+  CHECK(drawn >= 3);  // the open's frames and the two that take the panels in
+  CHECK(std::stoi(frames[2]) <= drawn);
+  CHECK(std::stoi(frames[3]) <= drawn);
+  for (const char* line : {"median frame", "p99 frame", "max frame", "median frame UI thread CPU",
+                           "p99 frame UI thread CPU", "max frame UI thread CPU"})
     CHECK(
         std::regex_search(text, std::regex(std::string("\n") + line + " [0-9]+\\.[0-9]{2} ms\n")));
+  // Paced at 60 Hz: the frames cannot outnumber the ticks of the open (plus the frame at its
+  // start), which drawing back to back did many times over.
+  std::smatch open;
+  REQUIRE(std::regex_search(text, open, std::regex("panels\\) ([0-9.]+) s")));
+  CHECK(drawn <= std::stod(open[1]) * 60 + 6);
+  std::smatch rss;
+  REQUIRE(std::regex_search(text, rss, std::regex("\npeak RSS \\(VmHWM\\) ([0-9.]+) MiB\n")));
+  CHECK(std::stod(rss[1]) > 1);
+  CHECK(std::regex_search(text, std::regex("\nload average at start [0-9. ]+, at end [0-9. ]+\n")));
   CHECK(fs::is_empty(tmp));                            // the bench's cache folder is removed
   CHECK_FALSE(fs::exists(dir / "cache" / "tlscope"));  // and the user's cache never used
 }

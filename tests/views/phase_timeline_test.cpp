@@ -1,9 +1,13 @@
 // The compile-phase timeline view model on the hand-built fixture (chromium_events.log's rows):
-// lanes, depths, instants, the depth cap, run alignment and the details of one zone.
+// lanes, depths, instants, the depth cap, run alignment and the details of one zone; and the lanes
+// of a real log whose records all say rank 0 (multi_rank_schedule).
 #include <catch2/catch.hpp>
+
+#include <algorithm>
 #include <memory>
 
 #include "tlscope/views/phase_timeline.hpp"
+#include "views/real_db.hpp"
 #include "views/schema_fixture.hpp"
 
 using namespace tlscope::views;
@@ -126,4 +130,31 @@ TEST_CASE("phase timeline of an empty database is empty, with no error") {
   CHECK(err.empty());
   CHECK(p.timeline.lanes.empty());
   CHECK(phase_event_fields(db, 1, &err).empty());
+}
+
+TEST_CASE("phase timeline: lanes take the file's rank where every record logs rank 0") {
+  // multi_rank_schedule's three files (ranks 0, 1 and 2 by name) log "rank": 0 on every record.
+  const std::string path =
+      tlscope::test::analysed_real_log("phase_file_ranks", {"multi_rank_schedule"});
+  REQUIRE(tlscope::test::query_rows(path, "SELECT DISTINCT rank FROM chromium_events") ==
+          std::vector<std::string>{"0"});
+  Database db(path);
+  REQUIRE(db.ok());
+  std::string err;
+  PhaseTimeline p = load_phase_timeline(db, load_trace_runs(db, &err), &err);
+  CHECK(err.empty());
+  // One lane per file, with that file's rank and all of its slices and marks.
+  std::vector<std::string> lanes;
+  for (const auto& lane : p.timeline.lanes) {
+    size_t zones = 0;
+    for (const auto& d : lane.depths) zones += d.size();
+    lanes.push_back(std::to_string(lane.rank) + "|" + std::to_string(zones));
+  }
+  std::sort(lanes.begin(), lanes.end());
+  CHECK(lanes == tlscope::test::query_rows(
+                     path,
+                     "SELECT f.rank || '|' || count(*) FROM chromium_events c JOIN files f "
+                     "ON f.id = c.file_id WHERE c.ts IS NOT NULL AND ((c.dur IS NOT NULL AND "
+                     "c.ph IN ('B', 'X')) OR c.ph IN ('i', 'I')) GROUP BY f.rank ORDER BY 1"));
+  CHECK(lanes.size() == 3);
 }

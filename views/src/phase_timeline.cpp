@@ -8,11 +8,15 @@ std::vector<TimelineInterval> phase_intervals(const Database& db, const TraceRun
                                               std::string* error) {
   std::vector<TimelineInterval> out;
   if (!db.has_table("chromium_events")) return out;
-  // A matched B row carries its E's time in dur; an unmatched B or E has dur NULL.
+  // A matched B row carries its E's time in dur; an unmatched B or E has dur NULL. The rank is
+  // the file's, as everywhere (docs/schema.md): multi_rank_schedule's rank 1 and 2 files log
+  // "rank": 0 on every record, which put all three ranks' phases on rank 0's lanes.
   db.prepare(
-        "SELECT id, rank, file_id, pid, tid, name, ts, dur, ph, coalesce(compile_id, ''), "
-        "coalesce(cat, '') FROM chromium_events WHERE ts IS NOT NULL AND "
-        "((dur IS NOT NULL AND ph IN ('B', 'X')) OR ph IN ('i', 'I', 'B', 'E')) ORDER BY id")
+        "SELECT c.id, coalesce(f.rank, c.rank), c.file_id, c.pid, c.tid, c.name, c.ts, c.dur, "
+        "c.ph, coalesce(c.compile_id, ''), coalesce(c.cat, '') FROM chromium_events c "
+        "LEFT JOIN files f ON f.id = c.file_id WHERE c.ts IS NOT NULL AND "
+        "((c.dur IS NOT NULL AND c.ph IN ('B', 'X')) OR c.ph IN ('i', 'I', 'B', 'E')) "
+        "ORDER BY c.id")
       .for_each(
           [&](const Statement& st) {
             const std::string ph = st.text(8);
