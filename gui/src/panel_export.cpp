@@ -71,11 +71,12 @@ void draw_issue(const views::ExportIssue& i) {
   if (!i.op.empty()) ui::text_wrapped("operator", "operator: " + i.op);
   if (!i.reason.empty()) ui::text_wrapped("reason", "reason: " + i.reason);
   for (const views::SymbolOrigin& o : i.symbols) ui::text_wrapped("symbol", "symbol " + o.words());
-  for (const auto& [name, value] : i.locals) ui::text_wrapped("local", "local " + name + " = " + value);
+  for (const auto& [name, value] : i.locals)
+    ui::text_wrapped("local", "local " + name + " = " + value);
   if (!i.provenance.empty()) {
     ImGui::SetNextItemOpen(true, ImGuiCond_Appearing);
-    const std::string header = "Provenance of the expression (" +
-                               plural(i.provenance.size(), "step") + ")";
+    const std::string header =
+        "Provenance of the expression (" + plural(i.provenance.size(), "step") + ")";
     if (ImGui::TreeNode("##provenance", "%s", header.c_str())) {
       ui::record("section", header);
       draw_provenance(i.provenance);
@@ -144,8 +145,8 @@ class ExportPanel : public Panel {
 
  private:
   void draw_program(PanelContext& ctx, const views::ExportedProgramEntry& p) {
-    const std::string label = p.file + ":" + std::to_string(p.line) + "  (" +
-                              std::to_string(p.size) + " bytes)";
+    const std::string label =
+        p.file + ":" + std::to_string(p.line) + "  (" + std::to_string(p.size) + " bytes)";
     ImGui::PushID(static_cast<int>(p.event_id));
     ImGui::SetNextItemOpen(true, ImGuiCond_Appearing);
     const bool open = ImGui::TreeNode("##program", "%s", ui::font_safe(label).c_str());

@@ -41,7 +41,7 @@ void check_nothing_clipped(const Dump& d) {
   for (const auto& i : d.items) {
     if (i.x < 0 || i.y < area->y || i.y > area->y + area->h) continue;  // no rectangle, or below
     if (i.kind == "nav" || i.kind == "tab" || i.kind == "panel-area" || i.kind == "menu") continue;
-    if (i.x < area->x) continue;  // the navigation and details panes, left of the panel
+    if (i.x < area->x) continue;            // the navigation and details panes, left of the panel
     if (i.x > area->x + area->w) continue;  // the details pane, right of it
     INFO(i.kind << ": " << i.text << ": " << i.x << " + " << i.w << " in " << area->x << " + "
                 << area->w);
@@ -74,9 +74,10 @@ TEST_CASE("export panel of export.log: the issue traced to x.item(), 7 guards, t
   CHECK(d.has("code", "return z[:a]"));
   CHECK(d.has("local", "local a = (((-u0)//3)) + 5"));
   // The provenance's last step is the unbacked symbol's creation at line 269.
-  CHECK(d.has("provenance", "unbacked symbol u0 created at "
-                            "/data/users/angelayi/pytorch/test/export/test_draft_export.py:269 (a = "
-                            "x.item())"));
+  CHECK(d.has("provenance",
+              "unbacked symbol u0 created at "
+              "/data/users/angelayi/pytorch/test/export/test_draft_export.py:269 (a = "
+              "x.item())"));
   CHECK(d.has("provenance", "-u0 = neg(u0)  at test_draft_export.py:270  a = -a"));
   CHECK(d.has("symbol", "symbol u0: unbacked (a data-dependent value)"));
   // Line 57's guard: u1 has no creation record, s0's source comes from symbol_to_sources.
