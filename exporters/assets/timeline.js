@@ -6,15 +6,16 @@
 //     links: [[barIndex, barIndex], ...],                           // matched bars across lanes
 //     chained: [barIndex, ...],                                     // linked to barIndex - 1
 //     markers: [[lane, time, cls, text], ...],                      // problems on their ranks
-//     groups: [[label, cls, [lane...]], ...] }                      // lanes folded into one
+//     groups: [[label, cls, [lane...]], ...],                       // lanes folded into one
+//     problems: [cls, ...] }                                       // classes drawn as problems
 // A group of several lanes is drawn as its first lane under the group's label until it is
 // opened (a click on its label, or its <details> toggle in #lane-groups), so a job of 1,024
 // alike ranks draws a handful of lanes.
 (function () {
   "use strict";
-  var COLORS = { ok: "#6b8fd6", phase: "#6b8fd6", desync: "#d63b3b", straggler: "#e59a1c",
-                 hang: "#8e24aa", fail: "#d63b3b", cache: "#2e9d5b" };
-  var PROBLEMS = { desync: 1, hang: 1, straggler: 1, fail: 1 };
+  // Colours and which classes are problems come from the data (views' kind tables); this grey
+  // is only for a class the data names no colour for.
+  var UNKNOWN_COLOR = "#6b7280";
   var LANE_LABEL_W = 190, ROW_H = 18, LANE_PAD = 6, AXIS_H = 22;
 
   function init() {
@@ -29,7 +30,9 @@
     var links = (data.links || []).slice();
     (data.chained || []).forEach(function (i) { links.push([i - 1, i]); });
     var colors = data.colors || {};
-    function colorOf(cls) { return colors[cls] || COLORS[cls] || COLORS.ok; }
+    function colorOf(cls) { return colors[cls] || UNKNOWN_COLOR; }
+    var PROBLEMS = {};
+    (data.problems || []).forEach(function (cls) { PROBLEMS[cls] = 1; });
     var laneDepth = lanes.map(function () { return 1; });
     var t0 = Infinity, t1 = -Infinity;
     bars.forEach(function (b) {

@@ -187,6 +187,16 @@ std::string timeline_js(const TimelineData& data) {
     }
     out += "]]";
   }
+  // The classes that are problems (views' list), so the page draws their links red without a
+  // list of its own.
+  out += "],\n\"problems\": [";
+  bool first = true;
+  for (const views::KindStyle& k : views::kProblemKinds) {
+    if (!k.rgb) continue;  // "ok"
+    if (!first) out += ',';
+    first = false;
+    append_json_string(out, k.id);
+  }
   return out + "]};\n";
 }
 

@@ -18,6 +18,7 @@ std::unique_ptr<Panel> make_tensors_panel();
 std::unique_ptr<Panel> make_sql_panel();
 std::unique_ptr<Panel> make_errors_panel();
 std::unique_ptr<Panel> make_provenance_panel();
+std::unique_ptr<Panel> make_export_panel();
 
 namespace {
 
@@ -47,6 +48,7 @@ const PanelRow kPanelRows[] = {
     {views::ScreenId::sql, make_sql_panel},
     {views::ScreenId::errors, make_errors_panel},
     {views::ScreenId::provenance, make_provenance_panel},
+    {views::ScreenId::torch_export, make_export_panel},
 };
 
 }  // namespace

@@ -57,6 +57,7 @@ bool load_viewer_data(const std::string& db_path, const ViewerOptions& options, 
   take(views::load_graph_runtimes(db), data.graph_runtimes);
   take(views::load_tensor_snapshots(db), data.snapshots);
   take(views::load_tensor_layouts(db), data.layouts);
+  take(views::load_export_report(db), data.export_report);
   std::string why;
   data.tensors = views::load_tensors(db, &why);
   if (!why.empty()) data.load_problems.push_back(why);

@@ -11,6 +11,7 @@
 #include "tlscope/gui/viewer.hpp"
 #include "tlscope/views/collective_parity.hpp"
 #include "tlscope/views/compile_tree.hpp"
+#include "tlscope/views/export_report.hpp"
 #include "tlscope/views/finding_places.hpp"
 #include "tlscope/views/findings.hpp"
 #include "tlscope/views/graph_runtimes.hpp"
@@ -79,6 +80,7 @@ struct ViewerData {
   views::TensorLayouts layouts;
   std::vector<views::TensorRow> tensors;
   views::Timeline timeline;
+  views::ExportReport export_report;  // the export panel's, as the report's export page reads it
   std::vector<std::string> load_problems;  // loaders that failed; shown in the summary
   // The timeline and find-zone panels' scene, read with the rest (off the UI thread: on a 1 GB
   // log it took 200 ms, a frame's worth four times over, when the first frame read it).

@@ -4,11 +4,13 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdio>
 
 #include "exporters/report_fixture.hpp"
 #include "common/scratch_files.hpp"
 #include "exporters/report_support.hpp"
 #include "tlscope/exporters/report.hpp"
+#include "tlscope/views/timeline_kinds.hpp"
 
 using namespace tlscope::test;
 namespace fs = std::filesystem;
@@ -68,6 +70,15 @@ TEST_CASE("report pages show the counts the database holds") {
   CHECK(db_count(f.db, "SELECT count(*) FROM findings WHERE kind = 'desync'") == 1);
   std::string data = slurp(fs::path(f.dir) / "data" / "collectives.js");
   CHECK(count_of(data, "\"desync\"") >= 1);  // the bar of the rank at fault is coloured
+  // The page's colours and its problem classes are views' tables (timeline.js has none of its
+  // own): every op kind's colour, and the problem kinds by id.
+  for (const tlscope::views::KindStyle& k : tlscope::views::kCollectiveKinds) {
+    char colour[32];
+    std::snprintf(colour, sizeof colour, "\":\"#%06x\"", static_cast<unsigned>(k.rgb));
+    INFO(k.id);
+    CHECK(data.find("\"" + std::string(k.id) + colour) != std::string::npos);
+  }
+  CHECK(data.find("\"problems\": [\"desync\",\"hang\",\"straggler\"]") != std::string::npos);
 
   std::string index = slurp(fs::path(f.dir) / "index.html");
   CHECK(attr_of(index, "findings", "data-count") ==

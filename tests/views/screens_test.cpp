@@ -17,7 +17,7 @@ TEST_CASE("Screens have unique names, report pages and viewer panels") {
   }
   for (const char* p :
        {"findings", "compile-tree", "compile", "graph-breaks", "recompiles", "failures", "cache",
-        "divergence", "timeline", "find-zone", "tensors", "sql", "errors"}) {
+        "divergence", "timeline", "find-zone", "tensors", "sql", "errors", "export"}) {
     INFO(p);
     REQUIRE(screen_for_panel(p) != nullptr);
     CHECK(screen_for_panel(p)->viewer_panel == p);

@@ -1,6 +1,9 @@
 // Time units on the timelines, the kind tables behind the colours, and find-zone statistics.
 #include <catch2/catch.hpp>
 
+#include <array>
+#include <cmath>
+
 #include "tlscope/views/time_format.hpp"
 #include "tlscope/views/timeline_kinds.hpp"
 #include "tlscope/views/zone_search.hpp"
@@ -76,6 +79,56 @@ TEST_CASE("phase and collective kinds come from one table with distinct colours"
   for (size_t i = 0; i < std::size(kCollectiveKinds); ++i)
     for (size_t j = i + 1; j < std::size(kCollectiveKinds); ++j)
       CHECK(kCollectiveKinds[i].rgb != kCollectiveKinds[j].rgb);
+}
+
+namespace {
+
+// CIE L*a*b* distance (CIE76) of two 0xRRGGBB colours: about 2.3 is the least a person notices;
+// 20 reads as another colour at a glance.
+double colour_distance(uint32_t a, uint32_t b) {
+  auto lab = [](uint32_t rgb) {
+    double c[3];
+    for (int i = 0; i < 3; ++i) {
+      double v = static_cast<double>((rgb >> (16 - 8 * i)) & 0xff) / 255.0;
+      c[i] = v > 0.04045 ? std::pow((v + 0.055) / 1.055, 2.4) : v / 12.92;
+    }
+    const double xyz[3] = {(0.4124 * c[0] + 0.3576 * c[1] + 0.1805 * c[2]) / 0.95047,
+                           0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2],
+                           (0.0193 * c[0] + 0.1192 * c[1] + 0.9505 * c[2]) / 1.08883};
+    double f[3];
+    for (int i = 0; i < 3; ++i)
+      f[i] = xyz[i] > 0.008856 ? std::cbrt(xyz[i]) : 7.787 * xyz[i] + 16.0 / 116.0;
+    return std::array<double, 3>{116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])};
+  };
+  auto p = lab(a), q = lab(b);
+  return std::sqrt((p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) +
+                   (p[2] - q[2]) * (p[2] - q[2]));
+}
+
+}  // namespace
+
+TEST_CASE("timeline colours: collectives apart from phases, red only for problems") {
+  // Phases and collectives share one axis in the viewer: no op may look like a phase.
+  for (const KindStyle& op : kCollectiveKinds)
+    for (const KindStyle& phase : kPhaseKinds) {
+      INFO(op.id << " " << phase.id);
+      CHECK(colour_distance(op.rgb, phase.rgb) >= 20);
+    }
+  // Neither a phase nor an op may look like a problem marker.
+  for (const KindStyle& problem : kProblemKinds) {
+    if (!problem.rgb) continue;  // "ok" has no colour of its own
+    auto apart = [&](const auto& table) {
+      for (const KindStyle& k : table) {
+        INFO(problem.id << " " << k.id);
+        CHECK(colour_distance(k.rgb, problem.rgb) >= 20);
+      }
+    };
+    apart(kPhaseKinds);
+    apart(kCollectiveKinds);
+  }
+  for (size_t i = 0; i < std::size(kCollectiveKinds); ++i)
+    for (size_t j = i + 1; j < std::size(kCollectiveKinds); ++j)
+      CHECK(colour_distance(kCollectiveKinds[i].rgb, kCollectiveKinds[j].rgb) >= 20);
 }
 
 TEST_CASE("find zone: statistics, a log-scale histogram and the zones of one bar") {

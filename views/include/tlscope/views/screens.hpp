@@ -30,7 +30,7 @@ namespace tlscope::views {
   X(sql, "SQL", "", "sql")                                        \
   X(errors, "Ingest errors", "errors", "errors")                  \
   X(provenance, "Provenance", "", "provenance")                   \
-  X(torch_export, "Export", "export", "")
+  X(torch_export, "Export", "export", "export")
 
 enum class ScreenId {
 #define TLSCOPE_SCREEN_ENUM(id, label, page, panel) id,

@@ -20,15 +20,18 @@ namespace tlscope::views {
   X(instant, "instant event", 0x7f8c9a)   \
   X(other_phase, "other phase", 0x8c8c8c)
 
+// A collective's colour says which op it is, apart from every phase colour (both share one axis
+// in the viewer) and from the problem reds: more saturated hues the phases leave free, dark
+// enough for white labels. tests/views/timeline_format_test.cpp keeps them apart.
 #define TLSCOPE_COLLECTIVE_KINDS(X)             \
-  X(all_reduce, "all_reduce", 0x4e79a7)         \
-  X(all_gather, "all_gather", 0x59a14f)         \
-  X(reduce_scatter, "reduce_scatter", 0xb07aa1) \
-  X(broadcast, "broadcast", 0x76b7b2)           \
-  X(all_to_all, "all_to_all", 0xc9a227)         \
-  X(point_to_point, "send / recv", 0x9c755f)    \
-  X(barrier, "barrier", 0xa0a0a0)               \
-  X(other_op, "other collective", 0x8c8c8c)
+  X(all_reduce, "all_reduce", 0x4f46d9)         \
+  X(all_gather, "all_gather", 0x12946a)         \
+  X(reduce_scatter, "reduce_scatter", 0xa447c2) \
+  X(broadcast, "broadcast", 0x7f9418)           \
+  X(all_to_all, "all_to_all", 0x0d8fa3)         \
+  X(point_to_point, "send / recv", 0xc4477f)    \
+  X(barrier, "barrier", 0x3e4a5e)               \
+  X(other_op, "other collective", 0x5a5249)
 
 // Problems found by the collective analysis (findings kinds), drawn as markers on the lanes of
 // the ranks involved. X(id, finding kind, label, colour)
