@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "read_rows.hpp"
+#include "tlscope/views/recompile_change.hpp"
 
 namespace tlscope::views {
 
@@ -68,28 +70,22 @@ void graph_breaks(const Database& db, Result<OccurrenceGroups>& out, Grouper& g)
 
 void recompiles(const Database& db, Result<OccurrenceGroups>& out, Grouper& g) {
   out.value.headers = {"failed guard", "what changed"};
-  read_rows(db,
-            "SELECT r.file_id, r.rank, coalesce(r.compile_id, ''), coalesce(e.line, 0), "
-            "coalesce(r.reason, ''), coalesce(r.guard_input, ''), coalesce(r.guard_property, ''), "
-            "r.guard_index, coalesce(r.expected, ''), coalesce(r.actual, ''), "
-            "coalesce(r.prev_compile_id, ''), coalesce(r.frame, '') "
-            "FROM recompiles r LEFT JOIN events e ON e.id = r.event_id ORDER BY r.id",
-            out, [&](const Statement& s) {
-              // "x size[0]: 4 -> 8": the input and the value that changed.
-              std::string change;
-              if (!s.text_view(5).empty() || !s.text_view(8).empty()) {
-                change = s.text(5);
-                // Appended piece by piece: `"literal" + std::string` trips GCC 12's -Wrestrict.
-                if (!s.text_view(6).empty()) change.append(" ").append(s.text_view(6));
-                if (!s.is_null(7))
-                  change.append("[").append(std::to_string(s.int64(7))).append("]");
-                change += ": " + s.text(8) + " \xE2\x86\x92 " + s.text(9);
-              }
-              std::string detail = s.text_view(11).empty() ? "" : "frame " + s.text(11);
-              if (!s.text_view(10).empty())
-                detail += (detail.empty() ? "" : ", ") + ("guard of " + s.text(10));
-              g.add(s.text(4), {{s.text(4)}, {change}}, occurrence(s, std::move(detail)));
-            });
+  read_rows(
+      db,
+      "SELECT r.file_id, r.rank, coalesce(r.compile_id, ''), coalesce(e.line, 0), "
+      "coalesce(r.reason, ''), coalesce(r.guard_input, ''), coalesce(r.guard_property, ''), "
+      "r.guard_index, coalesce(r.expected, ''), coalesce(r.actual, ''), "
+      "coalesce(r.prev_compile_id, ''), coalesce(r.frame, '') "
+      "FROM recompiles r LEFT JOIN events e ON e.id = r.event_id ORDER BY r.id",
+      out, [&](const Statement& s) {
+        std::optional<int64_t> index;
+        if (!s.is_null(7)) index = s.int64(7);
+        std::string change = recompile_change({s.text(5), s.text(6), index, s.text(8), s.text(9)});
+        std::string detail = s.text_view(11).empty() ? "" : "frame " + s.text(11);
+        if (!s.text_view(10).empty())
+          detail += (detail.empty() ? "" : ", ") + ("guard of " + s.text(10));
+        g.add(s.text(4), {{s.text(4)}, {change}}, occurrence(s, std::move(detail)));
+      });
 }
 
 void failures(const Database& db, Result<OccurrenceGroups>& out, Grouper& g) {
