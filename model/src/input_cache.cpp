@@ -8,6 +8,7 @@
 #include "tlscope/model/input_cache.hpp"
 
 #include <fcntl.h>
+#include <malloc.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -29,6 +30,16 @@
 
 namespace tlscope::model {
 namespace {
+
+// The parse and store batches are freed once the load is done, and the connection's page cache
+// once it closes, but glibc keeps the pages of the threads' arenas: handing them back before the
+// analysis and again before the caller's report keeps one command's peak RSS at the largest of
+// the three steps', not their sum (152.8 MiB on the 1 GB log before).
+void release_freed_heap() {
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+}
 
 namespace fs = std::filesystem;
 
@@ -129,6 +140,7 @@ bool build_database(const std::string& target, const InputIdentity& identity,
     // off again (rows that tie in an ORDER BY keep the order they always had) and the bulk-load
     // page cache back.
     db.exec("PRAGMA threads=0; PRAGMA cache_size=-65536;");
+    release_freed_heap();
     analysis::AnalysisReport report;
     {
       InterruptOnCancel interrupt(db.handle(), options.cancelled);
@@ -143,6 +155,7 @@ bool build_database(const std::string& target, const InputIdentity& identity,
   };
   try {
     r.ingest = ingest(building, identity.files, ingest_options);
+    release_freed_heap();  // the load's connection and the analysis are done: the report follows
   } catch (const IngestCancelled&) {
     return cancelled();
   } catch (const AnalysisFailed& e) {
