@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "exporters/report_site.hpp"
 #include "exporters/report_support.hpp"
 #include "tlscope/exporters/report.hpp"
 #include "tlscope/model/ingest.hpp"
@@ -17,13 +18,7 @@ namespace {
 
 fs::path site_of(const std::vector<std::string>& inputs, const std::string& name) {
   fs::path dir = fs::path(TLSCOPE_BINARY_DIR) / "test-artifacts" / ("export-page-" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  tlscope::model::ingest((dir / "tlscope.db").string(), inputs);
-  tlscope::exporters::ReportOptions o;
-  o.db_path = (dir / "tlscope.db").string();
-  o.out_dir = (dir / "site").string();
-  auto r = tlscope::exporters::write_report(o);
+  auto r = tlscope::test::ingest_and_report(inputs, dir);
   INFO(r.error);
   REQUIRE(r.ok);
   return dir / "site";

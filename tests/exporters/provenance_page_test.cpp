@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "exporters/browser.hpp"
+#include "exporters/report_site.hpp"
 #include "exporters/report_support.hpp"
 #include "tlscope/exporters/report.hpp"
 #include "tlscope/model/ingest.hpp"
@@ -16,14 +17,7 @@ namespace {
 
 fs::path report_of(const std::string& log, const std::string& name) {
   fs::path dir = fs::path(TLSCOPE_BINARY_DIR) / "test-artifacts" / ("provenance-" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  tlscope::model::ingest((dir / "tlscope.db").string(),
-                         {std::string(TLSCOPE_SHARED_LOGS) + "/" + log});
-  tlscope::exporters::ReportOptions o;
-  o.db_path = (dir / "tlscope.db").string();
-  o.out_dir = (dir / "site").string();
-  auto r = tlscope::exporters::write_report(o);
+  auto r = tlscope::test::ingest_and_report({std::string(TLSCOPE_SHARED_LOGS) + "/" + log}, dir);
   INFO(r.error);
   REQUIRE(r.ok);
   return dir;

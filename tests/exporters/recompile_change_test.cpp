@@ -8,6 +8,7 @@
 #include <map>
 #include <regex>
 
+#include "exporters/report_site.hpp"
 #include "exporters/report_support.hpp"
 #include "tlscope/exporters/report.hpp"
 #include "tlscope/model/ingest.hpp"
@@ -26,16 +27,10 @@ const std::string kArrow = " \xE2\x86\x92 ";
 // cells of the recompiles view model.
 std::map<std::string, std::string> changes_of(const std::vector<std::string>& inputs,
                                               const fs::path& dir) {
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  tlscope::model::ingest((dir / "tlscope.db").string(), inputs);
-  tlscope::exporters::ReportOptions o;
-  o.db_path = (dir / "tlscope.db").string();
-  o.out_dir = (dir / "site").string();
-  auto report = tlscope::exporters::write_report(o);
+  auto report = tlscope::test::ingest_and_report(inputs, dir);
   INFO(report.error);
   REQUIRE(report.ok);
-  views::Database db(o.db_path);
+  views::Database db((dir / "tlscope.db").string());
   auto groups = views::load_occurrence_groups(db, views::OccurrenceList::kRecompiles);
   INFO(groups.error);
   REQUIRE(groups.ok());

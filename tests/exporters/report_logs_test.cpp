@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "exporters/browser.hpp"
+#include "exporters/report_site.hpp"
 #include "exporters/report_support.hpp"
 #include "tlscope/exporters/report.hpp"
 #include "tlscope/model/ingest.hpp"
@@ -24,13 +25,7 @@ fs::path artifacts(const std::string& test) {
 // Ingests `inputs` into dir/tlscope.db and writes dir/site.
 tlscope::exporters::ReportResult report_of(const std::vector<std::string>& inputs,
                                            const fs::path& dir) {
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  tlscope::model::ingest((dir / "tlscope.db").string(), inputs);
-  tlscope::exporters::ReportOptions o;
-  o.db_path = (dir / "tlscope.db").string();
-  o.out_dir = (dir / "site").string();
-  return tlscope::exporters::write_report(o);
+  return tlscope::test::ingest_and_report(inputs, dir);
 }
 
 // The length of the JSON array at `path` of a JSON text (SQLite's JSON functions parse it).

@@ -4,6 +4,7 @@
 // and host as given, and hostile text escaped.
 #include <catch2/catch.hpp>
 
+#include "exporters/report_site.hpp"
 #include "exporters/report_support.hpp"
 #include "tlscope/exporters/report.hpp"
 #include "tlscope/model/ingest.hpp"
@@ -20,15 +21,10 @@ fs::path report_dir(const std::string& test) {
 tlscope::exporters::ReportResult report_of(const std::vector<std::string>& inputs,
                                            const fs::path& dir, const std::string& command,
                                            const std::string& host) {
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  tlscope::model::ingest((dir / "tlscope.db").string(), inputs);
   tlscope::exporters::ReportOptions o;
-  o.db_path = (dir / "tlscope.db").string();
-  o.out_dir = (dir / "site").string();
   o.command_line = command;
   o.host = host;
-  return tlscope::exporters::write_report(o);
+  return tlscope::test::ingest_and_report(inputs, dir, o);
 }
 
 const std::string kLogs = TLSCOPE_SHARED_LOGS;
