@@ -7,8 +7,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
 
 # A short fuzz run of the parser and the store (docs/fuzzing.md) runs before ctest, and ctest's
-# "fuzz:" test reports its outcome. It is repeatable: a fixed seed and execution count from the
-# seeds alone, so a crash it finds here is found again on any machine. TLSCOPE_TEST_FUZZ_RUNS=0
+# "fuzz:" test reports its outcome. It is a fixed search, not a new random one each run: one seed
+# and execution count from the seeds alone (docs/fuzzing.md says how close to identical the
+# runs come), and a crash's input is kept for replay in build-fuzz/crashes/. TLSCOPE_TEST_FUZZ_RUNS=0
 # skips it.
 fuzz_runs="${TLSCOPE_TEST_FUZZ_RUNS:-1}"
 fuzz_build="$root/build-fuzz"
