@@ -1,13 +1,14 @@
 // `tlscope gui [PATH...]`: the desktop viewer. Built only with the GUI (TLSCOPE_WITH_GUI), so a
-// headless build of the CLI has no ImGui, GLFW or OpenGL dependency.
+// headless build of the CLI has no ImGui, GLFW or OpenGL dependency; even with it, the binary
+// does not link the viewer but loads its module when this command runs (cli/viewer_loader.hpp).
 #ifdef TLSCOPE_WITH_GUI
 #include <cstdio>
 #include <memory>
 
 #include "command.hpp"
-#include "tlscope/gui/timeline_bench.hpp"
 #include "tlscope/gui/viewer.hpp"
 #include "tlscope/views/screens.hpp"
+#include "viewer_loader.hpp"
 
 namespace tlscope::cli {
 namespace {
@@ -56,11 +57,17 @@ const CommandRegistration gui_registration(80, [](CLI::App& app, int& exit_code)
                   "print the CPU time per frame to lay out N synthetic zones on 64 lanes (no "
                   "window) and exit");
   cmd->callback([opts, bench_zones, &exit_code]() {
-    if (*bench_zones) {
-      exit_code = gui::run_timeline_bench(*bench_zones, stdout);
+    LoadedViewer viewer = load_viewer_module();
+    if (!viewer.module) {
+      std::fprintf(stderr, "tlscope gui: %s\n", viewer.error.c_str());
+      exit_code = kUsageOrIo;
       return;
     }
-    gui::ViewerResult r = gui::run_viewer(*opts);
+    if (*bench_zones) {
+      exit_code = viewer.module->run_timeline_bench(*bench_zones, stdout);
+      return;
+    }
+    gui::ViewerResult r = viewer.module->run_viewer(*opts);
     if (!r.ok) {
       std::fprintf(stderr, "tlscope gui: %s\n", r.error.c_str());
       exit_code = kUsageOrIo;
