@@ -24,6 +24,13 @@ TEST_CASE("install: cmake --install puts tlscope, tlscope-sample, docs and compl
                                     q((prefix / "bin" / "tlscope-sample").string()) + " mlp");
   CHECK(run.exit_code == 0);
   CHECK(fs::exists(dir / "rep" / "index.html"));
+#ifdef TLSCOPE_WITH_GUI
+  // The viewer module is installed where the installed binary finds it (LIBDIR/tlscope).
+  CHECK(fs::exists(prefix / "lib" / "tlscope" / "tlscope-viewer.so"));
+  RunResult gui = run_line(dir, q((prefix / "bin" / "tlscope").string()) + " gui --bench-timeline 50");
+  CHECK(gui.exit_code == 0);
+  CHECK(gui.out.rfind("zones: 50 on ", 0) == 0);
+#endif
 
   // The completion script knows every command and a nested command's options.
   std::string completion = q((prefix / "share/bash-completion/completions/tlscope").string());
@@ -61,5 +68,14 @@ TEST_CASE("install: cpack -G DEB builds a package whose tlscope runs") {
   RunResult version = run_line(dir, "root/usr/bin/tlscope --version");
   CHECK(version.exit_code == 0);
   CHECK(version.out == "tlscope 0.1.0\n");
+#ifdef TLSCOPE_WITH_GUI
+  // The package carries the viewer module, and the viewer's libraries among its dependencies
+  // (read off the module); the unpacked binary finds the module through ../lib/tlscope.
+  CHECK(contains(contents.out, "./usr/lib/tlscope/tlscope-viewer.so\n"));
+  CHECK(contains(info.out, "libglfw3"));
+  RunResult gui = run_line(dir, "root/usr/bin/tlscope gui --bench-timeline 50");
+  CHECK(gui.exit_code == 0);
+  CHECK(gui.out.rfind("zones: 50 on ", 0) == 0);
+#endif
   fs::remove_all(dir / "pkg" / "_CPack_Packages");  // the staging copy cpack leaves
 }
