@@ -63,3 +63,58 @@ TEST_CASE("Export screen of a torch.compile log is empty") {
   REQUIRE(loaded.ok());
   CHECK(loaded->empty());
 }
+
+// The loader skips its reads when one query finds none of the rows it shows; each kind of row
+// alone must still be shown (export.log with the others deleted), so none of them is overlooked.
+TEST_CASE("Export screen: each kind of row alone is still read") {
+  std::string path = tlscope::test::analysed_real_log("export_report_alone", {"export.log"});
+  auto keep_only = [&](const std::string& kept) {
+    std::string copy = path + "." + kept + ".db";
+    std::filesystem::copy_file(path, copy, std::filesystem::copy_options::overwrite_existing);
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(copy.c_str(), &db) == SQLITE_OK);
+    for (const char* table : {"export_issues", "shape_guards", "shape_symbols",
+                              "shape_specializations", "shape_expressions"})
+      if (table != kept)
+        REQUIRE(sqlite3_exec(db, std::string("DELETE FROM ").append(table).c_str(), nullptr,
+                             nullptr, nullptr) == SQLITE_OK);
+    if (kept != "events")
+      REQUIRE(sqlite3_exec(db, "DELETE FROM events WHERE kind = 'exported_program'", nullptr,
+                           nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(db);
+    return copy;
+  };
+  SECTION("nothing kept: empty") {
+    Database db(keep_only("none"));
+    auto loaded = load_export_report(db);
+    REQUIRE(loaded.ok());
+    CHECK(loaded->empty());
+  }
+  SECTION("the exported program") {
+    Database db(keep_only("events"));
+    auto loaded = load_export_report(db);
+    REQUIRE(loaded.ok());
+    REQUIRE(loaded->programs.size() == 1);
+    CHECK(loaded->programs[0].line == 60);
+  }
+  SECTION("the guards") {
+    Database db(keep_only("shape_guards"));
+    auto loaded = load_export_report(db);
+    REQUIRE(loaded.ok());
+    CHECK(loaded->assumptions.size() == 7);
+  }
+  SECTION("the symbols") {
+    Database db(keep_only("shape_symbols"));
+    auto loaded = load_export_report(db);
+    REQUIRE(loaded.ok());
+    REQUIRE(loaded->symbols.size() == 1);
+    CHECK(loaded->symbols[0].symbol == "u0");
+  }
+  SECTION("the issue") {
+    Database db(keep_only("export_issues"));
+    auto loaded = load_export_report(db);
+    REQUIRE(loaded.ok());
+    REQUIRE(loaded->issues.size() == 1);
+    CHECK(loaded->issues[0].kind == "data_dependent");
+  }
+}
