@@ -108,3 +108,26 @@ TEST_CASE(
   CHECK_FALSE(missing.ok());
   CHECK(missing.error.find("no provenance graph 42") != std::string::npos);
 }
+
+// The listing is skipped when one query finds no graph (most logs); with graphs it lists every
+// row of provenance_graphs.
+TEST_CASE("provenance graphs: none for a log without provenance, every one for a log with it") {
+  std::string plain = tlscope::test::analysed_real_log("provenance_graphs_none", {"simple.log"});
+  Database none(plain);
+  auto empty = load_provenance_graphs(none);
+  INFO(empty.error);
+  CHECK(empty.ok());
+  CHECK(empty->empty());
+  CHECK(tlscope::test::query_rows(plain, "SELECT count(*) FROM provenance_graphs") ==
+        std::vector<std::string>{"0"});
+
+  std::string jit = tlscope::test::analysed_real_log("provenance_graphs_jit",
+                                                     {"inductor_provenance_jit_log.txt"});
+  Database db(jit);
+  auto graphs = load_provenance_graphs(db);
+  REQUIRE(graphs.ok());
+  std::vector<std::string> ids;
+  for (const ProvenanceGraphRow& g : *graphs) ids.push_back(std::to_string(g.id));
+  CHECK_FALSE(ids.empty());
+  CHECK(ids == tlscope::test::query_rows(jit, "SELECT id FROM provenance_graphs ORDER BY id"));
+}
