@@ -1,6 +1,7 @@
 # Install rules shared by the whole tree and the Debian package (CPack's DEB generator).
 #   cmake --install build --prefix P   -> P/bin/tlscope, P/bin/tlscope-sample, P/share/doc/tlscope,
-#                                         P/share/bash-completion/completions/tlscope
+#                                         P/share/bash-completion/completions/tlscope,
+#                                         P/lib/tlscope/tlscope-viewer.so (the viewer, gui/)
 #   cd build && cpack -G DEB           -> tlscope_<version>_<arch>.deb
 # The programs install from their own CMakeLists (install(TARGETS ...)); the docs from here.
 include(GNUInstallDirs)
