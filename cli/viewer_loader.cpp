@@ -1,3 +1,4 @@
+// Loads the viewer module for `tlscope gui` (see viewer_loader.hpp).
 #ifdef TLSCOPE_WITH_GUI
 #include "viewer_loader.hpp"
 

@@ -27,7 +27,8 @@ TEST_CASE("install: cmake --install puts tlscope, tlscope-sample, docs and compl
 #ifdef TLSCOPE_WITH_GUI
   // The viewer module is installed where the installed binary finds it (LIBDIR/tlscope).
   CHECK(fs::exists(prefix / "lib" / "tlscope" / "tlscope-viewer.so"));
-  RunResult gui = run_line(dir, q((prefix / "bin" / "tlscope").string()) + " gui --bench-timeline 50");
+  RunResult gui =
+      run_line(dir, q((prefix / "bin" / "tlscope").string()) + " gui --bench-timeline 50");
   CHECK(gui.exit_code == 0);
   CHECK(gui.out.rfind("zones: 50 on ", 0) == 0);
 #endif

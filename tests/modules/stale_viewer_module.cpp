@@ -7,8 +7,12 @@
 
 namespace {
 
-tlscope::gui::ViewerResult never_viewer(const tlscope::gui::ViewerOptions&) { std::abort(); }
-int never_bench(size_t, std::FILE*) { std::abort(); }
+tlscope::gui::ViewerResult never_viewer(const tlscope::gui::ViewerOptions&) {
+  std::abort();
+}
+int never_bench(size_t, std::FILE*) {
+  std::abort();
+}
 
 const tlscope::gui::ViewerModule kStale{tlscope::gui::kViewerModuleLayout, "0.0.0-stale",
                                         &never_viewer, &never_bench};
