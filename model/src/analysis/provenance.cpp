@@ -328,10 +328,16 @@ void insert_lines(sqlite3* db) {
   Statement graphs(db,
                    "SELECT g.id, g.pre_graph_event_id, g.post_graph_event_id, g.code_event_id, "
                    "g.kernel_code_event_id FROM provenance_graphs g ORDER BY g.id");
-  Statement keys(db,
-                 "SELECT kernel_key FROM provenance_kernel_links WHERE graph_id = ?1 UNION "
-                 "SELECT kernel_key FROM provenance_kernel_stacks WHERE graph_id = ?1 "
-                 "ORDER BY 1");
+  // Every graph's distinct kernel keys, read once: the link tables have no index until every
+  // pass has run, and a query per graph scanned them whole each time (0.43 s for the 1,074
+  // graphs of the 1 GB log).
+  std::map<int64_t, std::vector<std::string>> keys_of_graph;
+  {
+    Statement keys(db,
+                   "SELECT graph_id, kernel_key FROM provenance_kernel_links UNION "
+                   "SELECT graph_id, kernel_key FROM provenance_kernel_stacks ORDER BY 1, 2");
+    while (keys.step()) keys_of_graph[keys.int64(0)].push_back(keys.text(1));
+  }
   Statement code_name(db,
                       "SELECT CASE WHEN kind = 'graph_dump' AND json_valid(metadata) THEN "
                       "json_extract(metadata, '$.name') ELSE kind END FROM events WHERE id = ?1");
@@ -352,10 +358,10 @@ void insert_lines(sqlite3* db) {
         ins_node.run();
       }
     }
-    std::vector<std::string> kernel_keys;
-    keys.bind(1, gid);
-    while (keys.step()) kernel_keys.push_back(keys.text(0));
-    keys.reset();
+    static const std::vector<std::string> kNoKeys;
+    auto found = keys_of_graph.find(gid);
+    const std::vector<std::string>& kernel_keys =
+        found == keys_of_graph.end() ? kNoKeys : found->second;
     for (int col : {3, 4}) {
       auto ev = graphs.opt_int64(col);
       auto text = payload_text(db, ev);
