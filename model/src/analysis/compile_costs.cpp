@@ -43,7 +43,7 @@ void build_compile_costs(sqlite3* db) {
     exec(db, std::string("INSERT INTO compile_phases(file_id, rank, compile_id, phase, source, "
                          "start_us, duration_us) SELECT c.file_id, c.rank, c.compile_id, '") +
                  phase + "', 'metrics', m.start_time_us, " + expr +
-                 " FROM compiles c JOIN compilation_metrics m ON m.event_id = c.metrics_event_id "
+                 " FROM compiles c JOIN temp.metrics_rows m ON m.event_id = c.metrics_event_id "
                  "WHERE " +
                  expr + " IS NOT NULL ORDER BY c.first_event_id");
   }

@@ -16,7 +16,7 @@ void build_failures_restarts(sqlite3* db) {
        "user_file, user_line, event_id) "
        "SELECT c.file_id, c.rank, c.compile_id, c.co_name, m.fail_type, m.fail_reason, "
        "m.fail_user_frame_filename, m.fail_user_frame_lineno, m.event_id "
-       "FROM compiles c JOIN compilation_metrics m ON m.event_id = c.metrics_event_id "
+       "FROM compiles c JOIN temp.metrics_rows m ON m.event_id = c.metrics_event_id "
        "WHERE m.fail_type IS NOT NULL AND m.fail_type NOT LIKE '%LimitExceeded%' "
        "ORDER BY c.first_event_id");
   // Backward compiles report their failures in bwd_compilation_metrics.
@@ -27,14 +27,14 @@ void build_failures_restarts(sqlite3* db) {
            compile_key_sql("m.compile_id") +
            ", m.co_name, m.fail_type, m.fail_reason, m.fail_user_frame_filename, "
            "m.fail_user_frame_lineno, m.event_id "
-           "FROM compilation_metrics m JOIN files f ON f.id = m.file_id "
+           "FROM temp.metrics_rows m JOIN files f ON f.id = m.file_id "
            "WHERE m.kind = 'bwd_compilation_metrics' AND m.fail_type IS NOT NULL "
            "ORDER BY m.event_id");
   exec(db,
        "INSERT INTO restarts(file_id, rank, compile_id, frame, attempt, reason, event_id) "
        "SELECT c.file_id, c.rank, c.compile_id, c.co_name, CAST(r.key AS INTEGER), "
        "r.value, m.event_id "
-       "FROM compiles c JOIN compilation_metrics m ON m.event_id = c.metrics_event_id, "
+       "FROM compiles c JOIN temp.metrics_rows m ON m.event_id = c.metrics_event_id, "
        "json_each(CASE WHEN json_valid(m.restart_reasons) THEN m.restart_reasons "
        "ELSE '[]' END) r ORDER BY c.first_event_id, r.key");
 }
