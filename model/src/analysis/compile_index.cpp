@@ -14,8 +14,11 @@ namespace tlscope::model::analysis {
 
 void build_compiles(sqlite3* db) {
   const std::string key = compile_key_sql("e.compile_id");
-  // Only the events that define a compile are scanned (through the events(kind) index); chromium
-  // events, which dominate large logs, are not needed to know which compiles exist.
+  // Only the events that define a compile are read (their ids through the events(kind) index);
+  // chromium events, which dominate large logs, are not needed to know which compiles exist. The
+  // ids are taken first so the rows are read in rowid order, each table page once: read kind by
+  // kind, the pages were fetched again for every kind (a compilation_metrics row is a whole 16 KB
+  // page of JSON), 0.55 against 0.2 CPU-s on the 1 GB benchmark log.
   exec(db,
        "INSERT INTO compiles(file_id, rank, compile_id, compiled_autograd_id, frame_id, "
        "frame_compile_id, first_event_id, last_event_id, attempts) "
@@ -25,11 +28,12 @@ void build_compiles(sqlite3* db) {
            "e.frame_id, e.frame_compile_id, min(e.id), max(e.id), "
            "max(COALESCE(e.attempt, 0)) + 1 "
            "FROM events e JOIN files f ON f.id = e.file_id "
-           "WHERE e.kind IN ('dynamo_start', 'compilation_metrics', 'bwd_compilation_metrics', "
+           "WHERE e.id IN (SELECT id FROM events WHERE kind IN ('dynamo_start', "
+           "'compilation_metrics', 'bwd_compilation_metrics', "
            "'dynamo_output_graph', 'compiled_autograd_graph', 'aot_forward_graph', "
            "'aot_backward_graph', 'aot_inference_graph', 'aot_joint_graph', "
            "'inductor_output_code', 'dynamo_guards', 'dynamo_cpp_guards_str', 'artifact', "
-           "'describe_tensor') AND e.compile_id IS NOT NULL AND e.compile_id <> '' "
+           "'describe_tensor')) AND e.compile_id IS NOT NULL AND e.compile_id <> '' "
            "GROUP BY e.file_id, " +
            key + " ORDER BY min(e.id)");
   exec(db, "CREATE INDEX compiles_key ON compiles(file_id, compile_id)");
