@@ -48,7 +48,9 @@ void build_compiles(sqlite3* db) {
            "m.co_filename, m.co_firstlineno, m.fail_type, m.fail_reason, m.graph_op_count, "
            "m.restart_reasons, m.recompile_reason, m.cache_size, m.duration_us, "
            "m.entire_frame_compile_time_s, m.start_time_us, m.end_time_us "
-           "FROM temp.metrics_rows m WHERE m.kind = 'compilation_metrics' "
+           "FROM " +
+           metrics_table(db) +
+           " m WHERE m.kind = 'compilation_metrics' "
            "AND m.compile_id IS NOT NULL GROUP BY m.file_id, " +
            mkey);
   exec(db,
