@@ -108,7 +108,7 @@ AnalysisReport analyze(sqlite3* db) {
       report.pass_seconds.emplace_back(
           pass.name, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
-    exec(db, "DROP TABLE temp.metrics_rows");
+    drop_metrics_rows(db);
     current = "indexes";
     exec(db,
          "CREATE INDEX compiles_rank ON compiles(rank, compile_id);"
