@@ -179,24 +179,37 @@ class Payloads {
 };
 
 // A small cache keyed by payload id: a log's repeats come round after round, so the last few
-// ids cover them; the bound keeps a log of all-distinct payloads from filling memory.
+// ids cover them. It is bounded in bytes (the payload sizes) as well as in entries: generated
+// code runs to megabytes for a large model, and a log of distinct large payloads must not fill
+// memory (one entry, however large, is kept: the one in use).
 template <typename Value>
 class RecentPayloads {
  public:
   const Value* find(int64_t id) const {
-    for (const auto& [key, value] : entries_)
-      if (key == id) return value.get();
+    for (const Entry& e : entries_)
+      if (e.id == id) return e.value.get();
     return nullptr;
   }
-  const Value& add(int64_t id, std::unique_ptr<Value> value) {
-    if (entries_.size() == kKeep) entries_.erase(entries_.begin());
-    entries_.emplace_back(id, std::move(value));
-    return *entries_.back().second;
+  const Value& add(int64_t id, std::unique_ptr<Value> value, size_t bytes) {
+    while (!entries_.empty() && (entries_.size() == kKeep || bytes_ + bytes > kBudget)) {
+      bytes_ -= entries_.front().bytes;
+      entries_.erase(entries_.begin());
+    }
+    bytes_ += bytes;
+    entries_.push_back({id, std::move(value), bytes});
+    return *entries_.back().value;
   }
 
  private:
+  struct Entry {
+    int64_t id;
+    std::unique_ptr<Value> value;
+    size_t bytes;
+  };
   static constexpr size_t kKeep = 16;
-  std::vector<std::pair<int64_t, std::unique_ptr<Value>>> entries_;
+  static constexpr size_t kBudget = size_t{4} << 20;
+  std::vector<Entry> entries_;
+  size_t bytes_ = 0;
 };
 
 void insert_graphs(sqlite3* db, const std::vector<Unit>& units) {
@@ -415,7 +428,8 @@ void insert_lines(sqlite3* db) {
         auto text = payloads.of(ev)->text;
         if (!text) continue;
         lines = &node_lines.add(read->id,
-                                std::make_unique<std::vector<NodeLine>>(find_node_lines(*text)));
+                                std::make_unique<std::vector<NodeLine>>(find_node_lines(*text)),
+                                text->size());
       }
       for (const NodeLine& n : *lines) {
         ins_node.bind(1, gid).bind(2, pane).bind(3, n.node).bind(4, *ev).bind(5, int64_t{n.line});
@@ -434,7 +448,8 @@ void insert_lines(sqlite3* db) {
       if (!indexed) {
         auto text = payloads.of(ev)->text;
         if (!text) continue;
-        indexed = &codes.add(read->id, std::make_unique<IndexedCode>(std::move(*text)));
+        const size_t bytes = text->size();
+        indexed = &codes.add(read->id, std::make_unique<IndexedCode>(std::move(*text)), bytes);
       }
       const CodeText& code_text = indexed->index;
       code_name.bind(1, *ev);
