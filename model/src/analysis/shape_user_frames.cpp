@@ -134,6 +134,7 @@ StringTable read_strings(sqlite3* db, std::string_view kinds_sql, simdjson::dom:
   while (q.step()) {
     std::string_view metadata = q.text_view(2);
     simdjson::dom::array entry;
+    if (metadata.empty()) continue;  // NULL metadata: no pointer to hand the parser
     if (parser.parse(metadata.data(), metadata.size()).get_array().get(entry)) continue;
     std::string_view filename;
     int64_t idx = 0;
@@ -169,6 +170,7 @@ void build_shape_user_frames(sqlite3* db, std::string_view kinds_sql) {
     int64_t file_id = records.int64(1);
     std::string_view metadata = records.text_view(2);
     simdjson::dom::object fields;
+    if (metadata.empty()) continue;  // NULL metadata: no pointer to hand the parser
     if (parser.parse(metadata.data(), metadata.size()).get_object().get(fields)) continue;
     // Frames in the order of preference: user_stack before stack, innermost (last) first.
     std::optional<Pick> user, fallback;
