@@ -300,3 +300,61 @@ TEST_CASE("export.log twice in one file, its filename index set anew: each recor
   CHECK(db.rows("SELECT user_file, count(*) FROM shape_guards GROUP BY user_file ORDER BY "
                 "min(id)") == std::vector<std::string>{kTestFile + "|7", other + "|7"});
 }
+
+TEST_CASE("symbolic shapes: the user frame of a record, by the stack rules") {
+  // A hand-written log of one process: its `str` table names user code (train.py), the Python
+  // standard library (not user code), a site-packages file (user code) and a torch file spelt
+  // with a capital (LIKE's match ignores ASCII case). Each record is written to test one rule
+  // of the choice (the user frame was picked by one SQL window query, now in C++).
+  const std::string head = "V0211 16:42:20.580000 2313073 torch/_logging/_internal.py:1293] ";
+  auto frame = [](int file, int line) {
+    return "{\"line\": " + std::to_string(line) + ", \"name\": \"f" + std::to_string(line) +
+           "\", \"filename\": " + std::to_string(file) +
+           ", \"loc\": \"x = " + std::to_string(line) + "\"}";
+  };
+  std::string log;
+  for (const char* entry :
+       {"[\"/home/u/train.py\", 0]", "[\"/usr/lib/python3.10/unittest/main.py\", 1]",
+        "[\"/opt/venv/lib/python3.10/site-packages/lib/foo.py\", 2]",
+        "[\"/opt/venv/lib/python3.10/site-packages/Torch/_dynamo/x.py\", 3]"})
+    log += head + "{\"str\": " + entry + "}\n";
+  auto guard = [&](const std::string& expr, const std::string& stacks) {
+    log += head + "{\"guard_added\": {\"expr\": \"" + expr + "\"" + stacks + "}}\n";
+  };
+  // The innermost user frame of user_stack (the torch frame after it is not user code).
+  guard("g1", ", \"user_stack\": [" + frame(0, 10) + ", " + frame(3, 20) + "], \"stack\": [" +
+                  frame(2, 21) + "]");
+  // No user_stack: the innermost user frame of stack (site-packages counts, the stdlib not).
+  guard("g2", ", \"stack\": [" + frame(0, 5) + ", " + frame(2, 7) + ", " + frame(1, 9) + "]");
+  // No user frame in user_stack: a user frame of stack wins over user_stack's innermost.
+  guard("g3", ", \"user_stack\": [" + frame(3, 30) + ", " + frame(1, 31) + "], \"stack\": [" +
+                  frame(0, 40) + ", \"not a frame\"]");
+  // No user frame anywhere: the innermost frame of user_stack.
+  guard("g4", ", \"user_stack\": [" + frame(3, 50) + ", " + frame(1, 51) + "], \"stack\": [" +
+                  frame(3, 52) + "]");
+  // Only non-user frames in stack: no user frame at all.
+  guard("g5", ", \"stack\": [" + frame(3, 53) + "]");
+  // An index no `str` entry names: the frame is kept without a file.
+  guard("g6", ", \"user_stack\": [" + frame(9, 60) + "]");
+  // Index 0 declared again: the records after it name the new file.
+  log += head + "{\"str\": [\"/home/u/other.py\", 0]}\n";
+  guard("g7", ", \"user_stack\": [" + frame(0, 70) + "]");
+
+  const fs::path dir = tlscope::test::fresh_scratch("test-analysis", "shape_user_frames");
+  tlscope::test::spit(dir / "frames.log", log);
+  AnalyzedDb db("shape_user_frames", {(dir / "frames.log").string()});
+  INFO(db.report().error);
+  REQUIRE(db.report().ok);
+  CHECK(db.rows("SELECT expr, COALESCE(user_file, 'NULL'), COALESCE(user_line, 'NULL'), "
+                "COALESCE(user_name, 'NULL'), COALESCE(user_code, 'NULL') FROM shape_guards "
+                "ORDER BY id") ==
+        std::vector<std::string>{
+            "g1|/home/u/train.py|10|f10|x = 10",
+            "g2|/opt/venv/lib/python3.10/site-packages/lib/foo.py|7|f7|x = 7",
+            "g3|/home/u/train.py|40|f40|x = 40",
+            "g4|/usr/lib/python3.10/unittest/main.py|51|f51|x = 51",
+            "g5|NULL|NULL|NULL|NULL",
+            "g6|NULL|60|f60|x = 60",
+            "g7|/home/u/other.py|70|f70|x = 70",
+        });
+}

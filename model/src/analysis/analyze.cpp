@@ -81,6 +81,7 @@ AnalysisReport analyze(sqlite3* db) {
     void (*run)(sqlite3*);
   };
   static constexpr Pass passes[] = {
+      {"metrics_rows", build_metrics_rows},
       {"compiles", build_compiles},
       {"compile_tree", build_compile_tree},
       {"failures_restarts", build_failures_restarts},
@@ -107,6 +108,7 @@ AnalysisReport analyze(sqlite3* db) {
       report.pass_seconds.emplace_back(
           pass.name, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
+    drop_metrics_rows(db);
     current = "indexes";
     exec(db,
          "CREATE INDEX compiles_rank ON compiles(rank, compile_id);"

@@ -1,5 +1,7 @@
 // Failures and restarts: fail_type / fail_reason / user frame of failed compiles, and every entry
 // of restart_reasons with the attempt it ended.
+#include <string>
+
 #include "analysis_schema.hpp"
 #include "passes.hpp"
 #include "sql.hpp"
@@ -7,6 +9,7 @@
 namespace tlscope::model::analysis {
 
 void build_failures_restarts(sqlite3* db) {
+  const std::string metrics = metrics_table(db);
   // Hitting the recompile (cache size) limit is logged as a failure (RecompileLimitExceeded) but
   // is no broken compile: cache_limit_hits reports it.
   // A compile can log several metrics records (one per attempt in some versions); the failure is
@@ -16,9 +19,11 @@ void build_failures_restarts(sqlite3* db) {
        "user_file, user_line, event_id) "
        "SELECT c.file_id, c.rank, c.compile_id, c.co_name, m.fail_type, m.fail_reason, "
        "m.fail_user_frame_filename, m.fail_user_frame_lineno, m.event_id "
-       "FROM compiles c JOIN compilation_metrics m ON m.event_id = c.metrics_event_id "
-       "WHERE m.fail_type IS NOT NULL AND m.fail_type NOT LIKE '%LimitExceeded%' "
-       "ORDER BY c.first_event_id");
+       "FROM compiles c JOIN " +
+           metrics +
+           " m ON m.event_id = c.metrics_event_id "
+           "WHERE m.fail_type IS NOT NULL AND m.fail_type NOT LIKE '%LimitExceeded%' "
+           "ORDER BY c.first_event_id");
   // Backward compiles report their failures in bwd_compilation_metrics.
   exec(db,
        "INSERT INTO failures(file_id, rank, compile_id, frame, fail_type, fail_reason, "
@@ -27,16 +32,20 @@ void build_failures_restarts(sqlite3* db) {
            compile_key_sql("m.compile_id") +
            ", m.co_name, m.fail_type, m.fail_reason, m.fail_user_frame_filename, "
            "m.fail_user_frame_lineno, m.event_id "
-           "FROM compilation_metrics m JOIN files f ON f.id = m.file_id "
+           "FROM " +
+           metrics +
+           " m JOIN files f ON f.id = m.file_id "
            "WHERE m.kind = 'bwd_compilation_metrics' AND m.fail_type IS NOT NULL "
            "ORDER BY m.event_id");
   exec(db,
        "INSERT INTO restarts(file_id, rank, compile_id, frame, attempt, reason, event_id) "
        "SELECT c.file_id, c.rank, c.compile_id, c.co_name, CAST(r.key AS INTEGER), "
        "r.value, m.event_id "
-       "FROM compiles c JOIN compilation_metrics m ON m.event_id = c.metrics_event_id, "
-       "json_each(CASE WHEN json_valid(m.restart_reasons) THEN m.restart_reasons "
-       "ELSE '[]' END) r ORDER BY c.first_event_id, r.key");
+       "FROM compiles c JOIN " +
+           metrics +
+           " m ON m.event_id = c.metrics_event_id, "
+           "json_each(CASE WHEN json_valid(m.restart_reasons) THEN m.restart_reasons "
+           "ELSE '[]' END) r ORDER BY c.first_event_id, r.key");
 }
 
 }  // namespace tlscope::model::analysis

@@ -12,6 +12,11 @@
 
 namespace tlscope::model::analysis {
 
+void build_metrics_rows(sqlite3* db);  // temp.metrics_rows (compilation_metrics sans json)
+// The table the passes read compilation_metrics' typed columns from: the copy when
+// build_metrics_rows made one (a large table), else the ingest table itself.
+std::string metrics_table(sqlite3* db);
+void drop_metrics_rows(sqlite3* db);
 void build_compiles(sqlite3* db);           // compiles (status, metrics summary)
 void build_compile_tree(sqlite3* db);       // compile_tree + compiles.tree_node_id
 void build_failures_restarts(sqlite3* db);  // failures, restarts

@@ -11,6 +11,7 @@
 #include "analysis_schema.hpp"
 #include "json_text.hpp"
 #include "passes.hpp"
+#include "shape_user_frames.hpp"
 #include "sql.hpp"
 
 namespace tlscope::model::analysis {
@@ -68,38 +69,6 @@ constexpr const char* kShapeKinds =
     "'guard_added', 'guard_added_fast', 'expression_created', "
     "'propagate_real_tensors_provenance', 'missing_fake_kernel', 'mismatched_fake_kernel')";
 
-// The user frame of each record: the innermost frame of user code (not torch/, not the Python
-// standard library) in `user_stack`, else in `stack` (export's guard_added logs only the full
-// stack, whose innermost frames are symbolic_shapes' own), else the innermost of `user_stack`.
-constexpr const char* kUserFrames = R"sql(
-CREATE TEMP TABLE shape_user_frames AS
--- MATERIALIZED: `judged` names `file` four times, and an inlined CTE would run the filename
--- look-up once per mention (1.9 s against 0.6 s for the 93,000 frames of the 1 GB log).
-WITH frames AS MATERIALIZED (
-  SELECT e.id AS event_id, src.which, CAST(f.key AS INTEGER) AS pos,
-         (SELECT s.filename FROM temp.shape_strings s
-          WHERE s.file_id = e.file_id AND s.idx = json_extract(f.value, '$.filename')
-            AND s.event_id < e.id ORDER BY s.event_id DESC LIMIT 1) AS file,
-         json_extract(f.value, '$.line') AS line, json_extract(f.value, '$.name') AS name,
-         json_extract(f.value, '$.loc') AS loc
-  FROM events e
-  JOIN (SELECT 0 AS which, '$.user_stack' AS path UNION ALL SELECT 1, '$.stack') src
-  JOIN json_each(CASE WHEN json_valid(e.metadata) AND json_type(e.metadata, src.path) = 'array'
-                 THEN json_extract(e.metadata, src.path) ELSE '[]' END) f
-  WHERE f.type = 'object' AND e.kind IN )sql"
-                                    "%KINDS%"
-                                    R"sql(
-), judged AS (
-  SELECT *, (file IS NOT NULL AND file NOT LIKE '%/torch/%' AND file NOT LIKE 'torch/%'
-             AND NOT (file LIKE '%/lib/python%' AND file NOT LIKE '%-packages/%')) AS is_user
-  FROM frames
-)
-SELECT event_id, file, line, name, loc FROM (
-  SELECT *, row_number() OVER (PARTITION BY event_id
-                               ORDER BY is_user DESC, which, pos DESC) AS n FROM judged)
-WHERE n = 1 AND (is_user OR which = 0);
-)sql";
-
 std::string with_kinds(std::string sql) {
   size_t at = sql.find("%KINDS%");
   if (at != std::string::npos) sql.replace(at, 7, kShapeKinds);
@@ -125,24 +94,8 @@ void build_symbolic_shapes(sqlite3* db) {
                           nullptr, expr_symbols_function, nullptr, nullptr);
   // Every table below is filled from records of these kinds only.
   if (!has_rows(db, with_kinds("events WHERE kind IN %KINDS%"))) return;
-  // The interned filenames of the files that logged such records, each with the `str` event
-  // that set it: a frame's filename index means the entry logged last before its record (the
-  // stack_frames rule). A file may set one index many times (one log appended to another, as in
-  // make_big_log's output); joining on (file_id, idx) alone matched every one of them, which
-  // made this pass quadratic (594 s on the 1 GB benchmark log) and its pick arbitrary. The `str`
-  // metadata is read here as the ingest reads it into `strings`: [filename, integer index].
-  exec(db,
-       with_kinds("CREATE TEMP TABLE shape_strings(file_id INTEGER, idx INTEGER, event_id INTEGER, "
-                  "filename TEXT);"
-                  "INSERT INTO shape_strings SELECT file_id, json_extract(metadata, '$[1]'), id, "
-                  "json_extract(metadata, '$[0]') FROM events WHERE kind = 'str' "
-                  "AND file_id IN (SELECT DISTINCT file_id FROM events WHERE kind IN %KINDS%) "
-                  "AND json_valid(metadata) AND json_type(metadata) = 'array' "
-                  "AND json_type(metadata, '$[0]') = 'text' "
-                  "AND json_type(metadata, '$[1]') = 'integer';"
-                  "CREATE INDEX temp.shape_strings_key ON shape_strings(file_id, idx, event_id);"));
-  exec(db, with_kinds(kUserFrames));
-  exec(db, "CREATE INDEX temp.shape_user_frames_key ON shape_user_frames(event_id)");
+  // Each record's user frame, from the stacks in its metadata (shape_user_frames.cpp).
+  build_shape_user_frames(db, kShapeKinds);
   const std::string common = std::string(kCommonColumns) + compile_key_sql("e.compile_id") + ", ";
   const std::string user = ", " + std::string(kUserColumns);
 
@@ -206,7 +159,7 @@ void build_symbolic_shapes(sqlite3* db) {
            md("expr_node_id") + user + kFrom +
            "IN ('propagate_real_tensors_provenance', 'missing_fake_kernel', "
            "'mismatched_fake_kernel') ORDER BY e.id");
-  exec(db, "DROP TABLE temp.shape_user_frames; DROP TABLE temp.shape_strings");
+  exec(db, "DROP TABLE temp.shape_user_frames");
 }
 
 void shape_findings(sqlite3* db) {
