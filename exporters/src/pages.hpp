@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "report_work.hpp"
 #include "site.hpp"
 #include "tlscope/views/compile_tree.hpp"
 #include "tlscope/views/tensor_screens.hpp"
@@ -44,6 +45,10 @@ struct SharedViews {
 #define TLSCOPE_DECLARE_PAGE_WRITER(screen, writer) void writer(ReportContext& ctx);
 TLSCOPE_REPORT_PAGES(TLSCOPE_DECLARE_PAGE_WRITER)
 #undef TLSCOPE_DECLARE_PAGE_WRITER
+
+// The compile family (write_compile_pages) as work items for the report's threads: `slices`
+// slices of the compile pages, then the payload files they link, split as finely.
+std::vector<WorkItem> compile_work(ReportContext& ctx, size_t slices);
 
 // provenance/provenance_<id>.html, the page of provenance graph `graph_id` (views/provenance.hpp).
 std::string provenance_page(int64_t graph_id);

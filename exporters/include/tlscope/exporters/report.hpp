@@ -15,11 +15,17 @@ struct ReportOptions {
   size_t rows_per_page = 200;           // table pages split past this many rows
   size_t max_inline_payload = 1 << 20;  // larger payloads are linked .txt, not highlighted
   size_t max_compile_pages = 20000;     // per-compile pages past this are listed, not written
+  // Threads writing the page families, each on a read connection of its own; 0: the machine's
+  // cores (capped at kMaxReportThreads), and one for a small database (report.cpp says why).
+  // The report is byte-identical whatever the count.
+  size_t threads = 0;
   // Where the report came from, stated on index.html: the command line that asked for it and
   // the host it ran on, as the caller knows them ("" leaves them unstated).
   std::string command_line;
   std::string host;
 };
+
+inline constexpr size_t kMaxReportThreads = 8;
 
 struct ReportResult {
   bool ok = false;
