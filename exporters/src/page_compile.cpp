@@ -46,6 +46,11 @@ struct PayloadFile {
 // What the slices of the compile pages share: the provenance links (loaded once, read-only) and
 // the payload files each slice asked for, merged in compile order once every slice is done.
 struct CompilePlan {
+  explicit CompilePlan(const Database& db) : shapes(db), runtime(db) {}
+  // Both read their whole table when made, so they are made once here, not once per slice;
+  // read() only looks them up.
+  const views::CompileShapesReader shapes;
+  const views::CompileRuntimeReader runtime;
   std::map<std::pair<int64_t, std::string>, std::vector<views::ProvenanceGraphRow>> provenance;
   std::string provenance_note;                   // a failed load, noted by the first slice
   std::vector<std::vector<PayloadFile>> wanted;  // per slice, in the order its pages link them
@@ -57,13 +62,9 @@ class CompilePageWriter {
  public:
   CompilePageWriter(ReportContext& ctx, const TensorSnapshots& snapshots, const CompilePlan& plan,
                     std::vector<PayloadFile>& wanted)
-      : ctx_(ctx),
-        snapshots_(snapshots),
-        plan_(plan),
-        wanted_(wanted),
-        reader_(ctx.db),
-        shapes_(ctx.db),
-        runtime_(ctx.db) {}
+      : ctx_(ctx), snapshots_(snapshots), plan_(plan), wanted_(wanted), reader_(ctx.db) {}
+
+  views::CompileDetailReader& reader() { return reader_; }
 
   void write(const CompileRow& row) {
     views::Result<views::CompileDetail> loaded = reader_.read(row);
@@ -81,8 +82,8 @@ class CompilePageWriter {
     overview(c, h);
     provenance(c, h);
     metrics(d, h);
-    views::Result<views::CompileRuntime> runtime = runtime_.read(c.file_id, c.compile_id);
-    views::Result<views::CompileShapes> shapes = shapes_.read(c.file_id, c.compile_id);
+    views::Result<views::CompileRuntime> runtime = plan_.runtime.read(c.file_id, c.compile_id);
+    views::Result<views::CompileShapes> shapes = plan_.shapes.read(c.file_id, c.compile_id);
     // The readers read once: their failure is the same for every compile, so one note.
     if (!noted_extra_error_ && (!runtime.ok() || !shapes.ok())) {
       noted_extra_error_ = true;
@@ -250,15 +251,13 @@ class CompilePageWriter {
   const CompilePlan& plan_;
   std::vector<PayloadFile>& wanted_;
   views::CompileDetailReader reader_;
-  views::CompileShapesReader shapes_;
-  views::CompileRuntimeReader runtime_;
   std::set<int64_t> asked_;  // this slice's, so `wanted_` lists each payload once
   bool noted_error_ = false, noted_extra_error_ = false;
 };
 
 // Payload files [begin, end) of plan.files, with the text read through this item's connection.
-void write_payload_files(ReportContext& ctx, const CompilePlan& plan, size_t begin, size_t end) {
-  views::CompileDetailReader reader(ctx.db);
+void write_payload_files(ReportContext& ctx, views::CompileDetailReader& reader,
+                         const CompilePlan& plan, size_t begin, size_t end) {
   for (size_t i = begin; i < end && i < plan.files.size(); ++i) {
     const PayloadFile& f = plan.files[i];
     std::string text = reader.payload_text(f.payload_id).value;
@@ -284,42 +283,48 @@ void merge_wanted(CompilePlan& plan) {
 std::vector<WorkItem> compile_work(ReportContext& ctx, size_t slices) {
   const std::vector<CompileRow>& compiles = ctx.shared.compile_tree.compiles;
   size_t limit = std::min(compiles.size(), ctx.options.max_compile_pages);
-  auto plan = std::make_shared<CompilePlan>();
+  auto plan = std::make_shared<CompilePlan>(ctx.db);
   auto loaded = views::load_provenance_graphs(ctx.db);
   if (!loaded.ok()) plan->provenance_note = "provenance graphs: " + loaded.error;
   for (const views::ProvenanceGraphRow& g : loaded.value)
     plan->provenance[{g.file_id, g.compile_id}].push_back(g);
   slices = std::clamp<size_t>(slices, 1, std::max<size_t>(limit, 1));
   plan->wanted.resize(slices);
+  // Payload files [n k / slices, n (k + 1) / slices) of the merged list.
+  auto write_payloads = [plan, slices](ReportContext& c, views::CompileDetailReader& reader,
+                                       size_t k) {
+    std::call_once(plan->merged, [&] { merge_wanted(*plan); });
+    size_t n = plan->files.size();
+    write_payload_files(c, reader, *plan, n * k / slices, n * (k + 1) / slices);
+  };
   std::vector<WorkItem> items;
   std::vector<size_t> all_slices;
   for (size_t k = 0; k < slices; ++k) {
     size_t begin = limit * k / slices, end = limit * (k + 1) / slices;
     all_slices.push_back(items.size());
-    items.push_back({"compile",
-                     [plan, k, begin, end, limit, total = compiles.size()](ReportContext& c) {
-                       if (k == 0 && !plan->provenance_note.empty())
-                         c.warnings.push_back(plan->provenance_note);
-                       CompilePageWriter writer(c, c.shared.snapshots, *plan, plan->wanted[k]);
-                       for (size_t i = begin; i < end; ++i)
-                         writer.write(c.shared.compile_tree.compiles[i]);
-                       if (k + 1 == plan->wanted.size() && limit < total)
-                         c.warnings.push_back("only the first " + std::to_string(limit) + " of " +
-                                              std::to_string(total) +
-                                              " compile pages were written");
-                     },
-                     {}});
+    auto slice = [plan, k, begin, end, limit, write_payloads](ReportContext& c) {
+      if (k == 0 && !plan->provenance_note.empty()) c.warnings.push_back(plan->provenance_note);
+      CompilePageWriter writer(c, c.shared.snapshots, *plan, plan->wanted[k]);
+      for (size_t i = begin; i < end; ++i) writer.write(c.shared.compile_tree.compiles[i]);
+      size_t total = c.shared.compile_tree.compiles.size();
+      if (k + 1 == plan->wanted.size() && limit < total)
+        c.warnings.push_back("only the first " + std::to_string(limit) + " of " +
+                             std::to_string(total) + " compile pages were written");
+      // One slice (one thread) writes the payload files itself, through its writer's reader:
+      // a reader of their own would prepare its statements again, a cost small reports feel.
+      if (plan->wanted.size() == 1) write_payloads(c, writer.reader(), 0);
+    };
+    items.push_back({"compile", slice, {}});
   }
+  if (slices == 1) return items;
   // The payload files come after every slice (each is written by its first link, in compile
-  // order); they are split as finely as the pages.
+  // order), split as finely as the pages.
   for (size_t k = 0; k < slices; ++k) {
-    items.push_back({"compile",
-                     [plan, k, slices](ReportContext& c) {
-                       std::call_once(plan->merged, [&] { merge_wanted(*plan); });
-                       size_t n = plan->files.size();
-                       write_payload_files(c, *plan, n * k / slices, n * (k + 1) / slices);
-                     },
-                     all_slices});
+    auto payloads = [k, write_payloads](ReportContext& c) {
+      views::CompileDetailReader reader(c.db);
+      write_payloads(c, reader, k);
+    };
+    items.push_back({"compile", payloads, all_slices});
   }
   return items;
 }

@@ -7,6 +7,8 @@
 #include "report_work.hpp"
 #include "site.hpp"
 #include "tlscope/views/compile_tree.hpp"
+#include "tlscope/views/findings.hpp"
+#include "tlscope/views/summary.hpp"
 #include "tlscope/views/tensor_screens.hpp"
 
 namespace tlscope::exporters {
@@ -49,6 +51,15 @@ TLSCOPE_REPORT_PAGES(TLSCOPE_DECLARE_PAGE_WRITER)
 // The compile family (write_compile_pages) as work items for the report's threads: `slices`
 // slices of the compile pages, then the payload files they link, split as finely.
 std::vector<WorkItem> compile_work(ReportContext& ctx, size_t slices);
+
+// The summary's two large loads, which may run beside the other families; only the page itself
+// waits for them all, as it lists their notes.
+struct IndexViews {
+  views::Result<views::Summary> summary;
+  views::Result<views::Findings> findings;
+};
+IndexViews load_index_views(const Database& db);
+void write_index_page(ReportContext& ctx, const IndexViews& loaded);
 
 // provenance/provenance_<id>.html, the page of provenance graph `graph_id` (views/provenance.hpp).
 std::string provenance_page(int64_t graph_id);

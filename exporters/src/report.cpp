@@ -123,6 +123,11 @@ ReportResult write_report(const ReportOptions& options) {
   });
   size_t threads = report_threads(options);
   std::vector<WorkItem> items = family_items(ctx, threads);
+  // On several threads the summary's loads run beside the other families (its page comes last).
+  std::optional<IndexViews> index_views;
+  if (threads > 1)
+    items.push_back(
+        {"summary", [&](ReportContext& c) { index_views = load_index_views(c.db); }, {}, true});
   std::vector<WorkOutcome> outcomes = run_work(items, threads, db, site, options, shared);
   // Merged in item order: the notes and the first error read as in a run on one thread. A
   // family split into slices notes a failing statement once, not once per slice.
@@ -145,9 +150,15 @@ ReportResult write_report(const ReportOptions& options) {
     site.absorb(outcomes[i].site);
   }
   // The summary last, on this thread: it lists the notes the other families collected.
-  for (const PageFamily& family : kPageFamilies)
-    if (family.screen == views::ScreenId::summary)
-      timed(views::screen(family.screen).name, [&] { family.write(ctx); });
+  for (const PageFamily& family : kPageFamilies) {
+    if (family.screen != views::ScreenId::summary) continue;
+    timed(views::screen(family.screen).name, [&] {
+      if (index_views)
+        write_index_page(ctx, *index_views);
+      else
+        family.write(ctx);
+    });
+  }
 
   snapshot.reset();
   result.ok = site.error().empty();
