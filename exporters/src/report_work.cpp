@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <exception>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -72,12 +73,22 @@ std::vector<WorkOutcome> run_work(const std::vector<WorkItem>& items, size_t thr
   out.reserve(items.size());
   for (size_t i = 0; i < items.size(); ++i) out.push_back({site.branch(), {}, 0});
   Queue queue(items);
+  // An item that throws (out of memory) must not end a worker thread, which would terminate the
+  // process, nor leave the items after it waiting: it counts as finished, and the first
+  // exception is rethrown on the caller's thread once every thread has stopped.
+  std::mutex failed_mutex;
+  std::exception_ptr failed;
   auto work = [&](const Database& conn) {
     while (std::optional<size_t> i = queue.take()) {
       WorkOutcome& o = out[*i];
       ReportContext ctx{conn, o.site, options, o.warnings, shared};
       auto start = std::chrono::steady_clock::now();
-      items[*i].run(ctx);
+      try {
+        items[*i].run(ctx);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(failed_mutex);
+        if (!failed) failed = std::current_exception();
+      }
       o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       queue.finish(*i);
     }
@@ -96,6 +107,7 @@ std::vector<WorkOutcome> run_work(const std::vector<WorkItem>& items, size_t thr
   }
   work(db);
   for (std::thread& t : pool) t.join();
+  if (failed) std::rethrow_exception(failed);
   return out;
 }
 
