@@ -26,8 +26,9 @@ struct SharedViews {
 
 // The report's page families, one row each: X(screen, writer). A row declares the family's
 // writer (defined in its page_*.cpp) and registers it under its screen (views::kScreens, whose
-// report_page gives the navigation entry); report.cpp writes the families in this order. The
-// summary comes last: it lists the notes the other pages collected.
+// report_page gives the navigation entry); report.cpp runs the families on its threads and merges
+// their notes and counts in this order. The summary comes last: it lists the notes the other
+// pages collected. A writer may run beside any other: it keeps no state outside its context.
 #define TLSCOPE_REPORT_PAGES(X)                    \
   X(compile_tree, write_compile_tree)              \
   X(compile, write_compile_pages)                  \

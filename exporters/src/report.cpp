@@ -1,4 +1,5 @@
-// Writes the whole static site: assets, then every page family of TLSCOPE_REPORT_PAGES in order.
+// Writes the whole static site: assets, then every page family of TLSCOPE_REPORT_PAGES, on a
+// pool of threads (report_work.hpp) whose output is merged in the families' order.
 #include "tlscope/exporters/report.hpp"
 
 #include <algorithm>

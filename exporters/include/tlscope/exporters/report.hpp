@@ -35,10 +35,9 @@ struct ReportResult {
   size_t files = 0;                   // all files written (pages, data, payloads, assets)
   uint64_t bytes = 0;                 // total bytes written
   uint64_t largest_page_bytes = 0;
-  bool ran_analysis = false;
-  std::vector<std::pair<std::string, double>>
-      seconds;  // wall time per page family  // the database had no analysis tables, so they were
-                // built first
+  bool ran_analysis = false;  // the database had no analysis tables, so they were built first
+  // Wall time per page family (summed over its work items, which may have run side by side).
+  std::vector<std::pair<std::string, double>> seconds;
 };
 
 ReportResult write_report(const ReportOptions& options);
