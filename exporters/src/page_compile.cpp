@@ -1,6 +1,9 @@
 // compile/*.html: one page per compile with its metrics, graphs, guards, generated code, other
 // artifacts and input tensors, all attempts together. Large payloads get pages of their own.
+#include <algorithm>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <set>
 
 #include "pages.hpp"
@@ -32,14 +35,36 @@ CodeLanguage language_of(const views::PayloadEntry& e) {
   return CodeLanguage::kPlain;
 }
 
+// A payload file a compile page links to, as the first compile that links it asked for it.
+struct PayloadFile {
+  int64_t payload_id = 0;
+  std::string rel;    // payloads/<id>.txt or .html
+  std::string title;  // the .html page's title
+  CodeLanguage language = CodeLanguage::kPlain;
+};
+
+// What the slices of the compile pages share: the provenance links (loaded once, read-only) and
+// the payload files each slice asked for, merged in compile order once every slice is done.
+struct CompilePlan {
+  explicit CompilePlan(const Database& db) : shapes(db), runtime(db) {}
+  // Both read their whole table when made, so they are made once here, not once per slice;
+  // read() only looks them up.
+  const views::CompileShapesReader shapes;
+  const views::CompileRuntimeReader runtime;
+  std::map<std::pair<int64_t, std::string>, std::vector<views::ProvenanceGraphRow>> provenance;
+  std::string provenance_note;                   // a failed load, noted by the first slice
+  std::vector<std::vector<PayloadFile>> wanted;  // per slice, in the order its pages link them
+  std::once_flag merged;
+  std::vector<PayloadFile> files;  // each payload once: its first link wins
+};
+
 class CompilePageWriter {
  public:
-  CompilePageWriter(ReportContext& ctx, const TensorSnapshots& snapshots)
-      : ctx_(ctx), snapshots_(snapshots), reader_(ctx.db), shapes_(ctx.db), runtime_(ctx.db) {
-    auto loaded = views::load_provenance_graphs(ctx.db);
-    for (const views::ProvenanceGraphRow& g : noted(ctx, "provenance graphs", loaded))
-      provenance_[{g.file_id, g.compile_id}].push_back(g);
-  }
+  CompilePageWriter(ReportContext& ctx, const TensorSnapshots& snapshots, const CompilePlan& plan,
+                    std::vector<PayloadFile>& wanted)
+      : ctx_(ctx), snapshots_(snapshots), plan_(plan), wanted_(wanted), reader_(ctx.db) {}
+
+  views::CompileDetailReader& reader() { return reader_; }
 
   void write(const CompileRow& row) {
     views::Result<views::CompileDetail> loaded = reader_.read(row);
@@ -57,8 +82,8 @@ class CompilePageWriter {
     overview(c, h);
     provenance(c, h);
     metrics(d, h);
-    views::Result<views::CompileRuntime> runtime = runtime_.read(c.file_id, c.compile_id);
-    views::Result<views::CompileShapes> shapes = shapes_.read(c.file_id, c.compile_id);
+    views::Result<views::CompileRuntime> runtime = plan_.runtime.read(c.file_id, c.compile_id);
+    views::Result<views::CompileShapes> shapes = plan_.shapes.read(c.file_id, c.compile_id);
     // The readers read once: their failure is the same for every compile, so one note.
     if (!noted_extra_error_ && (!runtime.ok() || !shapes.ok())) {
       noted_extra_error_ = true;
@@ -97,8 +122,8 @@ class CompilePageWriter {
 
   // Links to the compile's Inductor provenance pages, when it logged the mapping artifacts.
   void provenance(const CompileRow& c, std::string& h) {
-    auto it = provenance_.find({c.file_id, c.compile_id});
-    if (it == provenance_.end()) return;
+    auto it = plan_.provenance.find({c.file_id, c.compile_id});
+    if (it == plan_.provenance.end()) return;
     h += "<p id=\"compile-provenance\">Inductor provenance (pre-grad nodes, post-grad nodes and "
          "kernels linked): ";
     for (const views::ProvenanceGraphRow& g : it->second) {
@@ -149,33 +174,34 @@ class CompilePageWriter {
          "</span></summary>\n";
     // Small payloads are inlined. Larger ones are written once per distinct payload (the same
     // graph often recurs in many compiles) as their own page, shown in a lazily loaded frame
-    // when the block is opened; beyond highlight_limit they are plain .txt files.
-    // The text is read only when it is shown inline or written the first time.
-    auto text = [&] { return reader_.payload_text(e.payload_id).value; };
+    // when the block is opened; beyond highlight_limit they are plain .txt files. Those files
+    // are asked for here and written after every slice is done (write_payload_files).
     size_t size = static_cast<size_t>(e.size);
     if (size <= kInlineBytes && size <= budget) {
       budget -= size;
-      h += "<pre class=\"code\">" + highlight_code(text(), language_of(e)) + "</pre>";
+      h += "<pre class=\"code\">" +
+           highlight_code(reader_.payload_text(e.payload_id).value, language_of(e)) + "</pre>";
     } else if (size > ctx_.options.max_inline_payload || language_of(e) == CodeLanguage::kPlain) {
       // Plain text (JSON artifacts, guard lists) needs no highlighting: the raw .txt is framed.
       std::string rel = "payloads/" + std::to_string(e.payload_id) + ".txt";
-      if (written_.insert(e.payload_id).second) ctx_.site.write(rel, text());
+      want(e, rel);
       h += "<iframe class=\"payload\" loading=\"lazy\" src=\"../" + rel +
            "\"></iframe>"
            "<p class=\"muted\"><a href=\"../" +
            rel + "\">open as text</a></p>";
     } else {
       std::string rel = "payloads/" + std::to_string(e.payload_id) + ".html";
-      if (written_.insert(e.payload_id).second) {
-        std::string page = page_head(e.name.empty() ? e.kind : e.name, "payload", 1);
-        page += "<pre class=\"code\">" + highlight_code(text(), language_of(e)) + "</pre>\n";
-        ctx_.site.write(rel, page + page_tail(1));
-      }
+      want(e, rel);
       h += "<iframe class=\"payload\" loading=\"lazy\" src=\"../" + rel + "\" title=\"";
       append_html_escaped(h, e.name.empty() ? e.kind : e.name);
       h += "\"></iframe><p class=\"muted\"><a href=\"../" + rel + "\">open on its own page</a></p>";
     }
     h += "</details>\n";
+  }
+
+  void want(const views::PayloadEntry& e, const std::string& rel) {
+    if (asked_.insert(e.payload_id).second)
+      wanted_.push_back({e.payload_id, rel, e.name.empty() ? e.kind : e.name, language_of(e)});
   }
 
   void tensors(const views::CompileDetail& d, std::string& h) {
@@ -222,24 +248,89 @@ class CompilePageWriter {
 
   ReportContext& ctx_;
   const TensorSnapshots& snapshots_;
+  const CompilePlan& plan_;
+  std::vector<PayloadFile>& wanted_;
   views::CompileDetailReader reader_;
-  views::CompileShapesReader shapes_;
-  views::CompileRuntimeReader runtime_;
-  std::set<int64_t> written_;
-  std::map<std::pair<int64_t, std::string>, std::vector<views::ProvenanceGraphRow>> provenance_;
+  std::set<int64_t> asked_;  // this slice's, so `wanted_` lists each payload once
   bool noted_error_ = false, noted_extra_error_ = false;
 };
 
+// Payload files [begin, end) of plan.files, with the text read through this item's connection.
+void write_payload_files(ReportContext& ctx, views::CompileDetailReader& reader,
+                         const CompilePlan& plan, size_t begin, size_t end) {
+  for (size_t i = begin; i < end && i < plan.files.size(); ++i) {
+    const PayloadFile& f = plan.files[i];
+    std::string text = reader.payload_text(f.payload_id).value;
+    if (f.rel.ends_with(".txt")) {
+      ctx.site.write(f.rel, text);
+      continue;
+    }
+    std::string page = page_head(f.title, "payload", 1);
+    page += "<pre class=\"code\">" + highlight_code(text, f.language) + "</pre>\n";
+    ctx.site.write(f.rel, page + page_tail(1));
+  }
+}
+
+void merge_wanted(CompilePlan& plan) {
+  std::set<int64_t> seen;
+  for (const std::vector<PayloadFile>& slice : plan.wanted)
+    for (const PayloadFile& f : slice)
+      if (seen.insert(f.payload_id).second) plan.files.push_back(f);
+}
+
 }  // namespace
 
-void write_compile_pages(ReportContext& ctx) {
+std::vector<WorkItem> compile_work(ReportContext& ctx, size_t slices) {
   const std::vector<CompileRow>& compiles = ctx.shared.compile_tree.compiles;
-  CompilePageWriter writer(ctx, ctx.shared.snapshots);
   size_t limit = std::min(compiles.size(), ctx.options.max_compile_pages);
-  for (size_t i = 0; i < limit; ++i) writer.write(compiles[i]);
-  if (limit < compiles.size())
-    ctx.warnings.push_back("only the first " + std::to_string(limit) + " of " +
-                           std::to_string(compiles.size()) + " compile pages were written");
+  auto plan = std::make_shared<CompilePlan>(ctx.db);
+  auto loaded = views::load_provenance_graphs(ctx.db);
+  if (!loaded.ok()) plan->provenance_note = "provenance graphs: " + loaded.error;
+  for (const views::ProvenanceGraphRow& g : loaded.value)
+    plan->provenance[{g.file_id, g.compile_id}].push_back(g);
+  slices = std::clamp<size_t>(slices, 1, std::max<size_t>(limit, 1));
+  plan->wanted.resize(slices);
+  // Payload files [n k / slices, n (k + 1) / slices) of the merged list.
+  auto write_payloads = [plan, slices](ReportContext& c, views::CompileDetailReader& reader,
+                                       size_t k) {
+    std::call_once(plan->merged, [&] { merge_wanted(*plan); });
+    size_t n = plan->files.size();
+    write_payload_files(c, reader, *plan, n * k / slices, n * (k + 1) / slices);
+  };
+  std::vector<WorkItem> items;
+  std::vector<size_t> all_slices;
+  for (size_t k = 0; k < slices; ++k) {
+    size_t begin = limit * k / slices, end = limit * (k + 1) / slices;
+    all_slices.push_back(items.size());
+    auto slice = [plan, k, begin, end, limit, write_payloads](ReportContext& c) {
+      if (k == 0 && !plan->provenance_note.empty()) c.warnings.push_back(plan->provenance_note);
+      CompilePageWriter writer(c, c.shared.snapshots, *plan, plan->wanted[k]);
+      for (size_t i = begin; i < end; ++i) writer.write(c.shared.compile_tree.compiles[i]);
+      size_t total = c.shared.compile_tree.compiles.size();
+      if (k + 1 == plan->wanted.size() && limit < total)
+        c.warnings.push_back("only the first " + std::to_string(limit) + " of " +
+                             std::to_string(total) + " compile pages were written");
+      // One slice (one thread) writes the payload files itself, through its writer's reader:
+      // a reader of their own would prepare its statements again, a cost small reports feel.
+      if (plan->wanted.size() == 1) write_payloads(c, writer.reader(), 0);
+    };
+    items.push_back({"compile", slice, {}});
+  }
+  if (slices == 1) return items;
+  // The payload files come after every slice (each is written by its first link, in compile
+  // order), split as finely as the pages.
+  for (size_t k = 0; k < slices; ++k) {
+    auto payloads = [k, write_payloads](ReportContext& c) {
+      views::CompileDetailReader reader(c.db);
+      write_payloads(c, reader, k);
+    };
+    items.push_back({"compile", payloads, all_slices});
+  }
+  return items;
+}
+
+void write_compile_pages(ReportContext& ctx) {
+  for (const WorkItem& item : compile_work(ctx, 1)) item.run(ctx);
 }
 
 }  // namespace tlscope::exporters

@@ -70,11 +70,17 @@ static std::string provenance_html(ReportContext& ctx) {
   return h + "</ul>\n";
 }
 
+IndexViews load_index_views(const Database& db) {
+  return {views::load_summary(db), views::load_findings(db, kExamples)};
+}
+
 void write_index_page(ReportContext& ctx) {
-  auto loaded_summary = views::load_summary(ctx.db);
-  auto loaded_findings = views::load_findings(ctx.db, kExamples);
-  const views::Summary& s = noted(ctx, "summary", loaded_summary);
-  const views::Findings& findings = noted(ctx, "findings", loaded_findings);
+  write_index_page(ctx, load_index_views(ctx.db));
+}
+
+void write_index_page(ReportContext& ctx, const IndexViews& loaded) {
+  const views::Summary& s = noted(ctx, "summary", loaded.summary);
+  const views::Findings& findings = noted(ctx, "findings", loaded.findings);
   std::string h = page_head("tlscope report", "index", 0);
   h += "<div class=\"cards\">";
   h += card("files", static_cast<int64_t>(s.files.size()), "log files", "#files");

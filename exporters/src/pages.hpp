@@ -4,8 +4,11 @@
 
 #include <vector>
 
+#include "report_work.hpp"
 #include "site.hpp"
 #include "tlscope/views/compile_tree.hpp"
+#include "tlscope/views/findings.hpp"
+#include "tlscope/views/summary.hpp"
 #include "tlscope/views/tensor_screens.hpp"
 
 namespace tlscope::exporters {
@@ -23,8 +26,9 @@ struct SharedViews {
 
 // The report's page families, one row each: X(screen, writer). A row declares the family's
 // writer (defined in its page_*.cpp) and registers it under its screen (views::kScreens, whose
-// report_page gives the navigation entry); report.cpp writes the families in this order. The
-// summary comes last: it lists the notes the other pages collected.
+// report_page gives the navigation entry); report.cpp runs the families on its threads and merges
+// their notes and counts in this order. The summary comes last: it lists the notes the other
+// pages collected. A writer may run beside any other: it keeps no state outside its context.
 #define TLSCOPE_REPORT_PAGES(X)                    \
   X(compile_tree, write_compile_tree)              \
   X(compile, write_compile_pages)                  \
@@ -44,6 +48,19 @@ struct SharedViews {
 #define TLSCOPE_DECLARE_PAGE_WRITER(screen, writer) void writer(ReportContext& ctx);
 TLSCOPE_REPORT_PAGES(TLSCOPE_DECLARE_PAGE_WRITER)
 #undef TLSCOPE_DECLARE_PAGE_WRITER
+
+// The compile family (write_compile_pages) as work items for the report's threads: `slices`
+// slices of the compile pages, then the payload files they link, split as finely.
+std::vector<WorkItem> compile_work(ReportContext& ctx, size_t slices);
+
+// The summary's two large loads, which may run beside the other families; only the page itself
+// waits for them all, as it lists their notes.
+struct IndexViews {
+  views::Result<views::Summary> summary;
+  views::Result<views::Findings> findings;
+};
+IndexViews load_index_views(const Database& db);
+void write_index_page(ReportContext& ctx, const IndexViews& loaded);
 
 // provenance/provenance_<id>.html, the page of provenance graph `graph_id` (views/provenance.hpp).
 std::string provenance_page(int64_t graph_id);

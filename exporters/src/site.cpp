@@ -1,6 +1,7 @@
 // Page shell, file output and shared link helpers of the HTML report.
 #include "site.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <system_error>
@@ -22,10 +23,14 @@ std::string up(int depth) {
 
 bool Site::write(const std::string& rel, std::string_view content) {
   std::filesystem::path path = root_ / rel;
-  // One create_directories per folder, not per file: the report writes thousands of files.
-  if (made_dirs_.insert(path.parent_path().string()).second) {
-    std::error_code ec;
-    std::filesystem::create_directories(path.parent_path(), ec);
+  {
+    // One create_directories per folder, not per file: the report writes thousands of files.
+    // Held while the folder is made, so no other thread writes into it before it exists.
+    std::lock_guard<std::mutex> lock(folders_->mutex);
+    if (folders_->made.insert(path.parent_path().string()).second) {
+      std::error_code ec;
+      std::filesystem::create_directories(path.parent_path(), ec);
+    }
   }
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(content.data(), static_cast<std::streamsize>(content.size()));
@@ -41,6 +46,20 @@ bool Site::write(const std::string& rel, std::string_view content) {
     largest_page_ = std::max<uint64_t>(largest_page_, content.size());
   }
   return true;
+}
+
+Site Site::branch() const {
+  Site b(root_);
+  b.folders_ = folders_;
+  return b;
+}
+
+void Site::absorb(const Site& other) {
+  if (error_.empty()) error_ = other.error_;
+  pages_ += other.pages_;
+  files_ += other.files_;
+  bytes_ += other.bytes_;
+  largest_page_ = std::max(largest_page_, other.largest_page_);
 }
 
 std::string page_head(std::string_view title, std::string_view page_id, int depth) {

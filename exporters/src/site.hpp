@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -19,11 +21,20 @@ namespace tlscope::exporters {
 using views::Database;
 using views::Statement;
 
+// The report's page families run on several threads: each work item writes through a branch()
+// of the one Site, with counters and a first error of its own that absorb() adds back in item
+// order, so the totals and the error named do not depend on which thread ran what. Only the set
+// of folders made is shared (under a lock).
 class Site {
  public:
-  explicit Site(std::filesystem::path root) : root_(std::move(root)) {}
+  explicit Site(std::filesystem::path root)
+      : root_(std::move(root)), folders_(std::make_shared<Folders>()) {}
   // Writes `content` to root/rel, creating folders; false (and error()) on I/O failure.
   bool write(const std::string& rel, std::string_view content);
+  // A Site over the same folder, sharing the folders made, with zero counts and no error.
+  Site branch() const;
+  // Adds `other`'s counts; its error becomes this Site's when this one has none yet.
+  void absorb(const Site& other);
   const std::string& error() const { return error_; }
   size_t pages() const { return pages_; }
   size_t files() const { return files_; }
@@ -31,8 +42,12 @@ class Site {
   uint64_t largest_page() const { return largest_page_; }
 
  private:
+  struct Folders {
+    std::mutex mutex;
+    std::set<std::string> made;
+  };
   std::filesystem::path root_;
-  std::set<std::string> made_dirs_;
+  std::shared_ptr<Folders> folders_;
   std::string error_;
   size_t pages_ = 0, files_ = 0;
   uint64_t bytes_ = 0, largest_page_ = 0;

@@ -17,12 +17,19 @@ Result<CollectiveParity> load_collective_parity(const Database& db, Page page) {
   const int64_t limit = page.limit == Page::kAll ? -1 : static_cast<int64_t>(page.limit);
   read_rows_bound(
       db,
+      // The page's graphs (g), then their rows, each carrying its graph's sort key (w: the
+      // graph's first row, as min(id) picks it in g). Not a join of g with the table: the table
+      // has no index on (file_id, schedule_event_id), so SQLite scanned it once per graph
+      // (0.3 s for 3,222 rows on the 1 GB benchmark log); IN builds a transient index.
       "WITH g AS (SELECT file_id, schedule_event_id, min(id) AS first, rank AS r, compile_id AS "
       "cid, graph AS gi FROM collective_parity GROUP BY file_id, schedule_event_id ORDER BY r, "
-      "cid, gi, file_id LIMIT ?1 OFFSET ?2) "
-      "SELECT c.file_id, c.rank, c.compile_id, c.graph, c.op, c.scheduled, c.generated, "
-      "c.unwaited, c.schedule_event_id FROM g JOIN collective_parity c ON c.file_id = g.file_id "
-      "AND c.schedule_event_id = g.schedule_event_id ORDER BY g.r, g.cid, g.gi, g.file_id, c.id",
+      "cid, gi, file_id LIMIT ?1 OFFSET ?2), "
+      "w AS (SELECT *, first_value(rank) OVER p AS r, first_value(compile_id) OVER p AS cid, "
+      "first_value(graph) OVER p AS gi FROM collective_parity "
+      "WINDOW p AS (PARTITION BY file_id, schedule_event_id ORDER BY id)) "
+      "SELECT file_id, rank, compile_id, graph, op, scheduled, generated, unwaited, "
+      "schedule_event_id FROM w WHERE (file_id, schedule_event_id) IN "
+      "(SELECT file_id, schedule_event_id FROM g) ORDER BY r, cid, gi, file_id, id",
       out, [&](Statement& s) { s.bind(1, limit).bind(2, static_cast<int64_t>(page.offset)); },
       [&, last = std::pair<int64_t, int64_t>{-1, -1}](const Statement& s) mutable {
         std::pair<int64_t, int64_t> key{s.int64(0), s.int64(8)};
