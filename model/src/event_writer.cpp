@@ -615,14 +615,17 @@ void EventWriter::finish() {
     w.db.exec("COMMIT");
     w.in_transaction = false;
   }
-  // Parsing is over, so a second core is free: let SQLite's sorter use helper threads. They only
-  // work when a sort spills into several runs: with 16 MiB runs each index of the 1 GB benchmark
-  // log sorted in one run on this thread (3.76 G instructions for all the index builds, none
-  // on a helper); 8 MiB runs are sorted by the helpers and merged here (2.32 G on this thread,
-  // 2.28 G on the helpers: the writer's share of the wall -38% for +22% CPU in all; 4 and 2 MiB
-  // runs cost more on both sides). callgrind, sqlite3 3.40 on a copy of that database.
-  w.db.exec("PRAGMA threads=2; PRAGMA cache_size=-8192;");
+  // Parsing is over, so a second core is free: let SQLite's sorter use helper threads. It never
+  // does with temp_store=MEMORY (sqlite3VdbeSorterInit sets no workers then), so the index
+  // builds run with temp files allowed, and the helpers only work when a sort spills into
+  // several runs: in 16 MiB runs each index of the 1 GB benchmark log sorted in one run on this
+  // thread (3.76 G instructions for all the index builds, none on a helper); in 8 MiB runs the
+  // helpers sort and this thread merges (2.32 G here, 2.28 G on the helpers: the writer's share
+  // -38% for +22% CPU in all; 4 and 2 MiB runs cost more on both sides). callgrind, sqlite3 3.40
+  // on a copy of that database. The pragmas are put back for the analysis that may follow.
+  w.db.exec("PRAGMA threads=2; PRAGMA temp_store=DEFAULT; PRAGMA cache_size=-8192;");
   create_indexes(w.db);
+  w.db.exec("PRAGMA temp_store=MEMORY; PRAGMA cache_size=-16384;");
 }
 
 }  // namespace tlscope::model
