@@ -615,17 +615,15 @@ void EventWriter::finish() {
     w.db.exec("COMMIT");
     w.in_transaction = false;
   }
-  // Parsing is over, so a second core is free: let SQLite's sorter use helper threads. It never
-  // does with temp_store=MEMORY (sqlite3VdbeSorterInit sets no workers then), so the index
-  // builds run with temp files allowed, and the helpers only work when a sort spills into
-  // several runs: in 16 MiB runs each index of the 1 GB benchmark log sorted in one run on this
-  // thread (3.76 G instructions for all the index builds, none on a helper); in 8 MiB runs the
-  // helpers sort and this thread merges (2.32 G here, 2.28 G on the helpers: the writer's share
-  // -38% for +22% CPU in all; 4 and 2 MiB runs cost more on both sides). callgrind, sqlite3 3.40
-  // on a copy of that database. The pragmas are put back for the analysis that may follow.
-  w.db.exec("PRAGMA threads=2; PRAGMA temp_store=DEFAULT; PRAGMA cache_size=-8192;");
+  // Sort in 16 MiB runs merged rather than one run the size of the whole cache (measured on a
+  // 270 MB log: about a quarter less CPU for the index builds). PRAGMA threads does nothing here:
+  // SQLite's sorter takes no helper threads under temp_store=MEMORY (sqlite3VdbeSorterInit).
+  // Allowing temp files for the builds let 8 MiB runs be sorted on helpers (callgrind on the
+  // 1 GB benchmark log's database: this thread 3.76 -> 2.32 G instructions, +22% in all), but
+  // at load 3.5 on 2 cores the builds' wall did not shrink (0.55 s against 0.44-0.53 s) and
+  // the process spent more CPU, so it was left out (bench/README.md, session 7).
+  w.db.exec("PRAGMA threads=2; PRAGMA cache_size=-16384;");
   create_indexes(w.db);
-  w.db.exec("PRAGMA temp_store=MEMORY; PRAGMA cache_size=-16384;");
 }
 
 }  // namespace tlscope::model
