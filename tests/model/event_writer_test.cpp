@@ -476,11 +476,11 @@ TEST_CASE("chromium rows written in groups match each record handed in, across f
       const int named = end ? i - 1 : i;
       const char* ph = begin ? "B" : end ? "E" : i % 2 == 0 ? "X" : "i";
       const int ts = end ? 10 * (i - 1) + 3 : 10 * i;
-      std::string args = !begin && !end && i % 4 == 0 ? R"({"compile_id": ")" +
-                                                              std::to_string(i) + R"(/0"})"
-                                                        : "{}";
-      payload = R"({"name": "n)" + std::to_string(named) + R"(", "ph": ")" + ph +
-                R"(", "ts": )" + std::to_string(ts) + R"(, "cat": "c)" + std::to_string(named % 3) +
+      std::string args = !begin && !end && i % 4 == 0
+                             ? R"({"compile_id": ")" + std::to_string(i) + R"(/0"})"
+                             : "{}";
+      payload = R"({"name": "n)" + std::to_string(named) + R"(", "ph": ")" + ph + R"(", "ts": )" +
+                std::to_string(ts) + R"(, "cat": "c)" + std::to_string(named % 3) +
                 R"(", "pid": 7, "tid": )" + std::to_string(named % 4) + R"(, "args": )" + args +
                 (ph[0] == 'X' ? R"(, "dur": )" + std::to_string(i) : "") + "}";
       parser::Event e;
@@ -595,8 +595,7 @@ TEST_CASE("payloads written in groups from held texts equal the rows of copied t
   // b.log repeats a.log, so it is gone again: a.log's rows alone.
   REQUIRE(count(held.db, "SELECT count(*) FROM payloads") == static_cast<int64_t>(distinct.size()));
   CHECK(distinct.size() > 64);  // at least one full group
-  CHECK(count(held.db, "SELECT count(*) FROM events WHERE payload_id IS NOT NULL") ==
-        with_payload);
+  CHECK(count(held.db, "SELECT count(*) FROM events WHERE payload_id IS NOT NULL") == with_payload);
   CHECK(count(held.db, "SELECT count(*) FROM payloads WHERE text GLOB '*x*'") == 0);
   CHECK(count(held.db, "SELECT count(*) FROM events WHERE metadata GLOB '*x*'") == 0);
   for (const char* table : {"files", "events", "payloads"}) {
