@@ -67,15 +67,28 @@ struct Watermarks {
           chromium = 0;
 };
 
-// One events row waiting for a multi-row INSERT. It owns copies of its text: a caller may hand
-// add_event an Event whose strings die when the call returns.
+// One events row waiting for a multi-row INSERT. It owns copies of its short text; the
+// metadata is copied too unless the caller holds it until release_texts (EventTexts), and
+// `metadata_view` is what is bound either way.
 struct PendingEvent {
   int64_t id = 0, file_id = 0, line = 0, byte_offset = 0, thread = 0, lineno = 0, payload_lines = 0;
   std::optional<int64_t> rank, compiled_autograd_id, frame_id, frame_compile_id, attempt,
       payload_id, md5_ok;
   std::string kind, compile_id, pathname, metadata;
+  std::string_view metadata_view;
   std::array<char, 20> time{};
 };
+
+// One payloads row waiting for a multi-row INSERT (EventTexts::kHeldUntilRelease only): its text
+// is a view of the caller's held event, so grouping adds no copy of the ~600 MB of payload text
+// of the 1 GB benchmark log (185,817 rows, one statement each before).
+struct PendingPayload {
+  int64_t id = 0;
+  std::array<char, 32> md5{};
+  std::string_view text;
+};
+
+constexpr size_t kPayloadsPerInsert = 64;
 
 // Events rows per INSERT statement: one statement execution (cursor open, halt, reset) per
 // this many rows instead of per row (writer CPU on a 200 MB slice, 8 runs each alternated:
@@ -96,13 +109,28 @@ std::string multi_row_insert(std::string_view table, int columns, size_t rows) {
 
 constexpr int kEventColumns = 19;
 
+// One chromium_event_rows row waiting for a multi-row INSERT, with its ids worked out. It owns
+// copies of its text (copy-assigned into a reused slot, so the strings keep their capacity):
+// a ChromiumRow handed to write_chromium may die when the call returns. 106,147 rows on the
+// 1 GB benchmark log, one statement each before; grouped like the events rows.
+struct PendingChromium {
+  int64_t id = 0, event_id = 0, file_id = 0;
+  std::optional<int64_t> rank, end_event_id;
+  std::array<ChromiumValue, ChromiumRow::kFieldCount> fields;
+  std::optional<double> matched_dur;
+  std::string compile_id;
+};
+
+constexpr size_t kChromiumPerInsert = 64;
+constexpr int kChromiumColumns = 13;
+
 }  // namespace
 
 struct EventWriter::Impl {
-  Impl(Connection& c, ChromiumRows chromium)
+  Impl(Connection& c, ChromiumRows chromium, EventTexts texts)
       : db(c),
+        held_texts(texts == EventTexts::kHeldUntilRelease),
         insert_event(c.prepare(multi_row_insert("events", kEventColumns, 1))),
-        insert_events(c.prepare(multi_row_insert("events", kEventColumns, kEventsPerInsert))),
         insert_payload(c.prepare("INSERT INTO payloads(id, md5, size, text) VALUES(?,?,?,?)")),
         insert_error(c.prepare(
             "INSERT INTO ingest_errors(file_id, line, byte_offset, line_count, kind, reason, "
@@ -117,9 +145,7 @@ struct EventWriter::Impl {
         find_duplicate(c.prepare(
             "SELECT path FROM files WHERE content_hash = ? AND rank IS ? AND completed = 1 "
             "AND id <> ? ORDER BY id LIMIT 1")),
-        insert_chromium(c.prepare(
-            "INSERT INTO chromium_event_rows(id, event_id, file_id, rank, name, cat, ph, ts, dur, "
-            "pid, tid, compile_id, end_event_id) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)")),
+        insert_chromium(c.prepare(multi_row_insert("chromium_event_rows", kChromiumColumns, 1))),
         frames(c) {
     if (chromium == ChromiumRows::kBuiltByWriter) pairing = std::make_unique<ChromiumPairing>();
     tables.emplace("describe_tensor", make_describe_tensor_table(c));
@@ -148,13 +174,41 @@ struct EventWriter::Impl {
     if (!key) key = md5_key(parser::Md5::hex_of(e.payload));
     auto [id, inserted] = payload_ids.find_or_insert(*key, next_payload_id);
     if (!inserted) return id;
-    std::array<char, 32> hex = md5_hex(*key);
-    insert_payload.bind_int(1, next_payload_id);
-    insert_payload.bind_text(2, std::string_view(hex.data(), hex.size()));
-    insert_payload.bind_int(3, static_cast<int64_t>(e.payload.size()));
-    insert_payload.bind_text(4, e.payload);
-    insert_payload.run();
+    if (held_texts) {
+      if (pending_payload_count == kPayloadsPerInsert) flush_payloads();
+      pending_payloads[pending_payload_count++] =
+          PendingPayload{next_payload_id, md5_hex(*key), e.payload};
+    } else {
+      bind_payload(insert_payload, 0, PendingPayload{next_payload_id, md5_hex(*key), e.payload});
+      insert_payload.run();
+    }
     return next_payload_id++;
+  }
+
+  // Binds one payloads row as the row-th tuple of `s` (0-based).
+  static void bind_payload(Statement& s, size_t row, const PendingPayload& p) {
+    const int b = static_cast<int>(row) * 4;
+    s.bind_int(b + 1, p.id);
+    s.bind_text(b + 2, std::string_view(p.md5.data(), p.md5.size()));
+    s.bind_int(b + 3, static_cast<int64_t>(p.text.size()));
+    s.bind_text(b + 4, p.text);
+  }
+
+  // Writes the pending payloads rows: a full set through the multi-row statement, fewer one by
+  // one.
+  void flush_payloads() {
+    if (pending_payload_count == kPayloadsPerInsert) {
+      for (size_t r = 0; r < kPayloadsPerInsert; ++r) {
+        bind_payload(insert_payloads(), r, pending_payloads[r]);
+      }
+      insert_payloads().run();
+    } else {
+      for (size_t i = 0; i < pending_payload_count; ++i) {
+        bind_payload(insert_payload, 0, pending_payloads[i]);
+        insert_payload.run();
+      }
+    }
+    pending_payload_count = 0;
   }
 
   void store_error(std::optional<int64_t> file, uint64_t line, uint64_t byte_offset,
@@ -196,29 +250,23 @@ struct EventWriter::Impl {
     }
   }
 
+  // The row is written later, in a group (flush_chromium); its ids are fixed now, so rows
+  // land where they did one by one. Its problem, if any, is written at once.
   void write_chromium(const ChromiumRow& row) {
     if (row.has_row) {
-      Statement& s = insert_chromium;
-      s.bind_int(1, marks.chromium + 1 + static_cast<int64_t>(row.chromium_ordinal));
-      s.bind_int(2, marks.events + 1 + static_cast<int64_t>(row.event_ordinal));
-      s.bind_int(3, file_id);
-      s.bind_opt_int(4, row.rank);
-      bind_value(s, 5, row.fields[ChromiumRow::kName]);
-      bind_value(s, 6, row.fields[ChromiumRow::kCat]);
-      bind_value(s, 7, row.fields[ChromiumRow::kPh]);
-      bind_value(s, 8, row.fields[ChromiumRow::kTs]);
-      if (row.matched_dur) {
-        s.bind_double(9, *row.matched_dur);
-      } else {
-        bind_value(s, 9, row.fields[ChromiumRow::kDur]);
-      }
-      bind_value(s, 10, row.fields[ChromiumRow::kPid]);
-      bind_value(s, 11, row.fields[ChromiumRow::kTid]);
-      s.bind_opt_text(12, nonempty(row.compile_id));
+      if (pending_chromium_count == kChromiumPerInsert) flush_chromium();
+      PendingChromium& p = pending_chromium[pending_chromium_count++];
+      p.id = marks.chromium + 1 + static_cast<int64_t>(row.chromium_ordinal);
+      p.event_id = marks.events + 1 + static_cast<int64_t>(row.event_ordinal);
+      p.file_id = file_id;
+      p.rank = row.rank;
+      p.fields = row.fields;
+      p.matched_dur = row.matched_dur;
+      p.compile_id = row.compile_id;
+      p.end_event_id.reset();
       if (row.end_event_ordinal) {
-        s.bind_int(13, marks.events + 1 + static_cast<int64_t>(*row.end_event_ordinal));
+        p.end_event_id = marks.events + 1 + static_cast<int64_t>(*row.end_event_ordinal);
       }
-      s.run();
     }
     if (!row.problem.empty()) {
       std::string reason = source.path + ":" + std::to_string(row.line) +
@@ -247,10 +295,56 @@ struct EventWriter::Impl {
     s.bind_int(b + 13, p.thread);
     s.bind_text(b + 14, p.pathname);
     s.bind_int(b + 15, p.lineno);
-    s.bind_text(b + 16, p.metadata);
+    s.bind_text(b + 16, p.metadata_view);
     s.bind_opt_int(b + 17, p.payload_id);
     s.bind_int(b + 18, p.payload_lines);
     s.bind_opt_int(b + 19, p.md5_ok);
+  }
+
+  // Binds one pending chromium row as the row-th tuple of `s` (0-based).
+  static void bind_chromium(Statement& s, size_t row, const PendingChromium& p) {
+    const int b = static_cast<int>(row) * kChromiumColumns;
+    s.bind_int(b + 1, p.id);
+    s.bind_int(b + 2, p.event_id);
+    s.bind_int(b + 3, p.file_id);
+    s.bind_opt_int(b + 4, p.rank);
+    bind_value(s, b + 5, p.fields[ChromiumRow::kName]);
+    bind_value(s, b + 6, p.fields[ChromiumRow::kCat]);
+    bind_value(s, b + 7, p.fields[ChromiumRow::kPh]);
+    bind_value(s, b + 8, p.fields[ChromiumRow::kTs]);
+    if (p.matched_dur) {
+      s.bind_double(b + 9, *p.matched_dur);
+    } else {
+      bind_value(s, b + 9, p.fields[ChromiumRow::kDur]);
+    }
+    bind_value(s, b + 10, p.fields[ChromiumRow::kPid]);
+    bind_value(s, b + 11, p.fields[ChromiumRow::kTid]);
+    s.bind_opt_text(b + 12, nonempty(p.compile_id));
+    s.bind_opt_int(b + 13, p.end_event_id);
+  }
+
+  // Writes the pending chromium rows: a full set through the multi-row statement, fewer one by
+  // one. Called before anything reads chromium_event_rows or commits.
+  void flush_chromium() {
+    if (pending_chromium_count == kChromiumPerInsert) {
+      for (size_t r = 0; r < kChromiumPerInsert; ++r) {
+        bind_chromium(insert_chromiums(), r, pending_chromium[r]);
+      }
+      insert_chromiums().run();
+    } else {
+      for (size_t i = 0; i < pending_chromium_count; ++i) {
+        bind_chromium(insert_chromium, 0, pending_chromium[i]);
+        insert_chromium.run();
+      }
+    }
+    pending_chromium_count = 0;
+  }
+
+  // Everything still waiting for a group, before a commit or a read of these tables.
+  void flush_rows() {
+    flush_events();
+    flush_payloads();
+    flush_chromium();
   }
 
   // Writes the pending events rows: whole groups through the multi-row statement, the rest one
@@ -258,8 +352,9 @@ struct EventWriter::Impl {
   void flush_events() {
     size_t i = 0;
     for (; pending_count - i >= kEventsPerInsert; i += kEventsPerInsert) {
-      for (size_t r = 0; r < kEventsPerInsert; ++r) bind_event(insert_events, r, pending[i + r]);
-      insert_events.run();
+      Statement& s = insert_events();
+      for (size_t r = 0; r < kEventsPerInsert; ++r) bind_event(s, r, pending[i + r]);
+      s.run();
     }
     for (; i < pending_count; ++i) {
       bind_event(insert_event, 0, pending[i]);
@@ -272,8 +367,28 @@ struct EventWriter::Impl {
     pending_bytes = 0;
   }
 
-  Statement insert_event, insert_events, insert_payload, insert_error, insert_file, update_file,
-      complete_file, update_counts, find_duplicate, insert_chromium;
+  const bool held_texts;  // EventTexts::kHeldUntilRelease
+  // The multi-row statements, prepared when first needed: preparing the three costs ~1.8 M
+  // instructions, 3% of a whole small job that never fills a group.
+  Statement& insert_events() {
+    return group_statement(insert_events_, "events", kEventColumns, kEventsPerInsert);
+  }
+  Statement& insert_payloads() {
+    return group_statement(insert_payloads_, "payloads", 4, kPayloadsPerInsert);
+  }
+  Statement& insert_chromiums() {
+    return group_statement(insert_chromiums_, "chromium_event_rows", kChromiumColumns,
+                           kChromiumPerInsert);
+  }
+  Statement& group_statement(std::optional<Statement>& slot, std::string_view table, int columns,
+                             size_t rows) {
+    if (!slot) slot.emplace(db.prepare(multi_row_insert(table, columns, rows)));
+    return *slot;
+  }
+
+  Statement insert_event, insert_payload, insert_error, insert_file, update_file, complete_file,
+      update_counts, find_duplicate, insert_chromium;
+  std::optional<Statement> insert_events_, insert_payloads_, insert_chromiums_;
   StackFrameTable frames;
   std::unordered_map<std::string_view, std::unique_ptr<TypedTable>> tables;
   std::unique_ptr<TypedTable> metrics;
@@ -284,6 +399,10 @@ struct EventWriter::Impl {
   std::array<PendingEvent, kEventsPerInsert> pending;  // reused: strings keep their capacity
   size_t pending_count = 0;
   size_t pending_bytes = 0;  // metadata bytes of the pending rows
+  std::array<PendingPayload, kPayloadsPerInsert> pending_payloads;
+  size_t pending_payload_count = 0;
+  std::array<PendingChromium, kChromiumPerInsert> pending_chromium;
+  size_t pending_chromium_count = 0;
   int64_t next_event_id = 1;
   int64_t next_payload_id = 1;
   bool in_transaction = false;
@@ -297,8 +416,8 @@ struct EventWriter::Impl {
   Watermarks marks;
 };
 
-EventWriter::EventWriter(Connection& db, ChromiumRows chromium)
-    : impl_(std::make_unique<Impl>(db, chromium)) {
+EventWriter::EventWriter(Connection& db, ChromiumRows chromium, EventTexts texts)
+    : impl_(std::make_unique<Impl>(db, chromium, texts)) {
   impl_->db.exec("BEGIN");
   impl_->in_transaction = true;
 }
@@ -308,7 +427,7 @@ EventWriter::~EventWriter() {
   // marks any file that did not finish.
   if (impl_ && impl_->in_transaction) {
     try {
-      impl_->flush_events();
+      impl_->flush_rows();
       impl_->db.exec("COMMIT");
     } catch (const SqliteError&) {
     }
@@ -320,6 +439,7 @@ void EventWriter::begin_file(const parser::SourceInfo& source) {
   w.source = source;
   w.first_rank.reset();
   w.file_events = w.file_errors = 0;
+  w.flush_rows();  // the marks below count every row handed in so far
   Connection& db = w.db;
   w.marks.events = w.next_event_id - 1;
   w.marks.payloads = w.next_payload_id - 1;
@@ -366,12 +486,17 @@ void EventWriter::add_event(const parser::Event& e) {
   p.thread = static_cast<int64_t>(e.header.thread);
   p.pathname.assign(e.header.pathname);
   p.lineno = e.header.lineno;
-  p.metadata.assign(e.metadata);
+  if (w.held_texts) {
+    p.metadata_view = e.metadata;
+  } else {
+    p.metadata.assign(e.metadata);
+    p.metadata_view = p.metadata;
+    w.pending_bytes += p.metadata.size();
+  }
   p.payload_id = payload_id;
   p.payload_lines = e.payload_lines;
   p.md5_ok.reset();
   if (e.md5 != parser::Md5Status::kNoPayload) p.md5_ok = e.md5 == parser::Md5Status::kOk;
-  w.pending_bytes += p.metadata.size();
   if (w.pending_bytes >= kPendingBytes) w.flush_events();
   ++w.file_events;
 
@@ -395,13 +520,13 @@ void EventWriter::add_error(const parser::ParseError& error) {
 
 FileOutcome EventWriter::end_file(const parser::SourceSummary& summary) {
   Impl& w = *impl_;
-  w.flush_events();  // the duplicate check below may delete this file's events
   w.file_open = false;
   if (w.pairing) {
     w.chromium_rows.clear();
     w.pairing->end_file(w.chromium_rows);
     for (const ChromiumRow& row : w.chromium_rows) w.write_chromium(row);
   }
+  w.flush_rows();  // the duplicate check below may delete this file's rows
   char hash[17];
   std::snprintf(hash, sizeof hash, "%016" PRIx64, summary.content_hash);
 
@@ -473,13 +598,18 @@ FileOutcome EventWriter::end_file(const parser::SourceSummary& summary) {
   return out;
 }
 
+void EventWriter::release_texts() {
+  impl_->flush_events();
+  impl_->flush_payloads();
+}
+
 void EventWriter::add_input_problem(std::string_view problem) {
   impl_->store_error(std::nullopt, 0, 0, 0, "io", problem, {});
 }
 
 void EventWriter::checkpoint() {
   Impl& w = *impl_;
-  w.flush_events();
+  w.flush_rows();
   if (w.file_open) {
     // An ingest killed after this commit leaves the file incomplete with these counts, not 0.
     w.update_counts.bind_int(1, static_cast<int64_t>(w.file_events));
@@ -495,14 +625,18 @@ void EventWriter::checkpoint() {
 
 void EventWriter::finish() {
   Impl& w = *impl_;
-  w.flush_events();
+  w.flush_rows();
   if (w.in_transaction) {
     w.db.exec("COMMIT");
     w.in_transaction = false;
   }
-  // Parsing is over, so a second core is free: let SQLite's sorter use a helper thread, and sort
-  // in 16 MiB runs that are then merged rather than in one run the size of the whole cache
-  // (measured on a 270 MB log: about a quarter less CPU for the index builds).
+  // Sort in 16 MiB runs merged rather than one run the size of the whole cache (measured on a
+  // 270 MB log: about a quarter less CPU for the index builds). PRAGMA threads does nothing here:
+  // SQLite's sorter takes no helper threads under temp_store=MEMORY (sqlite3VdbeSorterInit).
+  // Allowing temp files for the builds let 8 MiB runs be sorted on helpers (callgrind on the
+  // 1 GB benchmark log's database: this thread 3.76 -> 2.32 G instructions, +22% in all), but
+  // at load 3.5 on 2 cores the builds' wall did not shrink (0.55 s against 0.44-0.53 s) and
+  // the process spent more CPU, so it was left out (bench/README.md, session 7).
   w.db.exec("PRAGMA threads=2; PRAGMA cache_size=-16384;");
   create_indexes(w.db);
 }

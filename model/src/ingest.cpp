@@ -142,7 +142,11 @@ uint64_t size_on_disk(const parser::SourceInfo& s) {
 void write_sources(Connection& db, const parser::InputPlan& plan, const IngestOptions& options,
                    bool durable, IngestResult& result,
                    std::chrono::steady_clock::time_point start) {
-  EventWriter writer(db, ChromiumRows::kFromCaller);
+  // The batch being written is declared before the writer so that it outlives it: the writer
+  // holds views of its texts until release_texts, and its destructor (on an exception) still
+  // writes the rows that view them.
+  BatchPtr batch;
+  EventWriter writer(db, ChromiumRows::kFromCaller, EventTexts::kHeldUntilRelease);
   for (const auto* list : {&plan.problems, &plan.unreadable}) {
     for (const std::string& problem : *list) {
       writer.add_input_problem(problem);
@@ -188,7 +192,7 @@ void write_sources(Connection& db, const parser::InputPlan& plan, const IngestOp
     uint64_t done_before_file = 0;
     for (size_t i = 0; i < n; ++i) {
       for (;;) {
-        BatchPtr batch = queues[i]->pop();
+        batch = queues[i]->pop();
         if (batch->begin) {
           writer.begin_file(*batch->begin);
           if (durable) writer.checkpoint();
@@ -223,6 +227,7 @@ void write_sources(Connection& db, const parser::InputPlan& plan, const IngestOp
         } else if (!batch->events().empty()) {
           progress.bytes_done = done_before_file + batch->events().back().byte_offset;
         }
+        writer.release_texts();
         if (options.progress) options.progress(progress);
         pool.give(std::move(batch));
         if (cancel_requested(options)) throw StopRequested{};

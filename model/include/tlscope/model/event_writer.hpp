@@ -30,10 +30,18 @@ struct FileOutcome {
 // (ingest builds them on the parse threads and hands them over with add_chromium_row).
 enum class ChromiumRows { kBuiltByWriter, kFromCaller };
 
+// How long the text an Event views (metadata, payload) lives after add_event returns: only
+// during the call (the writer copies what it keeps), or until the caller's next release_texts()
+// (ingest's batches: the writer then keeps views and writes payloads in groups without a copy).
+// Held texts must also outlive checkpoint(), end_file(), finish() and the destructor, which
+// write whatever still views them.
+enum class EventTexts { kCopied, kHeldUntilRelease };
+
 class EventWriter {
  public:
   // `db` must already have the schema; the writer opens a transaction at once.
-  explicit EventWriter(Connection& db, ChromiumRows chromium = ChromiumRows::kBuiltByWriter);
+  explicit EventWriter(Connection& db, ChromiumRows chromium = ChromiumRows::kBuiltByWriter,
+                       EventTexts texts = EventTexts::kCopied);
   ~EventWriter();
   EventWriter(const EventWriter&) = delete;
   EventWriter& operator=(const EventWriter&) = delete;
@@ -50,6 +58,10 @@ class EventWriter {
 
   // A problem not tied to a file (a missing path): an ingest_errors row with file_id NULL.
   void add_input_problem(std::string_view problem);
+
+  // kHeldUntilRelease: the texts of the events handed in so far are about to die, so the rows
+  // that still view them are written now.
+  void release_texts();
 
   // Commits the open transaction and starts a new one, bounding how much a crash can lose.
   void checkpoint();
