@@ -26,6 +26,10 @@ CommandRegistration report_registration(40, [](CLI::App& app, int& exit_code) {
   cmd->add_flag("--open", args->folder.open, "Open index.html in the default browser");
   cmd->add_option("--rows-per-page", args->folder.rows_per_page, "Rows per table page")
       ->check(CLI::PositiveNumber);
+  cmd->add_option("--threads", args->folder.threads,
+                  "Threads writing pages (default: one per core, up to 8, for a database over "
+                  "16 MiB; one below)")
+      ->check(CLI::Range(1, 64));
   cmd->callback([args, &exit_code] {
     if (refuse_output_over_input("report", args->folder.out_dir, read_paths(args->inputs))) {
       exit_code = kUsageOrIo;

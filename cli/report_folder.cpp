@@ -74,6 +74,7 @@ int write_report_folder(const ReportFolderOptions& o) {
   options.db_path = o.db_path;
   options.out_dir = dir.string();
   options.rows_per_page = o.rows_per_page;
+  options.threads = o.threads;
   options.command_line = invocation_command_line();
   char host[256] = {};
   if (gethostname(host, sizeof host - 1) == 0) options.host = host;

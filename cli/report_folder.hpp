@@ -16,6 +16,7 @@ struct ReportFolderOptions {
   std::string out_dir = kDefaultReportDir;
   bool open = false;
   size_t rows_per_page = 200;
+  size_t threads = 0;  // page-writing threads; 0: one per core for a large database
 };
 
 // "" when a report may be written into `dir` (missing, empty, or a tlscope report), else why not.

@@ -64,3 +64,27 @@ TEST_CASE("report: `tlscope LOGS` with no command writes the report, an unknown 
   CHECK(typo.exit_code == 2);
   CHECK(contains(typo.err, "sumary: neither a command nor a file or directory"));
 }
+
+TEST_CASE("report: --threads N writes the same pages as one thread, and 0 is refused") {
+  fs::path dir = scratch("report_threads");
+  std::string logs = q(kLogs + "/multi_rank_logs");
+  // One database for both runs, so only the page writing differs.
+  REQUIRE(tlscope_in(dir, "ingest --db one.db " + logs).exit_code == 0);
+  REQUIRE(tlscope_in(dir, "report one.db -o serial --threads 1").exit_code == 0);
+  REQUIRE(tlscope_in(dir, "report one.db -o threaded --threads 3").exit_code == 0);
+  size_t compared = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(dir / "serial")) {
+    if (!entry.is_regular_file()) continue;
+    fs::path rel = fs::relative(entry.path(), dir / "serial");
+    // index.html shows the command line, which names the folder and the thread count.
+    if (rel == "index.html" || rel == ".tlscope-report") continue;
+    INFO(rel.string());
+    CHECK(slurp(dir / "threaded" / rel) == slurp(entry.path()));
+    ++compared;
+  }
+  CHECK(compared > 20);
+  CHECK(files_in(dir / "threaded").size() == files_in(dir / "serial").size());
+  RunResult zero = tlscope_in(dir, "report one.db -o zero --threads 0");
+  CHECK(zero.exit_code == 2);
+  CHECK(contains(zero.err, "--threads"));
+}
