@@ -194,20 +194,10 @@ struct EventWriter::Impl {
     s.bind_text(b + 4, p.text);
   }
 
-  // Writes the pending payloads rows: a full set through the multi-row statement, fewer one by
-  // one.
+  // Writes the pending payloads rows (see write_rows).
   void flush_payloads() {
-    if (pending_payload_count == kPayloadsPerInsert) {
-      for (size_t r = 0; r < kPayloadsPerInsert; ++r) {
-        bind_payload(insert_payloads(), r, pending_payloads[r]);
-      }
-      insert_payloads().run();
-    } else {
-      for (size_t i = 0; i < pending_payload_count; ++i) {
-        bind_payload(insert_payload, 0, pending_payloads[i]);
-        insert_payload.run();
-      }
-    }
+    write_rows(pending_payloads, pending_payload_count, &Impl::insert_payloads, insert_payload,
+               bind_payload);
     pending_payload_count = 0;
   }
 
@@ -323,20 +313,11 @@ struct EventWriter::Impl {
     s.bind_opt_int(b + 13, p.end_event_id);
   }
 
-  // Writes the pending chromium rows: a full set through the multi-row statement, fewer one by
-  // one. Called before anything reads chromium_event_rows or commits.
+  // Writes the pending chromium rows (see write_rows). Called before anything reads
+  // chromium_event_rows or commits.
   void flush_chromium() {
-    if (pending_chromium_count == kChromiumPerInsert) {
-      for (size_t r = 0; r < kChromiumPerInsert; ++r) {
-        bind_chromium(insert_chromiums(), r, pending_chromium[r]);
-      }
-      insert_chromiums().run();
-    } else {
-      for (size_t i = 0; i < pending_chromium_count; ++i) {
-        bind_chromium(insert_chromium, 0, pending_chromium[i]);
-        insert_chromium.run();
-      }
-    }
+    write_rows(pending_chromium, pending_chromium_count, &Impl::insert_chromiums, insert_chromium,
+               bind_chromium);
     pending_chromium_count = 0;
   }
 
@@ -350,16 +331,7 @@ struct EventWriter::Impl {
   // Writes the pending events rows: whole groups through the multi-row statement, the rest one
   // by one. Called before anything reads events or commits.
   void flush_events() {
-    size_t i = 0;
-    for (; pending_count - i >= kEventsPerInsert; i += kEventsPerInsert) {
-      Statement& s = insert_events();
-      for (size_t r = 0; r < kEventsPerInsert; ++r) bind_event(s, r, pending[i + r]);
-      s.run();
-    }
-    for (; i < pending_count; ++i) {
-      bind_event(insert_event, 0, pending[i]);
-      insert_event.run();
-    }
+    write_rows(pending, pending_count, &Impl::insert_events, insert_event, bind_event);
     for (size_t k = 0; k < pending_count; ++k) {
       if (pending[k].metadata.capacity() > kSlotBytes) std::string().swap(pending[k].metadata);
     }
@@ -379,6 +351,22 @@ struct EventWriter::Impl {
   Statement& insert_chromiums() {
     return group_statement(insert_chromiums_, "chromium_event_rows", kChromiumColumns,
                            kChromiumPerInsert);
+  }
+  // Writes the first `count` of `rows`, N to a group: whole groups through the multi-row
+  // statement `group` gives (prepared on first use), the rest one by one through `single`.
+  template <typename Row, size_t N, typename Bind>
+  void write_rows(const std::array<Row, N>& rows, size_t count, Statement& (Impl::*group)(),
+                  Statement& single, Bind bind) {
+    size_t i = 0;
+    for (; count - i >= N; i += N) {
+      Statement& s = (this->*group)();
+      for (size_t r = 0; r < N; ++r) bind(s, r, rows[i + r]);
+      s.run();
+    }
+    for (; i < count; ++i) {
+      bind(single, 0, rows[i]);
+      single.run();
+    }
   }
   Statement& group_statement(std::optional<Statement>& slot, std::string_view table, int columns,
                              size_t rows) {
