@@ -179,7 +179,10 @@ struct EventWriter::Impl {
       pending_payloads[pending_payload_count++] =
           PendingPayload{next_payload_id, md5_hex(*key), e.payload};
     } else {
-      bind_payload(insert_payload, 0, PendingPayload{next_payload_id, md5_hex(*key), e.payload});
+      // Named, not a temporary: the statement binds the md5 without a copy, so it must live
+      // until run() has stepped.
+      const PendingPayload row{next_payload_id, md5_hex(*key), e.payload};
+      bind_payload(insert_payload, 0, row);
       insert_payload.run();
     }
     return next_payload_id++;
