@@ -7,6 +7,7 @@
 #include "input_database.hpp"
 #include "output_paths.hpp"
 #include "report_folder.hpp"
+#include "tlscope/exporters/report.hpp"
 
 namespace tlscope::cli {
 namespace {
@@ -29,7 +30,7 @@ CommandRegistration report_registration(40, [](CLI::App& app, int& exit_code) {
   cmd->add_option("--threads", args->folder.threads,
                   "Threads writing pages (default: one per core, up to 8, for a database over "
                   "16 MiB; one below)")
-      ->check(CLI::Range(1, 64));
+      ->check(CLI::Range(size_t{1}, exporters::kMaxReportThreads));
   cmd->callback([args, &exit_code] {
     if (refuse_output_over_input("report", args->folder.out_dir, read_paths(args->inputs))) {
       exit_code = kUsageOrIo;

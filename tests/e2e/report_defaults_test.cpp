@@ -65,7 +65,7 @@ TEST_CASE("report: `tlscope LOGS` with no command writes the report, an unknown 
   CHECK(contains(typo.err, "sumary: neither a command nor a file or directory"));
 }
 
-TEST_CASE("report: --threads N writes the same pages as one thread, and 0 is refused") {
+TEST_CASE("report: --threads N writes the same pages as one thread, and 0 or 9 is refused") {
   fs::path dir = scratch("report_threads");
   std::string logs = q(kLogs + "/multi_rank_logs");
   // One database for both runs, so only the page writing differs.
@@ -87,4 +87,6 @@ TEST_CASE("report: --threads N writes the same pages as one thread, and 0 is ref
   RunResult zero = tlscope_in(dir, "report one.db -o zero --threads 0");
   CHECK(zero.exit_code == 2);
   CHECK(contains(zero.err, "--threads"));
+  // More than the report uses is refused, not quietly cut to its cap.
+  CHECK(tlscope_in(dir, "report one.db -o many --threads 9").exit_code == 2);
 }
