@@ -6,8 +6,6 @@
 
 #include "command.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
-#include "tlscope/model/schema.hpp"
-#include "tlscope/model/sqlite.hpp"
 
 namespace tlscope::cli {
 namespace {
@@ -24,12 +22,9 @@ int run_analyze(const AnalyzeOptions& options) {
   }
   model::analysis::AnalysisReport report;
   try {
-    model::Connection db(options.db, model::OpenMode::kReadWrite);
     // The database holds what earlier ingests wrote: a kill during the analysis must roll back
     // to it, never damage it (the first write of the WAL pragma also refuses a non-database).
-    model::apply_update_pragmas(db);
-    report = model::analysis::analyze(db.handle());
-    model::end_update(db);
+    report = model::analysis::analyze_database(options.db);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "tlscope analyze: %s: %s\n", options.db.c_str(), e.what());
     return kUsageOrIo;

@@ -26,11 +26,8 @@ struct IngestArgs {
 // Builds the analysis tables, as `tlscope analyze` does; false (message printed) on failure.
 bool run_analysis(const std::string& path) {
   try {
-    model::Connection db(path, model::OpenMode::kReadWrite);
     // The ingested rows are committed: a kill during the analysis must not damage them.
-    model::apply_update_pragmas(db);
-    auto report = model::analysis::analyze(db.handle());
-    model::end_update(db);
+    auto report = model::analysis::analyze_database(path);
     if (!report.ok) {
       std::fprintf(stderr, "tlscope ingest: %s: analysis failed: %s\n", path.c_str(),
                    report.error.c_str());

@@ -28,8 +28,7 @@ EnsuredAnalysis ensure_analysis(const std::string& path) {
         return out;
       }
     }
-    Connection db(path, OpenMode::kReadWrite);
-    AnalysisReport report = analyze(db.handle());
+    AnalysisReport report = analyze_database(path);
     if (!report.ok) {
       out.error = path + ": analysis failed: " + report.error;
       return out;

@@ -34,6 +34,13 @@ std::span<const AnalysisTable> analysis_tables();
 // nothing is left half-written: the transaction is rolled back.
 AnalysisReport analyze(sqlite3* db);
 
+// analyze() on a connection of its own to the database file at `path`, as `tlscope analyze` runs
+// it: through a write-ahead log, so a kill or a power cut at any point leaves the ingest's rows
+// intact and either the earlier analysis or the new one, whole; the file is back in rollback
+// journal mode afterwards. Syncs only where that needs them (see analyze_database.cpp). Throws
+// (the message names the file) when the file cannot be opened or is no database.
+AnalysisReport analyze_database(const std::string& path);
+
 // Registers the SQL functions the analysis tables' queries use (tlscope_input_name). analyze()
 // calls it; front ends that query with those functions may call it too.
 void register_analysis_functions(sqlite3* db);
