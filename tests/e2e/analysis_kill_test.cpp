@@ -29,8 +29,8 @@ namespace {
 // schema: what a kill must leave as it was.
 std::vector<std::string> contents(const std::string& db) {
   Connection c(db, OpenMode::kReadOnly);
-  std::vector<std::string> all =
-      tlscope::test::sql_rows(c.handle(), "SELECT type, name, sql FROM sqlite_master ORDER BY name");
+  std::vector<std::string> all = tlscope::test::sql_rows(
+      c.handle(), "SELECT type, name, sql FROM sqlite_master ORDER BY name");
   std::vector<std::string> tables = {"files", "events"};
   for (const auto& t : tlscope::model::analysis::analysis_tables()) tables.push_back(t.name);
   for (const std::string& table : tables) {
@@ -41,9 +41,10 @@ std::vector<std::string> contents(const std::string& db) {
   return all;
 }
 
-// Runs `tlscope analyze DB` and kills it with SIGKILL once its write-ahead log exists (the
-// analysis has begun). True if the kill hit the running analysis.
-bool kill_analyze_midway(const fs::path& dir, const std::string& db) {
+// Runs `tlscope analyze DB` and kills it with SIGKILL once its write-ahead log holds at least
+// `wal_bytes` (0: exists, the analysis has begun; more: frames of its commit are being written).
+// True if the kill hit the running analysis.
+bool kill_analyze_midway(const fs::path& dir, const std::string& db, uintmax_t wal_bytes) {
   std::string out = (dir / "killed_out.txt").string();
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
@@ -58,7 +59,9 @@ bool kill_analyze_midway(const fs::path& dir, const std::string& db) {
   for (;;) {
     int status = 0;
     if (waitpid(pid, &status, WNOHANG) == pid) return false;
-    if (fs::exists(db + "-wal")) break;
+    std::error_code ec;
+    uintmax_t size = fs::file_size(db + "-wal", ec);
+    if (!ec && size >= wal_bytes) break;
     std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
   ::kill(pid, SIGKILL);
@@ -72,17 +75,20 @@ bool kill_analyze_midway(const fs::path& dir, const std::string& db) {
 TEST_CASE("analyze killed midway leaves the ingest and the earlier analysis intact") {
   fs::path dir = scratch("analysis_kill");
   std::string base = (dir / "base.db").string(), db = (dir / "killed.db").string();
-  REQUIRE(run_tlscope(dir, "ingest " + q(kLogs + "/multi_rank_logs") + " --db " + q(base))
-              .exit_code == 0);
+  REQUIRE(
+      run_tlscope(dir, "ingest " + q(kLogs + "/multi_rank_logs") + " --db " + q(base)).exit_code ==
+      0);
   const std::vector<std::string> before = contents(base);
   REQUIRE(before.size() > 100);  // four ranks' files, events and analysis rows
 
+  // Killed once the analysis has begun, and once its commit is being written to the WAL (past
+  // the 32-byte header: a frame is 24 bytes and a page).
   int hits = 0;
-  for (int attempt = 0; attempt < 5 && hits < 2; ++attempt) {
+  for (int attempt = 0; attempt < 6 && hits < 2; ++attempt) {
     fs::remove(db + "-wal");
     fs::remove(db + "-shm");
     fs::copy_file(base, db, fs::copy_options::overwrite_existing);
-    bool hit = kill_analyze_midway(dir, db);
+    bool hit = kill_analyze_midway(dir, db, attempt % 2 == 0 ? 0 : 32 + 24 + 16384);
     hits += hit;
     {
       // A read-write open replays nothing of the uncommitted WAL frames: it discards them.
