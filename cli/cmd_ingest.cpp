@@ -9,7 +9,6 @@
 #include "input_database.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
 #include "tlscope/model/ingest.hpp"
-#include "tlscope/model/schema.hpp"
 #include "tlscope/views/store_health.hpp"
 
 namespace tlscope::cli {
