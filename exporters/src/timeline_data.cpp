@@ -42,6 +42,11 @@ TimelineData phase_timeline_data(const views::PhaseTimeline& phases, size_t max_
   TimelineData data;
   add_colours(data, views::kPhaseKinds);
   const views::Timeline& t = phases.timeline;
+  // Profiler spans of collectives ("nccl:all_reduce") wear their op's colour, as on the
+  // collective lanes; the op colours are listed only when there are some.
+  if (std::any_of(t.intervals.begin(), t.intervals.end(),
+                  [](const views::TimelineInterval& iv) { return iv.op_zone; }))
+    add_colours(data, views::kCollectiveKinds);
   for (const views::TimelineLane& lane : t.lanes) {
     const int lane_index = static_cast<int>(data.lanes.size());
     data.lanes.push_back(views::lane_label(lane, phases.runs.runs.size()));
@@ -59,7 +64,9 @@ TimelineData phase_timeline_data(const views::PhaseTimeline& phases, size_t max_
         b.start = z.start_us;
         b.end = z.end_us;
         b.label = iv.name;
-        b.cls = std::string(views::style_of(static_cast<views::PhaseKind>(iv.kind)).id);
+        b.cls = std::string(iv.op_zone
+                                ? views::style_of(static_cast<views::CollectiveKind>(iv.kind)).id
+                                : views::style_of(static_cast<views::PhaseKind>(iv.kind)).id);
         b.detail = "compile " + info.compile_id + "  " + info.cat;
         data.bars.push_back(std::move(b));
       }

@@ -34,7 +34,7 @@ TimelineRows layout_rows(const views::Timeline& timeline, const std::vector<uint
 
 uint32_t zone_colour(const views::TimelineInterval& iv) {
   if (iv.problem) return packed_rgb(views::style_of(views::ProblemKind::desync).rgb);
-  if (iv.source == views::TimelineSource::collective)
+  if (views::kind_is_op(iv))
     return packed_rgb(
         views::kCollectiveKinds[std::min<size_t>(iv.kind, std::size(views::kCollectiveKinds) - 1)]
             .rgb);

@@ -108,7 +108,7 @@ void TimelinePanel::draw_toolbar() {
   // The legend: the kinds on screen, in the colours they are drawn with.
   std::vector<bool> phase(std::size(views::kPhaseKinds)), op(std::size(views::kCollectiveKinds));
   for (const auto& iv : scene_->timeline.intervals) {
-    auto& seen = iv.source == views::TimelineSource::collective ? op : phase;
+    auto& seen = views::kind_is_op(iv) ? op : phase;
     seen[std::min<size_t>(iv.kind, seen.size() - 1)] = true;
   }
   bool first = true;

@@ -22,11 +22,22 @@ struct Ctx {
   std::optional<int64_t> frame_id, frame_compile_id, attempt, compiled_autograd_id;
   std::string compile_id() const {
     std::string s;
-    if (compiled_autograd_id)
-      s = "!" + std::to_string(*compiled_autograd_id) + (frame_id ? "/" : "");
-    if (frame_id)
-      s += std::to_string(*frame_id) + "/" + std::to_string(frame_compile_id.value_or(0));
-    if (attempt && *attempt != 0) s += "_" + std::to_string(*attempt);
+    // Appended piece by piece: GCC 12's -Wrestrict misfires on `"_" + std::to_string(...)`
+    // in Release.
+    if (compiled_autograd_id) {
+      s += '!';
+      s += std::to_string(*compiled_autograd_id);
+      if (frame_id) s += '/';
+    }
+    if (frame_id) {
+      s += std::to_string(*frame_id);
+      s += '/';
+      s += std::to_string(frame_compile_id.value_or(0));
+    }
+    if (attempt && *attempt != 0) {
+      s += '_';
+      s += std::to_string(*attempt);
+    }
     return s;
   }
 };

@@ -154,7 +154,15 @@ TEST_CASE("reports of every sample-runtime scenario agree with truth.json") {
     if (scenario == "straggler")
       CHECK(attr_of(coll, "collectives-summary", "data-stragglers") != "0");
     if (scenario == "hang") CHECK(attr_of(coll, "collectives-summary", "data-missing") != "0");
-    if (scenario == "ddp") CHECK(attr_of(coll, "collectives-summary", "data-desyncs") == "0");
+    if (scenario == "ddp") {
+      CHECK(attr_of(coll, "collectives-summary", "data-desyncs") == "0");
+      // The profiler's spans of collectives ("nccl:all_reduce", one per bucket) wear their
+      // op's colour on the compile timeline, not the grey of "other phase".
+      std::string timeline = slurp(site / "data" / "compile_timeline.js");
+      CHECK(timeline.find("[\"nccl:all_reduce\",\"all_reduce\",") != std::string::npos);
+      CHECK(timeline.find("\"nccl:all_reduce\",\"other_phase\"") == std::string::npos);
+      CHECK(timeline.find("\"all_reduce\":\"#") != std::string::npos);  // its legend colour
+    }
   }
 }
 

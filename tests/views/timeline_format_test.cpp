@@ -69,6 +69,17 @@ TEST_CASE("phase and collective kinds come from one table with distinct colours"
   CHECK(classify_collective("_allgather_base") == CollectiveKind::all_gather);
   CHECK(classify_collective("reduce_scatter_tensor") == CollectiveKind::reduce_scatter);
   CHECK(classify_collective("allreduce") == CollectiveKind::all_reduce);
+  // Profiler spans of a process group's collectives, "<backend>:<op>".
+  CollectiveKind op{};
+  CHECK(is_collective_zone("nccl:all_reduce", &op));
+  CHECK(op == CollectiveKind::all_reduce);
+  CHECK(is_collective_zone("gloo:_allgather_base", &op));
+  CHECK(op == CollectiveKind::all_gather);
+  CHECK(is_collective_zone("nccl:barrier", &op));
+  CHECK(op == CollectiveKind::barrier);
+  CHECK_FALSE(is_collective_zone("nccl:", &op));         // no op named
+  CHECK_FALSE(is_collective_zone("ncclKernel_AllReduce", &op));  // a GPU kernel, not the span
+  CHECK_FALSE(is_collective_zone("backend_compile", &op));
   CHECK(problem_of_finding("missing_collective") == ProblemKind::hang);
   CHECK(problem_of_finding("graph_break") == ProblemKind::none);
   CHECK(style_of(ProblemKind::desync).id == "desync");

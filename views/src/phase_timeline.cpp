@@ -38,7 +38,15 @@ std::vector<TimelineInterval> phase_intervals(const Database& db, const TraceRun
             iv.start_us = st.real(6) - runs.origin_us(iv.run);
             iv.end_us = instant ? iv.start_us : iv.start_us + st.real(7);
             iv.instant = instant;
-            iv.kind = static_cast<uint8_t>(instant ? PhaseKind::instant : classify_phase(iv.name));
+            CollectiveKind op{};
+            if (instant) {
+              iv.kind = static_cast<uint8_t>(PhaseKind::instant);
+            } else if (is_collective_zone(iv.name, &op)) {
+              iv.kind = static_cast<uint8_t>(op);
+              iv.op_zone = true;
+            } else {
+              iv.kind = static_cast<uint8_t>(classify_phase(iv.name));
+            }
             if (zones) zones->push_back({st.text(9), st.text(10), file});
             out.push_back(std::move(iv));
           },

@@ -48,6 +48,17 @@ CollectiveKind classify_collective(std::string_view op) {
   return CollectiveKind::other_op;
 }
 
+bool is_collective_zone(std::string_view name, CollectiveKind* kind) {
+  // The process-group backends of torch.distributed that title their work this way.
+  static constexpr std::string_view kBackends[] = {"nccl:", "gloo:", "ucc:", "mpi:", "xccl:"};
+  for (std::string_view prefix : kBackends) {
+    if (name.size() <= prefix.size() || name.substr(0, prefix.size()) != prefix) continue;
+    *kind = classify_collective(name.substr(prefix.size()));
+    return true;
+  }
+  return false;
+}
+
 ProblemKind problem_of_finding(std::string_view finding_kind) {
 #define TLSCOPE_X(id, finding, label, colour) \
   if (finding_kind == finding) return ProblemKind::id;

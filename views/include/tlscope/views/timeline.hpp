@@ -27,7 +27,15 @@ struct TimelineInterval {
   uint8_t kind = 0;      // PhaseKind or CollectiveKind (timeline_kinds.hpp), by source
   bool instant = false;  // a point in time (ph "i"): start == end, drawn as a mark
   bool problem = false;  // drawn red: a collective some finding names
+  // A compile-phase lane's zone that is a collective op's profiler span ("nccl:all_reduce"):
+  // kind is then a CollectiveKind, so it wears its op's colour, not "other phase".
+  bool op_zone = false;
 };
+
+// Which table `kind` indexes: kCollectiveKinds for collective lanes and op zones.
+inline bool kind_is_op(const TimelineInterval& iv) {
+  return iv.source == TimelineSource::collective || iv.op_zone;
+}
 
 // Compact on purpose: a lane may hold millions of zones and each frame scans the visible ones.
 struct TimelineZone {

@@ -94,6 +94,9 @@ inline const KindStyle& style_of(ProblemKind k) {
 PhaseKind classify_phase(std::string_view name);
 // From collectives.op ("all_reduce", "_allgather_base", "reduce_scatter_tensor", ...).
 CollectiveKind classify_collective(std::string_view op);
+// A chromium zone that is a process group's span of one collective: PyTorch's backends name
+// them "<backend>:<op>" ("nccl:all_reduce", "gloo:broadcast"). False for every other name.
+bool is_collective_zone(std::string_view name, CollectiveKind* kind);
 // From findings.kind; ProblemKind::none for kinds that are not collective problems.
 ProblemKind problem_of_finding(std::string_view finding_kind);
 
