@@ -8,6 +8,7 @@
 #include "site.hpp"
 #include "tlscope/views/compile_tree.hpp"
 #include "tlscope/views/findings.hpp"
+#include "tlscope/views/provenance.hpp"
 #include "tlscope/views/summary.hpp"
 #include "tlscope/views/tensor_screens.hpp"
 
@@ -22,6 +23,8 @@ using views::TensorSnapshots;
 struct SharedViews {
   views::CompileTree compile_tree;   // compiles.html, and its compiles' pages
   views::TensorSnapshots snapshots;  // tensors.html, tensor_values.html and the compile pages
+  // provenance pages, their list on index.html and the compile pages' links to them
+  views::Result<std::vector<views::ProvenanceGraphRow>> provenance_graphs;
 };
 
 // The report's page families, one row each: X(screen, writer). A row declares the family's

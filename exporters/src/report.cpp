@@ -122,6 +122,7 @@ ReportResult write_report(const ReportOptions& options) {
     // Unreadable records are listed by the tensor values pages.
     shared.snapshots = std::move(views::load_tensor_snapshots(db).value);
   });
+  timed("provenance graphs", [&] { shared.provenance_graphs = views::load_provenance_graphs(db); });
   size_t threads = report_threads(options);
   std::vector<WorkItem> items = family_items(ctx, threads);
   // On several threads the summary's loads run beside the other families (its page comes last).
