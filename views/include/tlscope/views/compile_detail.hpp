@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <utility>
@@ -62,6 +63,7 @@ struct CompileDetail {
 class CompileDetailReader {
  public:
   explicit CompileDetailReader(const Database& db);
+  ~CompileDetailReader();
   Result<CompileDetail> read(const CompileRow& compile);
   // A payload's text (payloads.text), read only when a front end shows it.
   Result<std::string> payload_text(int64_t payload_id);
@@ -69,6 +71,8 @@ class CompileDetailReader {
  private:
   const Database& db_;
   Statement payloads_, text_, metrics_;
+  struct ArtifactNames;  // compile_detail.cpp
+  std::unique_ptr<ArtifactNames> artifact_names_;
   std::string load_error_;
   using Key = std::pair<int64_t, std::string>;  // (file_id, compile_id)
   std::map<Key, std::vector<InputTensorRow>> tensors_;
