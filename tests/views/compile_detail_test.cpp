@@ -1,5 +1,7 @@
 // One compile's detail over a real log (simple.log: one compile, 0/0): its payloads by section in
 // log order, its metrics, input tensor and cache outcome, as read off the log's envelopes.
+#include <sqlite3.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <set>
@@ -105,4 +107,56 @@ TEST_CASE("each compile row carries its cache outcome: rank 1 of the real 4-rank
     CHECK(c.cache == (want_hits.count(c.compile_id)     ? "hit"
                       : want_misses.count(c.compile_id) ? "miss"
                                                         : ""));
+}
+
+TEST_CASE("an artifact's name is the compile directory's, however its metadata spells it") {
+  // The reader reads the name from the metadata itself (compile_detail.cpp); the view's
+  // json_extract is the reference, for the real metadata of simple.log's four artifacts and for
+  // each odd spelling written over all of them.
+  const std::string path = analysed_db("simple.log", "views_artifact_names.db");
+  const char* spellings[] = {
+      nullptr,  // as logged
+      R"({"name": "tab\there \"quoted\" \u00e9", "encoding": "string"})",
+      R"({"na\u006de": "escaped_key", "name": "second"})",
+      R"({"name": "first", "name": "second"})",
+      R"({"name": 7, "encoding": "json"})",
+      R"({"name": null})",
+      R"({"encoding": "string"})",
+      R"({"name": {"nested": [1, 2]}})",
+      R"([1, 2])",
+      R"({"name": "fx_graph_runnable"})",
+  };
+  for (const char* metadata : spellings) {
+    INFO((metadata ? metadata : "as logged"));
+    if (metadata) {
+      tlscope::model::Connection c(path, tlscope::model::OpenMode::kReadWrite);
+      sqlite3_stmt* st = nullptr;
+      REQUIRE(sqlite3_prepare_v2(c.handle(),
+                                 "UPDATE events SET metadata = ?1 WHERE kind = "
+                                 "'artifact' AND payload_id IS NOT NULL",
+                                 -1, &st, nullptr) == SQLITE_OK);
+      sqlite3_bind_text(st, 1, metadata, -1, SQLITE_STATIC);
+      CHECK(sqlite3_step(st) == SQLITE_DONE);
+      CHECK(sqlite3_changes(c.handle()) == 4);
+      sqlite3_finalize(st);
+    }
+    Database db(path);
+    REQUIRE(db.ok());
+    auto rows = load_compile_rows(db);
+    REQUIRE(rows->size() == 1);
+    std::vector<std::string> expected;
+    Statement view = db.prepare(
+        "SELECT coalesce(name, '') FROM compile_directory WHERE compile_row = ?1 AND "
+        "payload_id IS NOT NULL ORDER BY event_id");
+    view.bind(1, rows->at(0).row);
+    while (view.step()) expected.push_back(view.text(0));
+    REQUIRE(view.error().empty());
+    auto d = CompileDetailReader(db).read(rows->at(0));
+    INFO(d.error);
+    REQUIRE(d.ok());
+    std::vector<std::string> names;
+    for (const PayloadEntry& e : d->payloads) names.push_back(e.name);
+    CHECK(names == expected);
+    CHECK(expected.size() == 9);  // as the test above counts: 4 of them artifacts
+  }
 }
