@@ -4,7 +4,9 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <map>
 #include <set>
+#include <tuple>
 
 #include "tlscope/model/analysis/analyze.hpp"
 #include "tlscope/model/ingest.hpp"
@@ -158,5 +160,45 @@ TEST_CASE("an artifact's name is the compile directory's, however its metadata s
     for (const PayloadEntry& e : d->payloads) names.push_back(e.name);
     CHECK(names == expected);
     CHECK(expected.size() == 9);  // as the test above counts: 4 of them artifacts
+  }
+}
+
+TEST_CASE("a reader of many compiles gives each the payloads it reads alone, in any order") {
+  // From the second read on, the reader reads payload lists for a window of compile rows at once
+  // (compile_detail.cpp); a reader made for one compile reads it alone. The 4-rank log's 24
+  // compiles read forwards, backwards, jumping about and twice must get the lone reads' lists.
+  Database db(analysed_db("multi_rank_logs", "views_compile_window.db"));
+  REQUIRE(db.ok());
+  auto rows = load_compile_rows(db);
+  REQUIRE(rows->size() == 24);
+  std::map<int64_t, std::vector<PayloadEntry>> alone;
+  size_t artifacts = 0;
+  for (const CompileRow& c : *rows) {
+    auto d = load_compile_detail(db, c);
+    REQUIRE(d.ok());
+    alone[c.row] = d->payloads;
+    for (const PayloadEntry& e : d->payloads) artifacts += e.kind == "artifact";
+  }
+  CHECK(artifacts > 24);  // names from the metadata, not only kinds
+  std::vector<size_t> order;
+  for (size_t i = 0; i < rows->size(); ++i) order.push_back(i);          // forwards
+  for (size_t i = rows->size(); i-- > 0;) order.push_back(i);            // backwards
+  for (size_t i : {0, 20, 5, 21, 3, 23, 23, 0, 12}) order.push_back(i);  // about, twice
+  CompileDetailReader reader(db);
+  for (size_t i : order) {
+    const CompileRow& c = rows->at(i);
+    INFO("compile row " << c.row);
+    auto d = reader.read(c);
+    REQUIRE(d.ok());
+    const std::vector<PayloadEntry>& want = alone[c.row];
+    REQUIRE(d->payloads.size() == want.size());
+    for (size_t k = 0; k < want.size(); ++k) {
+      const PayloadEntry &got = d->payloads[k], &w = want[k];
+      CHECK(std::tie(got.event_id, got.line, got.attempt, got.payload_id, got.size, got.kind,
+                     got.name) ==
+            std::tie(w.event_id, w.line, w.attempt, w.payload_id, w.size, w.kind, w.name));
+      CHECK(got.section == w.section);
+      CHECK(got.language == w.language);
+    }
   }
 }
