@@ -56,7 +56,7 @@ TEST_CASE("append_json_fixed3 rounds as printf does, ties to even") {
 TEST_CASE("append_json_fixed3 equals printf on times, huge values and non-numbers") {
   std::mt19937_64 random(14);
   std::uniform_real_distribution<double> us(-1e3, 1e13);
-  for (int i = 0; i < 200000; ++i) {
+  for (int i = 0; i < 50000; ++i) {
     double v = us(random);
     if (i % 3 == 0) v = std::round(v * 1000) / 1000;  // times logged to the nanosecond
     INFO(v);
