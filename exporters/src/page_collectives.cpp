@@ -19,9 +19,9 @@ constexpr size_t kMaxBars = 300000;
 }  // namespace
 
 void write_collectives_page(ReportContext& ctx) {
-  std::string error;
+  std::string error = ctx.shared.trace_runs_error;
   const views::CollectiveTimeline c =
-      views::load_collective_timeline(ctx.db, views::load_trace_runs(ctx.db, &error), &error);
+      views::load_collective_timeline(ctx.db, ctx.shared.trace_runs, &error);
   if (!error.empty()) ctx.warnings.push_back("collective timeline: " + error);
   std::vector<std::string> problems;
   for (const views::CollectiveFinding& f : c.findings) {

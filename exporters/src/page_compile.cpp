@@ -284,7 +284,7 @@ std::vector<WorkItem> compile_work(ReportContext& ctx, size_t slices) {
   const std::vector<CompileRow>& compiles = ctx.shared.compile_tree.compiles;
   size_t limit = std::min(compiles.size(), ctx.options.max_compile_pages);
   auto plan = std::make_shared<CompilePlan>(ctx.db);
-  auto loaded = views::load_provenance_graphs(ctx.db);
+  const auto& loaded = ctx.shared.provenance_graphs;
   if (!loaded.ok()) plan->provenance_note = "provenance graphs: " + loaded.error;
   for (const views::ProvenanceGraphRow& g : loaded.value)
     plan->provenance[{g.file_id, g.compile_id}].push_back(g);

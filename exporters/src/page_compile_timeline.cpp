@@ -12,8 +12,8 @@ constexpr size_t kMaxBars = 200000;
 }
 
 void write_compile_timeline_page(ReportContext& ctx) {
-  std::string error;
-  const views::TraceRuns runs = views::load_trace_runs(ctx.db, &error);
+  std::string error = ctx.shared.trace_runs_error;
+  const views::TraceRuns& runs = ctx.shared.trace_runs;
   const views::PhaseTimeline phases = views::load_phase_timeline(ctx.db, runs, &error);
   if (!error.empty()) ctx.warnings.push_back("compile timeline: " + error);
   TimelineData data = phase_timeline_data(phases, kMaxBars);

@@ -54,7 +54,7 @@ std::string findings_html(const views::Findings& findings) {
 // The Inductor provenance pages, when the log holds the mapping artifacts (AOT graphs have no
 // compile page, so this is their only way in).
 static std::string provenance_html(ReportContext& ctx) {
-  auto loaded = views::load_provenance_graphs(ctx.db);
+  const auto& loaded = ctx.shared.provenance_graphs;
   const std::vector<views::ProvenanceGraphRow>& graphs = noted(ctx, "provenance graphs", loaded);
   if (graphs.empty()) return {};
   std::string h = "<h2 id=\"provenance\">Inductor provenance</h2>\n<ul id=\"provenance-list\">";

@@ -106,8 +106,9 @@ void items_html(const views::ProvenanceView& v, std::string& h) {
   h += "</ol>\n";
 }
 
-void write_page(ReportContext& ctx, const views::ProvenanceGraphRow& row) {
-  views::Result<views::ProvenanceView> loaded = views::load_provenance(ctx.db, row.id);
+void write_page(ReportContext& ctx, views::ProvenanceReader& reader,
+                const views::ProvenanceGraphRow& row) {
+  views::Result<views::ProvenanceView> loaded = reader.read(row.id);
   const views::ProvenanceView& v = noted(ctx, "provenance " + row.label(), loaded);
   std::string h = page_head("Provenance " + row.label(), "provenance", 1);
   h += kStyle;
@@ -153,9 +154,10 @@ std::string provenance_page(int64_t graph_id) {
 }
 
 void write_provenance_pages(ReportContext& ctx) {
-  auto loaded = views::load_provenance_graphs(ctx.db);
-  for (const views::ProvenanceGraphRow& row : noted(ctx, "provenance graphs", loaded))
-    write_page(ctx, row);
+  const auto& graphs = noted(ctx, "provenance graphs", ctx.shared.provenance_graphs);
+  if (graphs.empty()) return;  // most logs: no statements to prepare
+  views::ProvenanceReader reader(ctx.db);
+  for (const views::ProvenanceGraphRow& row : graphs) write_page(ctx, reader, row);
 }
 
 }  // namespace tlscope::exporters

@@ -8,8 +8,10 @@
 #include "site.hpp"
 #include "tlscope/views/compile_tree.hpp"
 #include "tlscope/views/findings.hpp"
+#include "tlscope/views/provenance.hpp"
 #include "tlscope/views/summary.hpp"
 #include "tlscope/views/tensor_screens.hpp"
+#include "tlscope/views/timeline_runs.hpp"
 
 namespace tlscope::exporters {
 
@@ -22,6 +24,11 @@ using views::TensorSnapshots;
 struct SharedViews {
   views::CompileTree compile_tree;   // compiles.html, and its compiles' pages
   views::TensorSnapshots snapshots;  // tensors.html, tensor_values.html and the compile pages
+  // provenance pages, their list on index.html and the compile pages' links to them
+  views::Result<std::vector<views::ProvenanceGraphRow>> provenance_graphs;
+  // the runs of the two timelines (collectives.html, compile_timeline.html), and why a read failed
+  views::TraceRuns trace_runs;
+  std::string trace_runs_error;
 };
 
 // The report's page families, one row each: X(screen, writer). A row declares the family's

@@ -122,6 +122,9 @@ ReportResult write_report(const ReportOptions& options) {
     // Unreadable records are listed by the tensor values pages.
     shared.snapshots = std::move(views::load_tensor_snapshots(db).value);
   });
+  timed("provenance graphs", [&] { shared.provenance_graphs = views::load_provenance_graphs(db); });
+  timed("trace runs",
+        [&] { shared.trace_runs = views::load_trace_runs(db, &shared.trace_runs_error); });
   size_t threads = report_threads(options);
   std::vector<WorkItem> items = family_items(ctx, threads);
   // On several threads the summary's loads run beside the other families (its page comes last).

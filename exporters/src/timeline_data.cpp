@@ -16,12 +16,7 @@ namespace {
 // Microseconds to the nanosecond, without trailing zeros ("60345", "12.5"): a 1,024-rank job
 // writes tens of thousands of them.
 void append_number(std::string& out, double v) {
-  char buf[40];
-  int n = std::snprintf(buf, sizeof buf, "%.3f", v);
-  while (n > 0 && buf[n - 1] == '0') --n;
-  if (n > 0 && buf[n - 1] == '.') --n;
-  if (n == 2 && buf[0] == '-' && buf[1] == '0') n = 1, buf[0] = '0';  // "-0.000" is 0
-  out.append(buf, static_cast<size_t>(n));
+  append_json_fixed3(out, v);
 }
 
 std::string hex_colour(uint32_t rgb) {

@@ -13,8 +13,14 @@ TEST_CASE("html_escape makes markup inert text") {
   CHECK(html_escape("plain text") == "plain text");
   // Valid UTF-8 passes through; invalid bytes and NUL become U+FFFD.
   CHECK(html_escape("\xC3\xA9\xE2\x86\x92") == "\xC3\xA9\xE2\x86\x92");
-  CHECK(html_escape(std::string("a\xFF" "b", 3)) == "a\xEF\xBF\xBD" "b");
-  CHECK(html_escape(std::string("a\0b", 3)) == "a\xEF\xBF\xBD" "b");
+  CHECK(html_escape(std::string("a\xFF"
+                                "b",
+                                3)) ==
+        "a\xEF\xBF\xBD"
+        "b");
+  CHECK(html_escape(std::string("a\0b", 3)) ==
+        "a\xEF\xBF\xBD"
+        "b");
   CHECK(html_escape("\xC0\xBC") == "\xEF\xBF\xBD\xEF\xBF\xBD");  // overlong '<'
   CHECK(html_escape("\xE2\x86") == "\xEF\xBF\xBD\xEF\xBF\xBD");  // truncated sequence
 }
@@ -34,12 +40,15 @@ TEST_CASE("url_escape keeps path characters and encodes the rest") {
 }
 
 TEST_CASE("highlight_code numbers lines and marks Python tokens") {
-  std::string html = highlight_code("def f(x):\n    # note <b>\n    return 'a<b' + 12\n", CodeLanguage::kPython);
+  std::string html =
+      highlight_code("def f(x):\n    # note <b>\n    return 'a<b' + 12\n", CodeLanguage::kPython);
   // One line span per input line (the trailing newline gives an empty last line).
   size_t lines = 0;
-  for (size_t pos = 0; (pos = html.find("<span class=\"l\">", pos)) != std::string::npos; ++pos) ++lines;
+  for (size_t pos = 0; (pos = html.find("<span class=\"l\">", pos)) != std::string::npos; ++pos)
+    ++lines;
   CHECK(lines == 4);
-  CHECK(html.find("<span class=\"k\">def</span> <span class=\"f\">f</span>(x):") != std::string::npos);
+  CHECK(html.find("<span class=\"k\">def</span> <span class=\"f\">f</span>(x):") !=
+        std::string::npos);
   CHECK(html.find("<span class=\"c\"># note &lt;b&gt;</span>") != std::string::npos);
   CHECK(html.find("<span class=\"s\">&#39;a&lt;b&#39;</span>") != std::string::npos);
   CHECK(html.find("<span class=\"n\">12</span>") != std::string::npos);
@@ -51,10 +60,28 @@ TEST_CASE("highlight_code carries multi-line strings and comments across lines")
   CHECK(py.find("<span class=\"s\">&quot;&quot;&quot;one</span>") != std::string::npos);
   CHECK(py.find("<span class=\"s\">two&quot;&quot;&quot;</span> + y") != std::string::npos);
   std::string cpp = highlight_code("int a; /* start\nend */ return a; // done", CodeLanguage::kCpp);
-  CHECK(cpp.find("<span class=\"k\">int</span> a; <span class=\"c\">/* start</span>") != std::string::npos);
-  CHECK(cpp.find("<span class=\"c\">end */</span> <span class=\"k\">return</span>") != std::string::npos);
+  CHECK(cpp.find("<span class=\"k\">int</span> a; <span class=\"c\">/* start</span>") !=
+        std::string::npos);
+  CHECK(cpp.find("<span class=\"c\">end */</span> <span class=\"k\">return</span>") !=
+        std::string::npos);
   CHECK(cpp.find("<span class=\"c\">// done</span>") != std::string::npos);
   // An unterminated string or escape at the end of a line never reads past the line.
   std::string odd = highlight_code("s = 'abc\\", CodeLanguage::kPython);
   CHECK(odd.find("<span class=\"s\">&#39;abc\\</span>") != std::string::npos);
+}
+
+TEST_CASE("highlight_code escapes runs of punctuation as it escaped each byte") {
+  // Runs of ASCII bytes that start no token are escaped in one call (syntax_highlight.cpp); a
+  // byte >= 0x80 outside a string or comment is still escaped alone, so each byte of "é" there
+  // reads as U+FFFD, as before the runs.
+  const std::string fffd = "\xEF\xBF\xBD";
+  CHECK(highlight_code("x = (a<b) && \xC3\xA9;  # ok", CodeLanguage::kPython) ==
+        "<span class=\"l\">x = (a&lt;b) &amp;&amp; " + fffd + fffd +
+            ";  <span class=\"c\"># ok</span></span>\n");
+  // '/' may open a comment in C++: "/=" is not one, "//" is.
+  CHECK(highlight_code("a[i]->b /= 2; // c", CodeLanguage::kCpp) ==
+        "<span class=\"l\">a[i]-&gt;b /= <span class=\"n\">2</span>; <span class=\"c\">// "
+        "c</span></span>\n");
+  CHECK(highlight_code("if (x): \xFF!", CodeLanguage::kPlain) ==
+        "<span class=\"l\">if (x): " + fffd + "!</span>\n");
 }

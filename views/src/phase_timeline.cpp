@@ -1,6 +1,8 @@
 // The compile-phase timeline from chromium_events.
 #include "tlscope/views/phase_timeline.hpp"
 
+#include <unordered_map>
+
 namespace tlscope::views {
 
 std::vector<TimelineInterval> phase_intervals(const Database& db, const TraceRuns& runs,
@@ -8,6 +10,12 @@ std::vector<TimelineInterval> phase_intervals(const Database& db, const TraceRun
                                               std::string* error) {
   std::vector<TimelineInterval> out;
   if (!db.has_table("chromium_events")) return out;
+  // A log repeats a few dozen phase names over and over: each is classified once.
+  struct ZoneKind {
+    uint8_t kind = 0;  // a PhaseKind, or a CollectiveKind for an op zone
+    bool op_zone = false;
+  };
+  std::unordered_map<std::string, ZoneKind> kinds;
   // A matched B row carries its E's time in dur; an unmatched B or E has dur NULL. The rank is
   // the file's, as everywhere (docs/schema.md): multi_rank_schedule's rank 1 and 2 files log
   // "rank": 0 on every record, which put all three ranks' phases on rank 0's lanes.
@@ -19,7 +27,7 @@ std::vector<TimelineInterval> phase_intervals(const Database& db, const TraceRun
         "ORDER BY c.id")
       .for_each(
           [&](const Statement& st) {
-            const std::string ph = st.text(8);
+            const std::string_view ph = st.text_view(8);
             const bool instant = ph == "i" || ph == "I";
             if (!instant && st.is_null(7)) {
               if (unmatched) ++*unmatched;
@@ -30,22 +38,26 @@ std::vector<TimelineInterval> phase_intervals(const Database& db, const TraceRun
             iv.rank = st.int64_or(1, -1);
             const int64_t file = st.int64(2);
             iv.run = runs.run_of(file);
-            std::string thread = "pid " + st.text(3) + " tid " + st.text(4);
             // Without a rank, files must not share lanes: their pids may collide.
-            if (iv.rank < 0) thread = "file " + std::to_string(file) + " " + thread;
-            iv.thread = std::move(thread);
+            std::string& thread = iv.thread;
+            if (iv.rank < 0) thread.append("file ").append(std::to_string(file)).append(" ");
+            thread.append("pid ").append(st.text_view(3)).append(" tid ").append(st.text_view(4));
             iv.name = st.text(5);
             iv.start_us = st.real(6) - runs.origin_us(iv.run);
             iv.end_us = instant ? iv.start_us : iv.start_us + st.real(7);
             iv.instant = instant;
-            CollectiveKind op{};
             if (instant) {
               iv.kind = static_cast<uint8_t>(PhaseKind::instant);
-            } else if (is_collective_zone(iv.name, &op)) {
-              iv.kind = static_cast<uint8_t>(op);
-              iv.op_zone = true;
             } else {
-              iv.kind = static_cast<uint8_t>(classify_phase(iv.name));
+              auto [it, added] = kinds.try_emplace(iv.name);
+              if (added) {
+                CollectiveKind op{};
+                it->second.op_zone = is_collective_zone(iv.name, &op);
+                it->second.kind = it->second.op_zone ? static_cast<uint8_t>(op)
+                                                     : static_cast<uint8_t>(classify_phase(iv.name));
+              }
+              iv.kind = it->second.kind;
+              iv.op_zone = it->second.op_zone;
             }
             if (zones) zones->push_back({st.text(9), st.text(10), file});
             out.push_back(std::move(iv));

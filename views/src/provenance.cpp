@@ -100,7 +100,36 @@ Result<std::vector<ProvenanceGraphRow>> load_provenance_graphs(const Database& d
   return out;
 }
 
-Result<ProvenanceView> load_provenance(const Database& db, int64_t graph_id) {
+ProvenanceReader::ProvenanceReader(const Database& db)
+    : db_(db),
+      graph_(db.prepare(std::string(kGraphColumns) + "WHERE g.id = ?1")),
+      events_(db.prepare(
+          "SELECT coalesce(pre_graph_event_id, -1), coalesce(post_graph_event_id, -1), "
+          "coalesce(code_event_id, -1), coalesce(kernel_code_event_id, -1) FROM provenance_graphs "
+          "WHERE id = ?1")),
+      pane_(db.prepare(
+          "SELECT CASE WHEN e.kind IN ('artifact', 'graph_dump') AND json_valid(e.metadata) THEN "
+          "json_extract(e.metadata, '$.name') ELSE e.kind END, p.text FROM events e JOIN payloads "
+          "p ON p.id = e.payload_id WHERE e.id = ?1")),
+      node_links_(db.prepare(
+          "SELECT DISTINCT pre_node, post_node FROM provenance_node_links WHERE graph_id = "
+          "?1 AND pre_node IS NOT NULL AND post_node IS NOT NULL")),
+      kernel_links_(
+          db.prepare("SELECT DISTINCT kernel_key, post_node FROM provenance_kernel_links WHERE "
+                     "graph_id = ?1 AND kernel_key IS NOT NULL AND post_node IS NOT NULL")),
+      stacks_(
+          db.prepare("SELECT kernel_key, coalesce(stack, '') FROM provenance_kernel_stacks WHERE "
+                     "graph_id = ?1 ORDER BY id")),
+      node_lines_(db.prepare(
+          "SELECT pane, node, event_id, line FROM provenance_node_lines WHERE graph_id = ?1")),
+      code_lines_(
+          db.prepare("SELECT kernel_key, event_id, line, end_line FROM provenance_code_lines WHERE "
+                     "graph_id = ?1")),
+      errors_(db.prepare("SELECT message FROM provenance_errors WHERE graph_id = ?1 ORDER BY id")) {
+}
+
+Result<ProvenanceView> ProvenanceReader::read(int64_t graph_id) {
+  const Database& db = db_;
   Result<ProvenanceView> out;
   ProvenanceView& v = out.value;
   if (!db.has_table("provenance_graphs")) {
@@ -110,9 +139,8 @@ Result<ProvenanceView> load_provenance(const Database& db, int64_t graph_id) {
   bool found = false;
   std::array<int64_t, 3> event{-1, -1, -1};
   int64_t kernel_code_event = -1;
-  read_rows_bound(
-      db, std::string(kGraphColumns) + "WHERE g.id = ?1", out,
-      [&](Statement& s) { s.bind(1, graph_id); },
+  rerun_rows(
+      graph_, out, [&](Statement& s) { s.bind(1, graph_id); },
       [&](const Statement& s) {
         found = true;
         v.graph = graph_row(s);
@@ -121,12 +149,8 @@ Result<ProvenanceView> load_provenance(const Database& db, int64_t graph_id) {
     out.fail(db.path() + ": no provenance graph " + std::to_string(graph_id));
     return out;
   }
-  read_rows_bound(
-      db,
-      "SELECT coalesce(pre_graph_event_id, -1), coalesce(post_graph_event_id, -1), "
-      "coalesce(code_event_id, -1), coalesce(kernel_code_event_id, -1) FROM provenance_graphs "
-      "WHERE id = ?1",
-      out, [&](Statement& s) { s.bind(1, graph_id); },
+  rerun_rows(
+      events_, out, [&](Statement& s) { s.bind(1, graph_id); },
       [&](const Statement& s) {
         for (int i = 0; i < 3; ++i) event[i] = s.int64(i);
         kernel_code_event = s.int64(3);
@@ -139,12 +163,8 @@ Result<ProvenanceView> load_provenance(const Database& db, int64_t graph_id) {
   auto load_pane = [&](int pane, int64_t ev, bool heading) {
     if (ev < 0) return false;
     bool loaded = false;
-    read_rows_bound(
-        db,
-        "SELECT CASE WHEN e.kind IN ('artifact', 'graph_dump') AND json_valid(e.metadata) THEN "
-        "json_extract(e.metadata, '$.name') ELSE e.kind END, p.text FROM events e JOIN payloads "
-        "p ON p.id = e.payload_id WHERE e.id = ?1",
-        out, [&](Statement& s) { s.bind(1, ev); },
+    rerun_rows(
+        pane_, out, [&](Statement& s) { s.bind(1, ev); },
         [&](const Statement& s) {
           loaded = true;
           ProvenancePane& p = v.panes[pane];
@@ -166,37 +186,27 @@ Result<ProvenanceView> load_provenance(const Database& db, int64_t graph_id) {
 
   // Links, both directions.
   Links pre_to_post, post_to_pre, post_to_kernel, kernel_to_post;
-  read_rows_bound(
-      db,
-      "SELECT DISTINCT pre_node, post_node FROM provenance_node_links WHERE graph_id = "
-      "?1 AND pre_node IS NOT NULL AND post_node IS NOT NULL",
-      out, [&](Statement& s) { s.bind(1, graph_id); },
+  rerun_rows(
+      node_links_, out, [&](Statement& s) { s.bind(1, graph_id); },
       [&](const Statement& s) {
         pre_to_post[s.text(0)].insert(s.text(1));
         post_to_pre[s.text(1)].insert(s.text(0));
       });
-  read_rows_bound(
-      db,
-      "SELECT DISTINCT kernel_key, post_node FROM provenance_kernel_links WHERE "
-      "graph_id = ?1 AND kernel_key IS NOT NULL AND post_node IS NOT NULL",
-      out, [&](Statement& s) { s.bind(1, graph_id); },
+  rerun_rows(
+      kernel_links_, out, [&](Statement& s) { s.bind(1, graph_id); },
       [&](const Statement& s) {
         kernel_to_post[s.text(0)].insert(s.text(1));
         post_to_kernel[s.text(1)].insert(s.text(0));
       });
   std::map<std::string, std::string> stacks;
-  read_rows_bound(
-      db,
-      "SELECT kernel_key, coalesce(stack, '') FROM provenance_kernel_stacks WHERE "
-      "graph_id = ?1 ORDER BY id",
-      out, [&](Statement& s) { s.bind(1, graph_id); },
+  rerun_rows(
+      stacks_, out, [&](Statement& s) { s.bind(1, graph_id); },
       [&](const Statement& s) { stacks[s.text(0)] += s.text(1); });
 
   // Own lines: where each node is defined and each kernel defined or called.
   std::map<std::string, std::vector<int>> own[3];  // per pane: name -> line indexes
-  read_rows_bound(
-      db, "SELECT pane, node, event_id, line FROM provenance_node_lines WHERE graph_id = ?1", out,
-      [&](Statement& s) { s.bind(1, graph_id); },
+  rerun_rows(
+      node_lines_, out, [&](Statement& s) { s.bind(1, graph_id); },
       [&](const Statement& s) {
         auto it = offset.find(s.int64(2));
         if (it == offset.end()) return;
@@ -205,11 +215,8 @@ Result<ProvenanceView> load_provenance(const Database& db, int64_t graph_id) {
         if (it->second.first == pane && index < v.panes[pane].lines.size())
           own[pane][s.text(1)].push_back(static_cast<int>(index));
       });
-  read_rows_bound(
-      db,
-      "SELECT kernel_key, event_id, line, end_line FROM provenance_code_lines WHERE "
-      "graph_id = ?1",
-      out, [&](Statement& s) { s.bind(1, graph_id); },
+  rerun_rows(
+      code_lines_, out, [&](Statement& s) { s.bind(1, graph_id); },
       [&](const Statement& s) {
         auto it = offset.find(s.int64(1));
         if (it == offset.end()) return;
@@ -279,11 +286,14 @@ Result<ProvenanceView> load_provenance(const Database& db, int64_t graph_id) {
       line.items.erase(std::unique(line.items.begin(), line.items.end()), line.items.end());
     }
 
-  read_rows_bound(
-      db, "SELECT message FROM provenance_errors WHERE graph_id = ?1 ORDER BY id", out,
-      [&](Statement& s) { s.bind(1, graph_id); },
+  rerun_rows(
+      errors_, out, [&](Statement& s) { s.bind(1, graph_id); },
       [&](const Statement& s) { v.errors.push_back(s.text(0)); });
   return out;
+}
+
+Result<ProvenanceView> load_provenance(const Database& db, int64_t graph_id) {
+  return ProvenanceReader(db).read(graph_id);
 }
 
 }  // namespace tlscope::views

@@ -30,4 +30,16 @@ bool read_rows_bound(const Database& db, std::string_view sql, Result<T>& result
   return false;
 }
 
+// As read_rows_bound, on a statement a reader prepared once and runs again for each item: each
+// prepare compiles the SQL anew, the larger cost when a report reads a thousand items.
+template <typename T, typename Bind, typename Row>
+bool rerun_rows(Statement& st, Result<T>& result, Bind&& bind, Row&& row) {
+  st.reset();
+  bind(st);
+  std::string error;
+  if (st.for_each(row, &error)) return true;
+  result.fail(error);
+  return false;
+}
+
 }  // namespace tlscope::views

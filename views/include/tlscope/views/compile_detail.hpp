@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <utility>
@@ -62,13 +63,27 @@ struct CompileDetail {
 class CompileDetailReader {
  public:
   explicit CompileDetailReader(const Database& db);
+  ~CompileDetailReader();
   Result<CompileDetail> read(const CompileRow& compile);
   // A payload's text (payloads.text), read only when a front end shows it.
   Result<std::string> payload_text(int64_t payload_id);
 
  private:
   const Database& db_;
+  // The payload list of `column`'s row (the columns from `column` on), its name error in `error`.
+  PayloadEntry payload_entry(const Statement& s, int column, std::string& error);
+  // The payloads of `compile_row` from the window of compiles read in one statement, false when
+  // the window cannot give them (then the compile's own statement runs, as it always did).
+  bool window_payloads(int64_t compile_row, std::vector<PayloadEntry>& payloads);
+
   Statement payloads_, text_, metrics_;
+  struct ArtifactNames;  // compile_detail.cpp
+  std::unique_ptr<ArtifactNames> artifact_names_;
+  size_t reads_ = 0;
+  std::optional<Statement> window_;  // prepared at the second read: one compile needs none
+  bool window_off_ = false;          // it failed once: every compile reads on its own from then
+  int64_t window_first_ = 1, window_last_ = 0;  // the compile rows the window covers
+  std::map<int64_t, std::vector<PayloadEntry>> window_rows_;
   std::string load_error_;
   using Key = std::pair<int64_t, std::string>;  // (file_id, compile_id)
   std::map<Key, std::vector<InputTensorRow>> tensors_;
