@@ -149,10 +149,13 @@ class LineHighlighter {
       return j;
     }
     // A run of ASCII bytes that start no token, escaped in one call, as byte by byte it gave
-    // the same text. A byte >= 0x80 stays on its own (escaped alone it reads as invalid UTF-8).
+    // the same text. Bytes >= 0x80 go as one run too: a UTF-8 character cut into its bytes
+    // would read as one U+FFFD per byte ("é" in an identifier or an operator's place).
     size_t j = i + 1;
     if (static_cast<unsigned char>(c) < 0x80)
       while (j < text.size() && !starts_token(text[j])) ++j;
+    else
+      while (j < text.size() && static_cast<unsigned char>(text[j]) >= 0x80) ++j;
     append_html_escaped(out_, text.substr(i, j - i));
     return j;
   }

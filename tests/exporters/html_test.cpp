@@ -71,17 +71,24 @@ TEST_CASE("highlight_code carries multi-line strings and comments across lines")
 }
 
 TEST_CASE("highlight_code escapes runs of punctuation as it escaped each byte") {
-  // Runs of ASCII bytes that start no token are escaped in one call (syntax_highlight.cpp); a
-  // byte >= 0x80 outside a string or comment is still escaped alone, so each byte of "é" there
-  // reads as U+FFFD, as before the runs.
+  // Runs of ASCII bytes that start no token are escaped in one call (syntax_highlight.cpp).
   const std::string fffd = "\xEF\xBF\xBD";
-  CHECK(highlight_code("x = (a<b) && \xC3\xA9;  # ok", CodeLanguage::kPython) ==
-        "<span class=\"l\">x = (a&lt;b) &amp;&amp; " + fffd + fffd +
-            ";  <span class=\"c\"># ok</span></span>\n");
+  CHECK(highlight_code("x = (a<b) && y;  # ok", CodeLanguage::kPython) ==
+        "<span class=\"l\">x = (a&lt;b) &amp;&amp; y;  <span class=\"c\"># ok</span></span>\n");
   // '/' may open a comment in C++: "/=" is not one, "//" is.
   CHECK(highlight_code("a[i]->b /= 2; // c", CodeLanguage::kCpp) ==
         "<span class=\"l\">a[i]-&gt;b /= <span class=\"n\">2</span>; <span class=\"c\">// "
         "c</span></span>\n");
   CHECK(highlight_code("if (x): \xFF!", CodeLanguage::kPlain) ==
         "<span class=\"l\">if (x): " + fffd + "!</span>\n");
+}
+
+TEST_CASE("highlight_code keeps UTF-8 outside strings and comments whole") {
+  // Python 3 names may be non-ASCII: "é" (C3 A9) and "∑" (E2 88 91) pass through as themselves,
+  // not as one U+FFFD per byte; a lone invalid byte among them is still replaced.
+  const std::string fffd = "\xEF\xBF\xBD";
+  CHECK(highlight_code("caf\xC3\xA9 = \xE2\x88\x91(x)", CodeLanguage::kPython) ==
+        "<span class=\"l\">caf\xC3\xA9 = \xE2\x88\x91(x)</span>\n");
+  CHECK(highlight_code("a \xC3\xA9\xFF b", CodeLanguage::kCpp) ==
+        "<span class=\"l\">a \xC3\xA9" + fffd + " b</span>\n");
 }
