@@ -58,7 +58,8 @@ struct IngestResult {
   // CPU time (user + system) of the thread that ran the SQLite writer, index builds included:
   // the part of an ingest that no second core can take over.
   double writer_cpu_seconds = 0;
-  double index_seconds = 0;  // wall time of the index builds after the load (part of `seconds`)
+  double index_seconds = 0;  // wall time of the last commit after the load (part of `seconds`);
+                             // the index builds were here until they moved before the load
 };
 
 // Gives `db` the schema and the bulk-load pragmas (for databases nobody else sees: tests, memory).
