@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <string>
 #include <string_view>
 
 #include "tlscope/model/sqlite.hpp"
@@ -20,6 +21,13 @@ void create_schema(Connection& db);
 // than a scan and a sort of each table after the load (1 GB log: the events table is read twice
 // from outside the cache, 0.46 CPU-s against ~0.15; bench/README.md, session 8).
 void create_indexes(Connection& db);
+
+// The empty ingest database as a file image: what apply_bulk_load_pragmas, create_schema and
+// create_indexes make of a new file, run at build time (model/tools/make_schema_template.cpp).
+// A fresh ingest writes it into its new file instead of running the ~25 CREATE statements
+// (~5 M instructions, a quarter of a small log's ingest). A few hundred KiB, mostly zeros,
+// rebuilt on each call from the embedded non-zero runs.
+std::string schema_template();
 
 // The typed tables that hold one row per event of a kind (event_id, file_id, ...): what goes when
 // a file's rows are taken out again.
