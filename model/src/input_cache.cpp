@@ -136,9 +136,9 @@ bool build_database(const std::string& target, const InputIdentity& identity,
   ingest_options.before_publish = [&](Connection& db, const IngestResult& ingested) {
     if (!ingested.problems.empty()) return;  // the build fails below: nothing to analyse
     analysing = true;
-    // The settings the analysis had on a connection of its own: no sort threads (rows that tie
-    // in an ORDER BY keep the order they always had) and the bulk-load page cache. The writer
-    // no longer changes them (it built its indexes with both once), so this only keeps them so.
+    // The settings the analysis had on a connection of its own: the index builds' sort threads
+    // off again (rows that tie in an ORDER BY keep the order they always had) and the bulk-load
+    // page cache back.
     db.exec("PRAGMA threads=0; PRAGMA cache_size=-65536;");
     release_freed_heap();
     analysis::AnalysisReport report;

@@ -1,8 +1,8 @@
-// Build step: makes the empty ingest database with the schema code itself (the pragmas, tables,
-// meta rows and indexes of a fresh ingest, in that order) and writes it out as C++ source, so a
+// Build step: makes the empty ingest database with the schema code itself (the pragmas, tables
+// and meta rows of a fresh ingest; its indexes are built after the load) and writes it out as C++ source, so a
 // fresh ingest writes these bytes instead of running the CREATE statements (schema_template()
 // in tlscope/model/schema.hpp).
-// Only the non-zero runs of the file are embedded: its ~30 pages of 16 KiB are mostly zeros.
+// Only the non-zero runs of the file are embedded: its ~20 pages of 16 KiB are mostly zeros.
 //
 // Usage: make_schema_template SCRATCH.db OUT.cpp
 #include <cstdio>
@@ -32,7 +32,6 @@ int main(int argc, char** argv) {
     tlscope::model::Connection db(scratch);
     tlscope::model::apply_bulk_load_pragmas(db);
     tlscope::model::create_schema(db);
-    tlscope::model::create_indexes(db);
   } catch (const std::exception& e) {
     return fail(e.what());
   }

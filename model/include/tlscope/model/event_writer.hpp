@@ -65,8 +65,7 @@ class EventWriter {
 
   // Commits the open transaction and starts a new one, bounding how much a crash can lose.
   void checkpoint();
-  // Writes what is pending and commits (the indexes were built as rows came). The writer is
-  // unusable afterwards.
+  // Commits and builds the indexes. The writer is unusable afterwards.
   void finish();
 
  private:

@@ -26,7 +26,7 @@ struct IngestOptions {
   unsigned jobs = 1;  // parse threads; files are parsed in parallel, written in input order
   // Called on the writer thread after each batch; keep it cheap.
   std::function<void(const IngestProgress&)> progress;
-  // Asked on the writer thread after each batch (and by SQLite during the final flush); true
+  // Asked on the writer thread after each batch (and by SQLite while indexes are built); true
   // stops the ingest with IngestCancelled. Keep it cheap: an atomic load.
   std::function<bool()> cancelled;
   // A new database only: called with the ingest's own connection and its result so far once
@@ -55,11 +55,10 @@ struct IngestResult {
   bool fresh = false;  // the database was new: built under a temporary name, then renamed
   uint64_t events = 0, errors = 0, bytes = 0;
   double seconds = 0;
-  // CPU time (user + system) of the thread that ran the SQLite writer, index upkeep included:
+  // CPU time (user + system) of the thread that ran the SQLite writer, index builds included:
   // the part of an ingest that no second core can take over.
   double writer_cpu_seconds = 0;
-  double index_seconds = 0;  // wall time of the last commit after the load (part of `seconds`);
-                             // the index builds were here until they moved before the load
+  double index_seconds = 0;  // wall time of the index builds after the load (part of `seconds`)
 };
 
 // Gives `db` the schema and the bulk-load pragmas (for databases nobody else sees: tests, memory).

@@ -1,5 +1,5 @@
-// The tlscope database schema (docs/schema.md is its documentation): table creation, the
-// secondary indexes, and the bulk-load pragmas.
+// The tlscope database schema (docs/schema.md is its documentation): table creation, the indexes
+// built after a bulk load, and the bulk-load pragmas.
 #pragma once
 
 #include <array>
@@ -16,16 +16,15 @@ inline constexpr std::string_view kSchemaVersion =
 // Creates every ingest table (IF NOT EXISTS) and fills `meta`.
 void create_schema(Connection& db);
 
-// Creates the secondary indexes (IF NOT EXISTS). The ingest writer creates them before the first
-// row: B-trees of a few MB each, kept up to date in the page cache as rows arrive, cost less
-// than a scan and a sort of each table after the load (1 GB log: the events table is read twice
-// from outside the cache, 0.46 CPU-s against ~0.15; bench/README.md, session 8).
+// Creates the secondary indexes (IF NOT EXISTS). Run after the load: one sort per index is far
+// cheaper than keeping the B-trees up to date row by row.
 void create_indexes(Connection& db);
 
-// The empty ingest database as a file image: what apply_bulk_load_pragmas, create_schema and
-// create_indexes make of a new file, run at build time (model/tools/make_schema_template.cpp).
+// The empty ingest database as a file image: what apply_bulk_load_pragmas and create_schema make
+// of a new file, run at build time (model/tools/make_schema_template.cpp); the indexes come after
+// the load, as create_indexes says.
 // A fresh ingest writes it into its new file instead of running the ~25 CREATE statements
-// (~5 M instructions, a quarter of a small log's ingest). A few hundred KiB, mostly zeros,
+// (~4 M instructions, a fifth of simple.log's ingest). A few hundred KiB, mostly zeros,
 // rebuilt on each call from the embedded non-zero runs.
 std::string schema_template();
 
