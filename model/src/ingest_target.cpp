@@ -105,8 +105,8 @@ IngestTarget::~IngestTarget() {
 void IngestTarget::write_initial_image(const std::string& image) const {
   // Through the descriptor that holds the lock: the file is new and empty, and ours alone.
   for (size_t done = 0; done < image.size();) {
-    ssize_t n = ::pwrite(lock_fd_, image.data() + done, image.size() - done,
-                         static_cast<off_t>(done));
+    ssize_t n =
+        ::pwrite(lock_fd_, image.data() + done, image.size() - done, static_cast<off_t>(done));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) throw SqliteError(temp_path_ + ": cannot write the new database: " + errno_text());
     done += static_cast<size_t>(n);

@@ -118,9 +118,8 @@ bool JsonFields::walk(std::string_view json, std::span<const FieldSpec> specs, s
 bool JsonFields::parse(std::string_view json, std::span<const FieldSpec> specs,
                        std::vector<FieldValue>& out, std::string& error) {
   out.assign(specs.size(), FieldValue{});
-  return walk(json, specs, error, [&](size_t idx, od::value& v) {
-    return read_value(v, specs[idx].type, out[idx]);
-  });
+  return walk(json, specs, error,
+              [&](size_t idx, od::value& v) { return read_value(v, specs[idx].type, out[idx]); });
 }
 
 bool JsonFields::parse_nested(std::string_view json, std::span<const FieldSpec> specs,

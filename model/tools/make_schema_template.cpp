@@ -1,8 +1,8 @@
 // Build step: makes the empty ingest database with the schema code itself (the pragmas, tables
-// and meta rows of a fresh ingest; its indexes are built after the load) and writes it out as C++ source, so a
-// fresh ingest writes these bytes instead of running the CREATE statements (schema_template()
-// in tlscope/model/schema.hpp).
-// Only the non-zero runs of the file are embedded: its ~20 pages of 16 KiB are mostly zeros.
+// and meta rows of a fresh ingest; its indexes are built after the load) and writes it out as C++
+// source, so a fresh ingest writes these bytes instead of running the CREATE statements
+// (schema_template() in tlscope/model/schema.hpp). Only the non-zero runs of the file are embedded:
+// its 17 pages of 16 KiB are mostly zeros.
 //
 // Usage: make_schema_template SCRATCH.db OUT.cpp
 #include <cstdio>
@@ -77,7 +77,9 @@ int main(int argc, char** argv) {
       << segments << "};\nconstexpr unsigned char kData[] = {\n"
       << bytes << "};\n}  // namespace\n\n"
       << "std::string schema_template() {\n"
-         "  std::string image(" << image.size() << ", '\\0');\n"
+         "  std::string image("
+      << image.size()
+      << ", '\\0');\n"
          "  for (const Segment& s : kSegments) {\n"
          "    image.replace(s.offset, s.size, reinterpret_cast<const char*>(kData) + s.data, "
          "s.size);\n"

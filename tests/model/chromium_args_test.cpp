@@ -93,8 +93,9 @@ TEST_CASE("chromium args: fields after the args are still read") {
   st.write({R"({"args": {"compile_id": "8/0", "big": [1, {"a": "}"}]}, "name": "x", "ph": "X",)"
             R"( "ts": 5, "dur": 2, "pid": 3, "tid": 4})"});
   CHECK(st.compile_ids() == "8/0");
-  CHECK(text(st.db, "SELECT name || ' ' || ph || ' ' || ts || ' ' || dur || ' ' || pid || ' ' || "
-                    "tid FROM chromium_event_rows") == "x X 5.0 2.0 3 4");
+  CHECK(text(st.db,
+             "SELECT name || ' ' || ph || ' ' || ts || ' ' || dur || ' ' || pid || ' ' || "
+             "tid FROM chromium_event_rows") == "x X 5.0 2.0 3 4");
 }
 
 TEST_CASE("chromium args: malformed args, as the two-parse reading took them") {
