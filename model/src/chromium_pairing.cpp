@@ -62,9 +62,16 @@ void ChromiumPairing::add(const parser::Event& event, uint64_t event_ordinal,
   row.line = event.line;
   row.byte_offset = event.byte_offset;
   std::string error;
+  // The args' compile_id is read in the same walk as the fields; only when that walk fails are
+  // the payload and then its args text parsed on their own, as they always were before (the
+  // same values when both succeed; a problem only where the two-parse path finds one).
+  bool args_read = false;
   if (event.payload.empty()) {
     error = "chromium_event without a payload";
-  } else if (!json_.parse(event.payload, kFields, values_, error)) {
+  } else if (json_.parse_nested(event.payload, kFields, kArgs, kArgFields, values_, arg_values_,
+                                error)) {
+    args_read = true;
+  } else if (error.clear(); !json_.parse(event.payload, kFields, values_, error)) {
     error = "chromium_event payload is not a JSON object: " + error;
   }
   if (!error.empty()) {
@@ -78,12 +85,12 @@ void ChromiumPairing::add(const parser::Event& event, uint64_t event_ordinal,
   for (size_t f = 0; f < ChromiumRow::kFieldCount; ++f) row.fields[f] = owned(values_[f]);
   // The args' compile id ("0/0", or "None" outside a compile) wins over the envelope's.
   row.compile_id = std::string(compile_id);
-  if (values_[kArgs].kind == FieldValue::Kind::kText) {
+  if (!args_read && values_[kArgs].kind == FieldValue::Kind::kText) {
     std::string ignored;
-    if (args_json_.parse(values_[kArgs].text, kArgFields, arg_values_, ignored) &&
-        arg_values_[0].kind == FieldValue::Kind::kText) {
-      row.compile_id = arg_values_[0].text == "None" ? "" : std::string(arg_values_[0].text);
-    }
+    args_read = args_json_.parse(values_[kArgs].text, kArgFields, arg_values_, ignored);
+  }
+  if (args_read && arg_values_[0].kind == FieldValue::Kind::kText) {
+    row.compile_id = arg_values_[0].text == "None" ? "" : std::string(arg_values_[0].text);
   }
 
   // A B row is held back until its E arrives, then written once with its duration and the E's

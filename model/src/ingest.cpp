@@ -288,11 +288,14 @@ IngestResult ingest(const std::string& db_path, const std::vector<std::string>& 
   IngestTarget target(db_path);
   result.fresh = target.fresh();
   result.removed_leftovers = target.removed_leftovers();
+  // A new file starts as the empty database made at build time (schema_template()), the same
+  // file the CREATE statements would make, without running them.
+  if (target.fresh()) target.write_initial_image(schema_template());
   {
     Connection db(target.write_path());
     target.apply_pragmas(db);
-    create_schema(db);
     if (!target.fresh()) {
+      create_schema(db);
       std::vector<std::string> paths;
       for (const auto& s : plan.sources) paths.push_back(s.path);
       result.replaced = remove_incomplete_files(db, paths);

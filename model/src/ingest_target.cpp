@@ -102,6 +102,17 @@ IngestTarget::~IngestTarget() {
   if (lock_fd_ >= 0) ::close(lock_fd_);
 }
 
+void IngestTarget::write_initial_image(const std::string& image) const {
+  // Through the descriptor that holds the lock: the file is new and empty, and ours alone.
+  for (size_t done = 0; done < image.size();) {
+    ssize_t n =
+        ::pwrite(lock_fd_, image.data() + done, image.size() - done, static_cast<off_t>(done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw SqliteError(temp_path_ + ": cannot write the new database: " + errno_text());
+    done += static_cast<size_t>(n);
+  }
+}
+
 void IngestTarget::apply_pragmas(Connection& db) const {
   if (fresh_ || is_special(db_path_)) {
     apply_bulk_load_pragmas(db);

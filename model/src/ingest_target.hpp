@@ -28,6 +28,9 @@ class IngestTarget {
   bool fresh() const { return fresh_; }
   // The file the connection opens: the temporary file of a fresh database, else the database.
   const std::string& write_path() const { return fresh_ ? temp_path_ : db_path_; }
+  // Fresh only: writes `image` (a whole database file) into the new temporary file before the
+  // connection opens it. Throws SqliteError naming the file when it cannot.
+  void write_initial_image(const std::string& image) const;
   // Bulk-load pragmas for a fresh database, the append pragmas (WAL) otherwise.
   void apply_pragmas(Connection& db) const;
   // Fresh: renames the complete temporary database to its final path, never over a file that

@@ -87,9 +87,9 @@ int field_index(std::span<const FieldSpec> specs, std::string_view key) {
   return -1;
 }
 
-bool JsonFields::parse(std::string_view json, std::span<const FieldSpec> specs,
-                       std::vector<FieldValue>& out, std::string& error) {
-  out.assign(specs.size(), FieldValue{});
+template <typename OnField>
+bool JsonFields::walk(std::string_view json, std::span<const FieldSpec> specs, std::string& error,
+                      OnField on_field) {
   // simdjson reads up to SIMDJSON_PADDING bytes past the end: parse from a reused padded copy.
   padded_.assign(json);
   padded_.resize(json.size() + simdjson::SIMDJSON_PADDING, ' ');
@@ -110,9 +110,46 @@ bool JsonFields::parse(std::string_view json, std::span<const FieldSpec> specs,
     if (idx < 0) continue;  // unread fields are skipped by the iterator
     od::value v;
     if (auto err = field.value().get(v)) return fail(err);
-    if (auto err = read_value(v, specs[idx].type, out[idx])) return fail(err);
+    if (auto err = on_field(static_cast<size_t>(idx), v)) return fail(err);
   }
   return true;
+}
+
+bool JsonFields::parse(std::string_view json, std::span<const FieldSpec> specs,
+                       std::vector<FieldValue>& out, std::string& error) {
+  out.assign(specs.size(), FieldValue{});
+  return walk(json, specs, error,
+              [&](size_t idx, od::value& v) { return read_value(v, specs[idx].type, out[idx]); });
+}
+
+bool JsonFields::parse_nested(std::string_view json, std::span<const FieldSpec> specs,
+                              size_t nested_field, std::span<const FieldSpec> nested,
+                              std::vector<FieldValue>& out, std::vector<FieldValue>& nested_out,
+                              std::string& error) {
+  out.assign(specs.size(), FieldValue{});
+  nested_out.assign(nested.size(), FieldValue{});
+  return walk(json, specs, error, [&](size_t idx, od::value& v) -> simdjson::error_code {
+    if (idx != nested_field) return read_value(v, specs[idx].type, out[idx]);
+    nested_out.assign(nested.size(), FieldValue{});  // a repeated key: the last one counts
+    od::json_type t;
+    if (auto err = v.type().get(t)) return err;
+    if (t != od::json_type::object) {
+      std::string_view skipped;
+      return raw_text(v, skipped);  // consumed as parse() consumes it
+    }
+    od::object o;
+    if (auto err = v.get_object().get(o)) return err;
+    for (auto field : o) {
+      std::string_view key;
+      if (auto err = field.unescaped_key().get(key)) return err;
+      int n = field_index(nested, key);
+      if (n < 0) continue;
+      od::value inner;
+      if (auto err = field.value().get(inner)) return err;
+      if (auto err = read_value(inner, nested[n].type, nested_out[n])) return err;
+    }
+    return simdjson::SUCCESS;
+  });
 }
 
 void bind_field(Statement& stmt, int index, const FieldValue& v) {
