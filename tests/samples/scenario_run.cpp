@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -18,8 +19,30 @@ std::string with_int(const char* text, long long n) {
   return s;
 }
 
+namespace {
+
+// One folder per test process for every scenario it runs, removed when the process ends: a
+// 4,096-rank run writes ~114 MB, and a test command that leaves them behind fills /tmp in a few
+// dozen runs. TLRT_KEEP_TEST_DIRS=1 keeps it for a look after a failure.
+struct ScratchRoot {
+  fs::path path = fs::temp_directory_path() / with_int("tlrt_test_", ::getpid());
+  ~ScratchRoot() {
+    const char* keep = std::getenv("TLRT_KEEP_TEST_DIRS");
+    if (keep && std::string(keep) == "1") return;
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+const fs::path& scratch_root() {
+  static ScratchRoot root;
+  return root.path;
+}
+
+}  // namespace
+
 std::string fresh_dir(const std::string& name) {
-  fs::path p = fs::temp_directory_path() / (with_int("tlrt_test_", ::getpid()) + "_" + name);
+  fs::path p = scratch_root() / name;
   fs::remove_all(p);
   return p.string();
 }

@@ -14,7 +14,8 @@ using check::JValue;
 
 // "text" + std::to_string(n), avoiding GCC 12's -Wrestrict false positive on literal + string&&.
 std::string with_int(const char* text, long long n);
-// An empty directory under the temp dir, unique per test process.
+// An empty directory under the temp dir, unique per test process; the process removes them all
+// when it ends (unless TLRT_KEEP_TEST_DIRS=1).
 std::string fresh_dir(const std::string& name);
 JValue read_json_file(const std::string& path);
 
