@@ -1,4 +1,8 @@
 // tlscope: structured-log analysis for torch.compile traces and the bundled tensor runtime.
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #include <algorithm>
 #include <cstdio>
 #include <exception>
@@ -81,10 +85,23 @@ int run_subcommand(std::vector<std::string> args) {
   return exit_code;
 }
 
+// Fixed malloc thresholds: glibc raises its mmap threshold to the largest block freed so far
+// (up to 32 MiB), so after the first multi-MB page or timeline string every later one came from
+// the threads' arenas and stayed there; the report's two threads then peaked 8-14 MiB higher,
+// and the 1 GB log's one command at 141-149 MiB against a 150 MB budget (bench/README.md,
+// session 8). Blocks of 1 MiB and more are mapped and handed back when freed.
+void set_heap_policy() {
+#ifdef __GLIBC__
+  mallopt(M_MMAP_THRESHOLD, 1 << 20);
+  mallopt(M_TRIM_THRESHOLD, 128 << 10);
+#endif
+}
+
 }  // namespace tlscope::cli
 
 int main(int argc, char** argv) {
   using namespace tlscope::cli;
+  set_heap_policy();                   // before the first allocation of any size
   tlscope::model::configure_sqlite();  // before any thread or database exists
   begin_invocation(argc, argv, std::string(tlscope::kVersion).c_str());
   return end_invocation(run_subcommand(std::vector<std::string>(argv + 1, argv + argc)));
