@@ -13,12 +13,6 @@ namespace tlscope::exporters {
 
 namespace {
 
-// Microseconds to the nanosecond, without trailing zeros ("60345", "12.5"): a 1,024-rank job
-// writes tens of thousands of them.
-void append_number(std::string& out, double v) {
-  append_json_fixed3(out, v);
-}
-
 std::string hex_colour(uint32_t rgb) {
   char buf[8];
   std::snprintf(buf, sizeof buf, "#%06x", rgb & 0xffffffu);
@@ -146,9 +140,9 @@ std::string timeline_js(const TimelineData& data) {
     const TimelineBar& b = data.bars[i];
     if (i) out += ",\n";
     out += '[' + std::to_string(b.lane) + ',' + std::to_string(b.depth) + ',';
-    append_number(out, b.start);
+    append_json_fixed3(out, b.start);
     out += ',';
-    append_number(out, b.end);
+    append_json_fixed3(out, b.end);
     out += ',' + std::to_string(bar_style[i]) + ']';
   }
   // Links from a bar to the one before it (a collective's ranks in order) are the bulk: listed
@@ -167,7 +161,7 @@ std::string timeline_js(const TimelineData& data) {
     const TimelineMarker& m = data.markers[i];
     if (i) out += ",\n";
     out += '[' + std::to_string(m.lane) + ',';
-    append_number(out, m.at);
+    append_json_fixed3(out, m.at);
     out += ',';
     append_json_string(out, m.cls);
     out += ',';

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "tlscope/views/database.hpp"
 #include "tlscope/views/result.hpp"
@@ -18,20 +19,9 @@ bool read_rows(const Database& db, std::string_view sql, Result<T>& result, Row&
   return false;
 }
 
-// As read_rows, with `bind(statement)` called before the first step.
-template <typename T, typename Bind, typename Row>
-bool read_rows_bound(const Database& db, std::string_view sql, Result<T>& result, Bind&& bind,
-                     Row&& row) {
-  Statement st = db.prepare(sql);
-  bind(st);
-  std::string error;
-  if (st.for_each(row, &error)) return true;
-  result.fail(error);
-  return false;
-}
-
-// As read_rows_bound, on a statement a reader prepared once and runs again for each item: each
-// prepare compiles the SQL anew, the larger cost when a report reads a thousand items.
+// As read_rows, on a statement a reader prepared once and runs again for each item (each
+// prepare compiles the SQL anew, the larger cost when a report reads a thousand items), with
+// `bind(statement)` called before the first step.
 template <typename T, typename Bind, typename Row>
 bool rerun_rows(Statement& st, Result<T>& result, Bind&& bind, Row&& row) {
   st.reset();
@@ -40,6 +30,14 @@ bool rerun_rows(Statement& st, Result<T>& result, Bind&& bind, Row&& row) {
   if (st.for_each(row, &error)) return true;
   result.fail(error);
   return false;
+}
+
+// As rerun_rows, on a statement prepared for this one run.
+template <typename T, typename Bind, typename Row>
+bool read_rows_bound(const Database& db, std::string_view sql, Result<T>& result, Bind&& bind,
+                     Row&& row) {
+  Statement st = db.prepare(sql);
+  return rerun_rows(st, result, std::forward<Bind>(bind), std::forward<Row>(row));
 }
 
 }  // namespace tlscope::views
