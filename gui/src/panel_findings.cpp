@@ -29,8 +29,9 @@ class FindingsPanel : public Panel {
  public:
   FindingsPanel() : Panel(views::ScreenId::summary) {}
 
+  // The lines the panel lists (one fact on many ranks is one line), as the group headers count.
   std::optional<int64_t> count(const ViewerData& data) const override {
-    return data.findings.total;
+    return data.findings.lines;
   }
 
   void draw(PanelContext& ctx) override {
@@ -41,6 +42,10 @@ class FindingsPanel : public Panel {
                           std::to_string(s.compiles) + " compiles (" +
                           std::to_string(s.failed_compiles) + " failed), " +
                           std::to_string(s.errors) + " ingest errors");
+    if (d.findings.analysed && d.findings.total != d.findings.lines) {
+      ui::text("label", std::to_string(d.findings.total) + " findings in " +
+                            std::to_string(d.findings.lines) + " lines");
+    }
     for (const auto& p : d.load_problems) ui::text_colored("error", kColourError, p);
     ImGui::Separator();
     if (!d.findings.analysed) {

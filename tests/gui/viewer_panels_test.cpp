@@ -145,6 +145,12 @@ TEST_CASE("a real multi-rank log's findings panel lists its rank divergences") {
   REQUIRE(d.ok);
   CHECK(d.has("group", "Rank divergence"));
   CHECK(d.has("label", "4 ranks"));
+  // One fact on several ranks is one line: the navigation counts the lines the panel lists, and
+  // the panel says how many findings they hold (more rows than lines on this log).
+  const size_t lines = d.count("finding");
+  REQUIRE(lines > 0);
+  CHECK(d.has("nav", "Summary  (" + std::to_string(lines) + ")"));
+  CHECK(d.has("label", " findings in " + std::to_string(lines) + " lines"));
   Dump div = view({gui_test::kLogs + "/multi_rank_logs"}, "divergence", "", dir, "divergence");
   INFO(div.error);
   REQUIRE(div.ok);
