@@ -32,7 +32,7 @@ class Panel {
 
   views::ScreenId screen() const { return screen_; }
   std::string_view name() const { return views::screen(screen_).viewer_panel; }
-  std::string_view label() const { return views::screen(screen_).label; }
+  std::string_view label() const { return views::screen(screen_).viewer_label(); }
 
   // The number the navigation list shows beside the label (findings, compiles, rows...).
   virtual std::optional<int64_t> count(const ViewerData&) const { return std::nullopt; }

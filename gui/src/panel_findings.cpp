@@ -151,7 +151,7 @@ class FindingsPanel : public Panel {
     if (!f.row->compile_id.empty()) ui::text("details", "compile: " + f.row->compile_id);
     const Selection place = place_of(f);
     if (!place.empty() &&
-        ui::button("button", "Go to " + std::string(views::screen(place.panel).label)))
+        ui::button("button", "Go to " + std::string(views::screen(place.panel).viewer_label())))
       go_to(ctx, f);
   }
 
