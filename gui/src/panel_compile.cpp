@@ -11,6 +11,7 @@
 #include "panel.hpp"
 #include "status_colours.hpp"
 #include "tlscope/views/compile_detail.hpp"
+#include "tlscope/views/time_format.hpp"
 
 namespace tlscope::gui {
 namespace {
@@ -42,7 +43,8 @@ class CompilePanel : public Panel {
     ui::text_wrapped("label", "frame: " + c.co_name + " at " + c.co_filename + ":" +
                                   std::to_string(c.co_firstlineno));
     if (c.duration_us >= 0)
-      ui::text("label", "compile time: " + std::to_string(c.duration_us / 1000.0) + " ms");
+      ui::text("label",
+               "compile time: " + views::format_duration_us(static_cast<double>(c.duration_us)));
     if (c.failed()) {
       ui::text_colored("failure", kColourError, "failed: " + c.fail_type);
       ui::text_wrapped("failure", c.fail_reason);

@@ -3,6 +3,8 @@
 // ...) and against the database. Screenshots of each panel are kept in <build>/tests/gui_screens.
 #include <catch2/catch.hpp>
 
+#include <regex>
+
 #include "gui_support.hpp"
 #include "tlscope/views/database.hpp"
 
@@ -61,6 +63,13 @@ TEST_CASE("a compile of graph-breaks shows its graphs, guards and generated code
   INFO(d.error << "\n" << d.all());
   REQUIRE(d.ok);
   CHECK(d.has("heading", "Compile 0/0"));
+  // The duration in the timelines' one format: three significant digits and a unit.
+  const gui_test::Item* took = d.find("label", "compile time: ");
+  REQUIRE(took != nullptr);
+  INFO(took->text);
+  CHECK(std::regex_match(took->text,
+                         std::regex("compile time: ([0-9]\\.[0-9]{2}|[0-9]{2}\\.[0-9]|[0-9]{3}) "
+                                    "(ns|\xC2\xB5s|ms|s)")));
   CHECK(d.has("section", "Graphs"));
   CHECK(d.has("section", "Guards"));
   CHECK(d.has("section", "Generated code"));
