@@ -73,6 +73,8 @@ void TableView::rebuild(const TableData& data, const ImGuiTableSortSpecs* specs)
   if (specs && specs->SpecsCount > 0) {
     sort_column_ = specs->Specs[0].ColumnIndex;
     sort_descending_ = specs->Specs[0].SortDirection == ImGuiSortDirection_Descending;
+  } else if (specs) {
+    sort_column_ = -1;  // a third click on the header: back to the view model's order
   }
   if (sort_column_ < 0) return;
   const size_t col = static_cast<size_t>(sort_column_);
@@ -106,16 +108,23 @@ int TableView::draw(const char* id, const TableData& data, float height) {
       "label", std::to_string(order_.size()) + " of " + std::to_string(data.rows.size()) + " rows");
   const int columns = static_cast<int>(data.columns.size());
   if (columns == 0) return -1;
-  const ImGuiTableFlags flags =
-      ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
-      ImGuiTableFlags_ScrollX | ImGuiTableFlags_Resizable | ImGuiTableFlags_Sortable |
-      ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Reorderable | ImGuiTableFlags_Hideable;
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg |
+                                ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
+                                ImGuiTableFlags_Resizable | ImGuiTableFlags_Sortable |
+                                ImGuiTableFlags_SortTristate | ImGuiTableFlags_SizingFixedFit |
+                                ImGuiTableFlags_Reorderable | ImGuiTableFlags_Hideable;
   int clicked = -1;
   if (!ImGui::BeginTable(id, columns, flags, ImVec2(0, height))) return -1;
   ImGui::TableSetupScrollFreeze(0, 1);
+  // Rows come in the view model's order (most frequent or costliest first) until a header is
+  // clicked: without SortTristate ImGui sorts the first column ascending at once, which put the
+  // rarest recompile on top. Number columns sort largest first on their first click.
   for (int c = 0; c < columns; ++c) {
-    ImGui::TableSetupColumn(ui::imgui_label(data.columns[static_cast<size_t>(c)]).c_str(),
-                            ImGuiTableColumnFlags_None);
+    const bool numbers = !data.rows.empty() && static_cast<size_t>(c) < data.rows[0].size() &&
+                         data.rows[0][static_cast<size_t>(c)].number.has_value();
+    ImGui::TableSetupColumn(
+        ui::imgui_label(data.columns[static_cast<size_t>(c)]).c_str(),
+        numbers ? ImGuiTableColumnFlags_PreferSortDescending : ImGuiTableColumnFlags_None);
   }
   ImGui::TableHeadersRow();
   for (const auto& name : data.columns) ui::record("header", name);

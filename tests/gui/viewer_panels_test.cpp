@@ -3,7 +3,10 @@
 // ...) and against the database. Screenshots of each panel are kept in <build>/tests/gui_screens.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <regex>
+#include <string>
+#include <vector>
 
 #include "gui_support.hpp"
 #include "tlscope/views/database.hpp"
@@ -163,6 +166,23 @@ TEST_CASE("a real multi-rank log's findings panel lists its rank divergences") {
   // The viewer's one timeline holds the compile phases too (this log has no collectives).
   CHECK(d.has("nav", "Timeline  ("));
   CHECK_FALSE(d.has("nav", "Collectives"));
+  // Tables keep the view model's order until a header is clicked: most frequent recompile first.
+  Dump rec = view({gui_test::kLogs + "/multi_rank_logs"}, "recompiles", "", dir);
+  INFO(rec.error);
+  REQUIRE(rec.ok);
+  std::vector<std::string> headers, cells;
+  for (const auto& i : rec.items) {
+    if (i.kind == "header") headers.push_back(i.text);
+    if (i.kind == "cell") cells.push_back(i.text);
+  }
+  REQUIRE_FALSE(headers.empty());
+  CHECK(headers[0] == "count");
+  REQUIRE(cells.size() >= 2 * headers.size());
+  std::vector<long> counts;
+  for (size_t c = 0; c < cells.size(); c += headers.size()) counts.push_back(std::stol(cells[c]));
+  INFO(rec.all());
+  CHECK(std::is_sorted(counts.rbegin(), counts.rend()));
+  CHECK(counts.front() > counts.back());  // this log's recompiles are not all equally frequent
   Dump div = view({gui_test::kLogs + "/multi_rank_logs"}, "divergence", "", dir, "divergence");
   INFO(div.error);
   REQUIRE(div.ok);
