@@ -354,6 +354,29 @@ TEST_CASE("compilation_metrics columns come from the payload's compile id and fi
   CHECK(text(st.db, "SELECT json_extract(json, '$.co_name') FROM compilation_metrics") == "fn");
 }
 
+TEST_CASE("a metrics record is stored once: the view's json is its event's metadata as written") {
+  Store st;
+  EventMaker m;
+  model::EventWriter w(st.db);
+  w.begin_file(source("a.log"));
+  const std::string record =
+      R"({"compile_id": "0/0", "co_name": "fn",  "guard_count": 7.0, "note": "caf\u00e9"})";
+  w.add_event(m.make("compilation_metrics", record));
+  w.end_file(summary(1, 1));
+  w.finish();
+  CHECK(text(st.db, "SELECT json FROM compilation_metrics") == record);
+  CHECK(text(st.db, "SELECT co_name FROM compilation_metrics_rows") == "fn");
+  CHECK(count(st.db,
+              "SELECT count(*) FROM pragma_table_info('compilation_metrics_rows') "
+              "WHERE name = 'json'") == 0);
+  // A query that does not select json does not read events at all (the LEFT JOIN is left out).
+  std::string plan;
+  model::Statement s = st.db.prepare("EXPLAIN QUERY PLAN SELECT co_name FROM compilation_metrics");
+  while (s.step()) plan += s.column_text(3) + "\n";
+  CHECK(plan.find("events") == std::string::npos);
+  CHECK(plan.find("compilation_metrics_rows") != std::string::npos);
+}
+
 TEST_CASE("describe_tensor fills PyTorch's omitted defaults and keeps symbolic sizes") {
   Store st;
   EventMaker m;
