@@ -1,5 +1,5 @@
-// compilation_metrics rows: the main fields of (bwd_)compilation_metrics(_runtime) as columns,
-// the whole record as JSON.
+// compilation_metrics rows: the main fields of (bwd_)compilation_metrics(_runtime) as columns of
+// compilation_metrics_rows (the record itself is events.metadata; the view adds it as `json`).
 #include <array>
 
 #include "tlscope/parser/compile_id.hpp"
@@ -49,8 +49,8 @@ class CompilationMetricsTable final : public TypedTable {
  public:
   explicit CompilationMetricsTable(Connection& db)
       : insert_(db.prepare(
-            "INSERT INTO compilation_metrics VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-            "?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {}
+            "INSERT INTO compilation_metrics_rows VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+            "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {}
 
   bool add(const EventRow& row, JsonFields& json, std::string& error) override {
     if (!json.parse(row.event.metadata, kFields, values_, error)) return false;
@@ -78,7 +78,6 @@ class CompilationMetricsTable final : public TypedTable {
     insert_.bind_opt_int(i++, ctx.frame_compile_id);
     insert_.bind_opt_int(i++, ctx.attempt);
     for (size_t f = 0; f < kColumnFields; ++f) bind_field(insert_, i++, values_[f]);
-    insert_.bind_text(i++, e.metadata);
     insert_.run();
     return true;
   }

@@ -38,7 +38,11 @@ FROM event_stacks es JOIN stacks s ON s.stack_id = es.stack_id;
 CREATE TABLE IF NOT EXISTS ingest_errors(
   id INTEGER PRIMARY KEY, file_id INTEGER, line INTEGER, byte_offset INTEGER,
   line_count INTEGER NOT NULL, kind TEXT NOT NULL, reason TEXT NOT NULL, excerpt TEXT);
-CREATE TABLE IF NOT EXISTS compilation_metrics(
+-- The typed columns of the metrics records; the compilation_metrics view adds the record itself
+-- (`json`) from events.metadata, where it is already stored: a record is ~16 KB in the 1 GB
+-- benchmark log, so a second copy here was 109 MB of its database. A LEFT JOIN on the primary key,
+-- so queries that do not select json never read events (SQLite omits the join).
+CREATE TABLE IF NOT EXISTS compilation_metrics_rows(
   event_id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, rank INTEGER, kind TEXT NOT NULL,
   compile_id TEXT, frame_id INTEGER, frame_compile_id INTEGER, attempt INTEGER,
   co_name TEXT, co_filename TEXT, co_firstlineno INTEGER, cache_size INTEGER,
@@ -49,8 +53,18 @@ CREATE TABLE IF NOT EXISTS compilation_metrics(
   num_graph_breaks INTEGER, start_time_us INTEGER, end_time_us INTEGER, duration_us INTEGER,
   entire_frame_compile_time_s REAL, backend_compile_time_s REAL, inductor_compile_time_s REAL,
   dynamo_cumulative_compile_time_us INTEGER, aot_autograd_cumulative_compile_time_us INTEGER,
-  inductor_cumulative_compile_time_us INTEGER, is_forward INTEGER, is_runtime INTEGER,
-  json TEXT NOT NULL);
+  inductor_cumulative_compile_time_us INTEGER, is_forward INTEGER, is_runtime INTEGER);
+CREATE VIEW IF NOT EXISTS compilation_metrics AS
+SELECT m.event_id, m.file_id, m.rank, m.kind, m.compile_id, m.frame_id, m.frame_compile_id,
+  m.attempt, m.co_name, m.co_filename, m.co_firstlineno, m.cache_size, m.accumulated_cache_size,
+  m.guard_count, m.shape_env_guard_count, m.graph_op_count, m.graph_node_count,
+  m.graph_input_count, m.fail_type, m.fail_reason, m.fail_user_frame_filename,
+  m.fail_user_frame_lineno, m.restart_reasons, m.recompile_reason, m.num_graph_breaks,
+  m.start_time_us, m.end_time_us, m.duration_us, m.entire_frame_compile_time_s,
+  m.backend_compile_time_s, m.inductor_compile_time_s, m.dynamo_cumulative_compile_time_us,
+  m.aot_autograd_cumulative_compile_time_us, m.inductor_cumulative_compile_time_us,
+  m.is_forward, m.is_runtime, e.metadata AS json
+FROM compilation_metrics_rows m LEFT JOIN events e ON e.id = m.event_id;
 CREATE TABLE IF NOT EXISTS describe_tensor(
   event_id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, rank INTEGER, compile_id TEXT,
   describer_id INTEGER, tensor_id INTEGER, ndim INTEGER, dtype TEXT, device TEXT, size TEXT,
@@ -90,14 +104,17 @@ SELECT c.id, c.event_id, c.file_id, c.rank, c.name, c.cat, c.ph, c.ts, c.dur, c.
 FROM chromium_event_rows c;
 )sql";
 
+// Only indexes a query of tlscope's uses (EXPLAIN QUERY PLAN of every statement of the analysis,
+// a report and a summary; bench/README.md, session 9): each costs a scan and a sort after the
+// load. Not built: chromium_event_rows(file_id, ts), whose one reader (the timeline's time range
+// per file) took as long scanning the table, and describe_tensor(compile_id), which nothing read.
 constexpr const char* kIndexes = R"sql(
 CREATE INDEX IF NOT EXISTS events_kind ON events(kind);
 CREATE INDEX IF NOT EXISTS events_file_frame ON events(file_id, frame_id, frame_compile_id);
 CREATE INDEX IF NOT EXISTS event_stacks_event ON event_stacks(event_id);
 CREATE INDEX IF NOT EXISTS artifacts_name ON artifacts(name);
-CREATE INDEX IF NOT EXISTS chromium_event_rows_file_ts ON chromium_event_rows(file_id, ts);
-CREATE INDEX IF NOT EXISTS compilation_metrics_compile_id ON compilation_metrics(compile_id);
-CREATE INDEX IF NOT EXISTS describe_tensor_compile_id ON describe_tensor(compile_id);
+CREATE INDEX IF NOT EXISTS compilation_metrics_rows_compile_id
+  ON compilation_metrics_rows(compile_id);
 )sql";
 
 }  // namespace

@@ -142,7 +142,8 @@ class FixtureDb {
     return id;
   }
 
-  // compilation_metrics: `columns` is "col = value" SQL assignments, e.g. "co_name = 'fn'".
+  // compilation_metrics (its typed columns; the view's json is the event's metadata, "{}"):
+  // `extra_columns` / `extra_values` are further column names and their SQL values.
   int64_t metrics(const Ctx& c, const std::string& co_name, const std::string& extra_columns = "",
                   const std::string& extra_values = "",
                   const std::string& kind = "compilation_metrics") {
@@ -151,11 +152,11 @@ class FixtureDb {
     size_t us = cid.find('_');
     std::string payload_cid = us == std::string::npos ? cid : cid.substr(0, us);
     exec(
-        "INSERT INTO compilation_metrics(event_id, file_id, kind, compile_id, frame_id, "
-        "frame_compile_id, attempt, co_name, co_filename, json" +
+        "INSERT INTO compilation_metrics_rows(event_id, file_id, kind, compile_id, frame_id, "
+        "frame_compile_id, attempt, co_name, co_filename" +
         extra_columns + ") VALUES (" + std::to_string(id) + ", " + std::to_string(file_) + ", " +
         q(kind) + ", " + q(payload_cid) + ", " + num(c.frame_id) + ", " + num(c.frame_compile_id) +
-        ", " + num(c.attempt) + ", " + q(co_name) + ", 'user.py', '{}'" + extra_values + ")");
+        ", " + num(c.attempt) + ", " + q(co_name) + ", 'user.py'" + extra_values + ")");
     return id;
   }
 

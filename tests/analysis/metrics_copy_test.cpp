@@ -1,16 +1,19 @@
-// The passes that read compilation_metrics' typed columns through the copy the analysis makes of a
-// large table (temp.metrics_rows, from 2,000 records up): compiles, failures, restarts and the
-// metric phases of a generated log of 2,100 compiles, each value known from the generator.
+// The passes that read compilation_metrics' typed columns: compiles, failures, restarts and the
+// metric phases of a generated log of 2,100 compiles, each value known from the generator. They
+// read compilation_metrics_rows (schema version 3) and, in a database of version 2 (the whole
+// record in compilation_metrics.json), the copy the analysis makes of a large table
+// (temp.metrics_rows, from 2,000 records up): the same rows either way.
 #include <catch2/catch.hpp>
 
 #include <string>
 
 #include "analysis/analysis_harness.hpp"
 #include "common/scratch_files.hpp"
+#include "common/sql_rows.hpp"
 
 using tlscope::test::AnalyzedDb;
 
-TEST_CASE("2,100 metrics records: compiles, failures, restarts and phases from the copied table") {
+TEST_CASE("2,100 metrics records: compiles, failures, restarts and phases, both table layouts") {
   constexpr int kCompiles = 2100;
   const std::string head = "V1206 15:20:14.089000 1543231 torch/_dynamo/utils.py:1045] ";
   std::string log;
@@ -40,20 +43,43 @@ TEST_CASE("2,100 metrics records: compiles, failures, restarts and phases from t
   INFO(db.report().error);
   REQUIRE(db.report().ok);
   REQUIRE(db.scalar("SELECT count(*) FROM compilation_metrics") == std::to_string(kCompiles));
-  CHECK(db.scalar("SELECT count(*) FROM compiles WHERE metrics_event_id IS NOT NULL") ==
-        std::to_string(kCompiles));
-  CHECK(db.scalar("SELECT count(*) FROM compiles WHERE status = 'failed'") ==
-        std::to_string(failed));
-  // Restarted and not failed: i % 11 == 0 and i % 7 != 0.
-  CHECK(db.scalar("SELECT count(*) FROM compiles WHERE status = 'restarted'") ==
-        std::to_string(restarted - (kCompiles + 76) / 77));
-  CHECK(db.rows("SELECT compile_id, frame, fail_reason FROM failures ORDER BY id LIMIT 2") ==
-        std::vector<std::string>{"0/0|fn0|broken 0", "7/0|fn7|broken 7"});
-  CHECK(db.scalar("SELECT count(*) FROM failures") == std::to_string(failed));
-  CHECK(db.scalar("SELECT count(*) FROM restarts") == std::to_string(restarted));
-  CHECK(db.scalar("SELECT reason FROM restarts WHERE compile_id = '2090/0'") == "restart 2090");
-  CHECK(db.scalar("SELECT count(*) || '|' || CAST(sum(duration_us) AS INTEGER) FROM compile_phases "
+  auto check_passes = [&] {
+    CHECK(db.scalar("SELECT count(*) FROM compiles WHERE metrics_event_id IS NOT NULL") ==
+          std::to_string(kCompiles));
+    CHECK(db.scalar("SELECT count(*) FROM compiles WHERE status = 'failed'") ==
+          std::to_string(failed));
+    // Restarted and not failed: i % 11 == 0 and i % 7 != 0.
+    CHECK(db.scalar("SELECT count(*) FROM compiles WHERE status = 'restarted'") ==
+          std::to_string(restarted - (kCompiles + 76) / 77));
+    CHECK(db.rows("SELECT compile_id, frame, fail_reason FROM failures ORDER BY id LIMIT 2") ==
+          std::vector<std::string>{"0/0|fn0|broken 0", "7/0|fn7|broken 7"});
+    CHECK(db.scalar("SELECT count(*) FROM failures") == std::to_string(failed));
+    CHECK(db.scalar("SELECT count(*) FROM restarts") == std::to_string(restarted));
+    CHECK(db.scalar("SELECT reason FROM restarts WHERE compile_id = '2090/0'") == "restart 2090");
+    CHECK(
+        db.scalar("SELECT count(*) || '|' || CAST(sum(duration_us) AS INTEGER) FROM compile_phases "
                   "WHERE phase = 'dynamo' AND source = 'metrics'") ==
         std::to_string(kCompiles) + "|" + std::to_string(dynamo_us));
-  CHECK(db.scalar("SELECT co_name FROM compiles WHERE compile_id = '1234/0'") == "fn1234");
+    CHECK(db.scalar("SELECT co_name FROM compiles WHERE compile_id = '1234/0'") == "fn1234");
+  };
+  check_passes();
+
+  // Version 2's layout, made from this database: one table holding the typed columns and json.
+  std::string ddl = db.scalar(
+      "SELECT sql FROM sqlite_master WHERE name = 'compilation_metrics_rows' AND type = 'table'");
+  REQUIRE(ddl.find("compilation_metrics_rows(") != std::string::npos);
+  ddl.replace(ddl.find("compilation_metrics_rows("), 25, "compilation_metrics(");
+  ddl.insert(ddl.rfind(')'), ", json TEXT NOT NULL");
+  tlscope::test::sql_exec(db.db(),
+                          "CREATE TABLE old_metrics AS SELECT * FROM compilation_metrics;"
+                          "DROP VIEW compilation_metrics; DROP TABLE compilation_metrics_rows;" +
+                              ddl +
+                              "; INSERT INTO compilation_metrics SELECT * FROM old_metrics;"
+                              "DROP TABLE old_metrics;");
+  REQUIRE(db.scalar("SELECT count(*) FROM compilation_metrics WHERE json LIKE '{%'") ==
+          std::to_string(kCompiles));
+  const auto again = tlscope::model::analysis::analyze(db.db());
+  INFO(again.error);
+  REQUIRE(again.ok);
+  check_passes();
 }

@@ -5,6 +5,9 @@
 // failures, the metric phases) read those pages back from the OS again, ~0.1 CPU-s each; the copy
 // is one scan and ~2 MB. A small table stays in the page cache after its first read, and there
 // the copy (~0.9 M instructions, 3% of simple.log's analysis) would cost more than it saves.
+// Since schema version 3 the ingest stores those columns alone (compilation_metrics_rows; the
+// compilation_metrics view adds the JSON from events), and the passes read that table: the copy
+// is only made for a database of version 2 given to the analysis.
 #include <string>
 
 #include "passes.hpp"
@@ -15,9 +18,17 @@ namespace tlscope::model::analysis {
 namespace {
 // Copied from this many records (~32 MB of 16 KB rows, half the page cache) up.
 constexpr int kCopyFromRows = 2000;
+
+bool has_metrics_rows_table(sqlite3* db) {
+  Statement s(db,
+              "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = "
+              "'compilation_metrics_rows'");
+  return s.step();
+}
 }  // namespace
 
 void build_metrics_rows(sqlite3* db) {
+  if (has_metrics_rows_table(db)) return;
   {
     Statement big(db, "SELECT 1 FROM compilation_metrics LIMIT 1 OFFSET " +
                           std::to_string(kCopyFromRows - 1));
@@ -42,6 +53,7 @@ void build_metrics_rows(sqlite3* db) {
 }
 
 std::string metrics_table(sqlite3* db) {
+  if (has_metrics_rows_table(db)) return "compilation_metrics_rows";
   Statement copied(db, "SELECT 1 FROM sqlite_temp_master WHERE name = 'metrics_rows'");
   return copied.step() ? "temp.metrics_rows" : "compilation_metrics";
 }

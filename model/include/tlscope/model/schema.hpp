@@ -10,8 +10,9 @@
 
 namespace tlscope::model {
 
-inline constexpr std::string_view kSchemaVersion =
-    "2";  // 2: chromium args read from payloads, stacks stored once
+// 2: chromium args read from payloads, stacks stored once; 3: compilation_metrics a view over
+// compilation_metrics_rows, its json read from events.metadata.
+inline constexpr std::string_view kSchemaVersion = "3";
 
 // Creates every ingest table (IF NOT EXISTS) and fills `meta`.
 void create_schema(Connection& db);
@@ -31,8 +32,8 @@ std::string schema_template();
 // The typed tables that hold one row per event of a kind (event_id, file_id, ...): what goes when
 // a file's rows are taken out again.
 inline constexpr std::array<std::string_view, 6> kPerEventTables = {
-    "compilation_metrics", "describe_tensor", "describe_storage",
-    "describe_source",     "artifacts",       "links"};
+    "compilation_metrics_rows", "describe_tensor", "describe_storage",
+    "describe_source",          "artifacts",       "links"};
 
 // journal off, synchronous off, a large page cache: only for a database nobody can see yet (a new
 // one, written under a temporary name and renamed into place when complete; see ingest.hpp), where
