@@ -99,10 +99,10 @@ std::unique_ptr<ConcurrentPasses> ConcurrentPasses::start(sqlite3* db,
         "; PRAGMA cache_size=" + pragma_text(db, "PRAGMA main.cache_size") +
         "; PRAGMA temp_store=" + pragma_text(db, "PRAGMA temp_store") +
         "; PRAGMA threads=" + pragma_text(db, "PRAGMA threads") + ";";
-    if (sqlite3_open_v2("", &reader,
-                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI |
-                            SQLITE_OPEN_NOMUTEX,
-                        nullptr) != SQLITE_OK)
+    if (sqlite3_open_v2(
+            "", &reader,
+            SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+            nullptr) != SQLITE_OK)
       throw SqlError("cannot open the second connection");
     sqlite3_extended_result_codes(reader, 1);
     sqlite3_busy_timeout(reader, 5000);
