@@ -139,6 +139,8 @@ AnalysisReport analyze(sqlite3* db, const AnalysisOptions& options) {
   }
   register_analysis_functions(db);
   std::vector<double> seconds(kPassCount, 0);
+  // This connection's wait for the passes beside it and its copy of their rows.
+  std::vector<std::pair<std::string, double>> steps;
   std::vector<size_t> beside;  // passes running on the second connection
   std::unique_ptr<ConcurrentPasses> concurrent;
   std::string step = "setup";  // what runs: a pass, or a step around them
@@ -156,11 +158,17 @@ AnalysisReport analyze(sqlite3* db, const AnalysisOptions& options) {
       if (concurrent && kPasses[at].beside) continue;
       if (concurrent && at > beside.front()) {
         step = "copy";
+        auto t0 = std::chrono::steady_clock::now();
         concurrent->wait();
         if (concurrent->failed_pass() >= 0) throw BesideFailed{};
         for (size_t k = 0; k < beside.size(); ++k) seconds[beside[k]] = concurrent->seconds()[k];
+        auto t1 = std::chrono::steady_clock::now();
         concurrent->copy_into(db, tables_of(beside));
         concurrent.reset();
+        steps.emplace_back("concurrent_wait", std::chrono::duration<double>(t1 - t0).count());
+        steps.emplace_back(
+            "concurrent_copy",
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count());
       }
       step = kPasses[at].name;
       auto t0 = std::chrono::steady_clock::now();
@@ -169,6 +177,7 @@ AnalysisReport analyze(sqlite3* db, const AnalysisOptions& options) {
     }
     for (size_t i = 0; i < kPassCount; ++i)
       report.pass_seconds.emplace_back(kPasses[i].name, seconds[i]);
+    report.pass_seconds.insert(report.pass_seconds.end(), steps.begin(), steps.end());
     drop_metrics_rows(db);
     step = "indexes";
     exec(db,

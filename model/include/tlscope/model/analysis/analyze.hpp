@@ -16,8 +16,10 @@ struct AnalysisReport {
   bool ok = false;
   std::string error;  // names the pass and the failing SQL when !ok
   double seconds = 0;
-  std::vector<std::pair<std::string, int64_t>> table_rows;   // analysis table -> rows written
-  std::vector<std::pair<std::string, double>> pass_seconds;  // pass -> wall time
+  std::vector<std::pair<std::string, int64_t>> table_rows;  // analysis table -> rows written
+  // pass -> wall time, in the pass order; then, when passes ran beside the others, the analysis
+  // connection's wait for them ("concurrent_wait") and its copy of their rows ("concurrent_copy")
+  std::vector<std::pair<std::string, double>> pass_seconds;
   bool concurrent = false;  // the passes that read only ingest tables ran on a second connection
 };
 
