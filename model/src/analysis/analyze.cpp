@@ -2,9 +2,13 @@
 // timing each pass so `tlscope analyze` can show where the time goes.
 #include "tlscope/model/analysis/analyze.hpp"
 
+#include <sys/stat.h>
+
 #include <chrono>
+#include <memory>
 
 #include "analysis_schema.hpp"
+#include "concurrent_passes.hpp"
 #include "passes.hpp"
 #include "sql.hpp"
 #include "tlscope/model/analysis/recompiles.hpp"
@@ -23,25 +27,6 @@ void input_name_function(sqlite3_context* ctx, int, sqlite3_value** argv) {
   sqlite3_result_text(ctx, name.data(), static_cast<int>(name.size()), SQLITE_TRANSIENT);
 }
 
-// Why a failed analysis failed, in the user's terms where SQLite's own words mislead: a database
-// busy with an ingest is not broken, and a damaged one was most likely left by a killed write.
-std::string failure_text(sqlite3* db, const std::string& what) {
-  switch (sqlite3_errcode(db) & 0xff) {
-    case SQLITE_BUSY:
-    case SQLITE_LOCKED:
-      return "the database is being written by another process (a tlscope ingest?); try again "
-             "when it has finished";
-    case SQLITE_NOTADB:
-      return "not a tlscope database (" + std::string(sqlite3_errmsg(db)) + ")";
-    case SQLITE_CORRUPT:
-      return "the database file is damaged (" + std::string(sqlite3_errmsg(db)) +
-             "), most likely by an ingest that was killed while an older tlscope wrote it "
-             "without a journal: ingest the logs again into a new database";
-    default:
-      return what;
-  }
-}
-
 // What the analysis covered: the files as they were (their event counts and completion). A front
 // end compares it with `files` to tell an analysis that no longer describes the whole database
 // (a later `ingest --no-analyze`, a replaced or still-incomplete file) from a current one.
@@ -53,6 +38,88 @@ constexpr const char* kRequiredTables[] = {
     "files",           "events",           "payloads",        "stack_frames", "compilation_metrics",
     "describe_tensor", "describe_storage", "describe_source", "artifacts",    "chromium_events"};
 
+// The passes in the order a serial analysis runs them, and what each reads. "ingest" is the
+// ingest tables (files, events, payloads, artifacts, stacks, describe_*, chromium_events,
+// compilation_metrics); metrics is temp.metrics_rows, else compilation_metrics itself.
+//
+//   metrics_rows       ingest                                  -> temp.metrics_rows
+//   compiles           ingest, metrics                         -> compiles
+//   compile_tree       ingest, compiles                        -> compile_tree, compiles
+//   failures_restarts  ingest, metrics, compiles               -> failures, restarts
+//   graph_breaks       ingest, compiles, restarts              -> graph_breaks, _summary
+//   recompiles         ingest, compiles                        -> recompiles, cache_limit_hits
+//   tensors            ingest, compiles                        -> tensors, shape changes, dims
+//   compile_costs      ingest, metrics, compiles               -> cache_events, compile_phases
+//   rank_divergence    ingest, cache_events                    -> rank_divergence
+//   collectives        ingest, compile_phases                  -> collectives, matches, ...
+//   collective_parity  ingest                                  -> collective_parity     [beside]
+//   graph_runtimes     ingest                                  -> graph_runtimes, _spread [beside]
+//   provenance         ingest                                  -> provenance_*          [beside]
+//   symbolic_shapes    ingest                                  -> shape_*, export_issues [beside]
+//   findings           every table above                       -> findings
+//
+// The passes marked beside read nothing another pass writes, so on a large database they run on
+// a second connection (concurrent_passes.hpp) while this one runs the rest; their rows are
+// copied in before the first pass listed after them that runs here (findings, which reads
+// them). Each table is written by one pass only, so its rows and rowids are those of a serial
+// run. A pass that fails is reported as a serial run would report it: the first in this order.
+struct Pass {
+  const char* name;
+  void (*run)(sqlite3*);
+  bool beside;  // reads only ingest tables: may run on the second connection
+};
+constexpr Pass kPasses[] = {
+    {"metrics_rows", build_metrics_rows, false},
+    {"compiles", build_compiles, false},
+    {"compile_tree", build_compile_tree, false},
+    {"failures_restarts", build_failures_restarts, false},
+    {"graph_breaks", build_graph_breaks, false},
+    {"recompiles", build_recompiles, false},
+    {"tensors", build_tensors, false},
+    {"compile_costs", build_compile_costs, false},
+    {"rank_divergence", build_rank_divergence, false},
+    {"collectives", build_collectives, false},
+    {"collective_parity", build_collective_parity, true},
+    {"graph_runtimes", build_graph_runtimes, true},
+    {"provenance", build_provenance, true},
+    {"symbolic_shapes", build_symbolic_shapes, true},
+    {"findings", build_findings, false},
+};
+constexpr size_t kPassCount = sizeof kPasses / sizeof kPasses[0];
+
+// The size of the database's file (0 in memory): a stat, cheaper than asking SQLite, and for a
+// threshold the pages still in a write-ahead log need not count.
+int64_t database_bytes(sqlite3* db) {
+  const char* file = sqlite3_db_filename(db, "main");
+  struct stat st;
+  if (file == nullptr || file[0] == '\0' || ::stat(file, &st) != 0) return 0;
+  return st.st_size;
+}
+
+// Starts the beside passes on a second connection; null when the file cannot be read that way
+// (they then run here, in their place).
+std::unique_ptr<ConcurrentPasses> start_beside(sqlite3* db, std::vector<size_t>& beside) {
+  std::vector<ConcurrentPass> passes;
+  for (size_t i = 0; i < kPassCount; ++i) {
+    if (!kPasses[i].beside) continue;
+    beside.push_back(i);
+    passes.push_back({kPasses[i].name, kPasses[i].run});
+  }
+  auto concurrent = ConcurrentPasses::start(db, std::move(passes));
+  if (!concurrent) beside.clear();
+  return concurrent;
+}
+
+// The tables the beside passes write (analysis_tables() names each table's pass).
+std::vector<std::string> tables_of(const std::vector<size_t>& passes) {
+  std::vector<std::string> tables;
+  for (const AnalysisTable& table : analysis_tables()) {
+    for (size_t i : passes)
+      if (std::string_view(table.pass) == kPasses[i].name) tables.emplace_back(table.name);
+  }
+  return tables;
+}
+
 }  // namespace
 
 void register_analysis_functions(sqlite3* db) {
@@ -60,7 +127,7 @@ void register_analysis_functions(sqlite3* db) {
                           input_name_function, nullptr, nullptr);
 }
 
-AnalysisReport analyze(sqlite3* db) {
+AnalysisReport analyze(sqlite3* db, const AnalysisOptions& options) {
   AnalysisReport report;
   auto start = std::chrono::steady_clock::now();
   try {
@@ -76,40 +143,48 @@ AnalysisReport analyze(sqlite3* db) {
     return report;
   }
   register_analysis_functions(db);
-  struct Pass {
-    const char* name;
-    void (*run)(sqlite3*);
-  };
-  static constexpr Pass passes[] = {
-      {"metrics_rows", build_metrics_rows},
-      {"compiles", build_compiles},
-      {"compile_tree", build_compile_tree},
-      {"failures_restarts", build_failures_restarts},
-      {"graph_breaks", build_graph_breaks},
-      {"recompiles", build_recompiles},
-      {"tensors", build_tensors},
-      {"compile_costs", build_compile_costs},
-      {"rank_divergence", build_rank_divergence},
-      {"collectives", build_collectives},
-      {"collective_parity", build_collective_parity},
-      {"graph_runtimes", build_graph_runtimes},
-      {"provenance", build_provenance},
-      {"symbolic_shapes", build_symbolic_shapes},
-      {"findings", build_findings},
-  };
-  const char* current = "setup";
+  std::vector<double> seconds(kPassCount, 0);
+  // This connection's wait for the passes beside it and its copy of their rows.
+  std::vector<std::pair<std::string, double>> steps;
+  std::vector<size_t> beside;  // passes running on the second connection
+  std::unique_ptr<ConcurrentPasses> concurrent;
+  std::string step = "setup";  // what runs: a pass, or a step around them
+  size_t at = 0;               // index in kPasses of the pass that runs, or of the next one
+  std::string error;
+  struct BesideFailed {};
   try {
-    exec(db, "BEGIN");
+    const bool large = database_bytes(db) >= options.concurrent_from_bytes;
+    // The write lock before the second connection opens: its snapshot is then the one this sees.
+    exec(db, large ? "BEGIN IMMEDIATE" : "BEGIN");
+    if (large) concurrent = start_beside(db, beside);
+    report.concurrent = concurrent != nullptr;
     recreate_analysis_tables(db);
-    for (const Pass& pass : passes) {
-      current = pass.name;
+    for (at = 0; at < kPassCount; ++at) {
+      if (concurrent && kPasses[at].beside) continue;
+      if (concurrent && at > beside.front()) {
+        step = "copy";
+        auto t0 = std::chrono::steady_clock::now();
+        concurrent->wait();
+        if (concurrent->failed_pass() >= 0) throw BesideFailed{};
+        for (size_t k = 0; k < beside.size(); ++k) seconds[beside[k]] = concurrent->seconds()[k];
+        auto t1 = std::chrono::steady_clock::now();
+        concurrent->copy_into(db, tables_of(beside));
+        concurrent.reset();
+        steps.emplace_back("concurrent_wait", std::chrono::duration<double>(t1 - t0).count());
+        steps.emplace_back(
+            "concurrent_copy",
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count());
+      }
+      step = kPasses[at].name;
       auto t0 = std::chrono::steady_clock::now();
-      pass.run(db);
-      report.pass_seconds.emplace_back(
-          pass.name, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      kPasses[at].run(db);
+      seconds[at] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
+    for (size_t i = 0; i < kPassCount; ++i)
+      report.pass_seconds.emplace_back(kPasses[i].name, seconds[i]);
+    report.pass_seconds.insert(report.pass_seconds.end(), steps.begin(), steps.end());
     drop_metrics_rows(db);
-    current = "indexes";
+    step = "indexes";
     exec(db,
          "CREATE INDEX compiles_rank ON compiles(rank, compile_id);"
          "CREATE INDEX graph_breaks_compile ON graph_breaks(compile_id);"
@@ -128,16 +203,27 @@ AnalysisReport analyze(sqlite3* db) {
          "CREATE INDEX provenance_errors_graph ON provenance_errors(graph_id);");
     for (const AnalysisTable& table : analysis_tables())
       report.table_rows.emplace_back(table.name, count_rows(db, table.name));
-    current = "coverage";
+    step = "coverage";
     exec(db, kRecordCoverage);
     exec(db, "COMMIT");
     report.ok = true;
+  } catch (const BesideFailed&) {
   } catch (const SqlError& e) {
-    std::string what = std::string("analysis pass '") + current + "' failed: " + e.what();
-    report.error = failure_text(db, what);
-    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+    error = failure_text(db, "analysis pass '" + step + "' failed: " + e.what());
   } catch (const std::exception& e) {
-    report.error = std::string("analysis pass '") + current + "' failed: " + e.what();
+    error = "analysis pass '" + step + "' failed: " + e.what();
+  }
+  if (concurrent) {
+    // A serial run stops at the first pass that fails: a beside pass listed before the one that
+    // failed here may have failed first (none is listed so today; the order rule is kept).
+    if (!error.empty() && beside.front() < at) concurrent->wait();
+    const int failed = concurrent->failed_pass();
+    if (failed >= 0 && (error.empty() || beside[failed] < at)) error = concurrent->error();
+    concurrent.reset();  // interrupts what still runs: its tables are not wanted
+  }
+  if (!error.empty()) {
+    report.ok = false;
+    report.error = error;
     sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -70,7 +70,7 @@ void leave_wal(sqlite3* db) noexcept {
 
 }  // namespace
 
-AnalysisReport analyze_database(const std::string& path) {
+AnalysisReport analyze_database(const std::string& path, const AnalysisOptions& options) {
   BackgroundFlush flush(path);
   Connection db(path, OpenMode::kReadWrite);
   sqlite3_busy_timeout(db.handle(), 5000);
@@ -79,7 +79,7 @@ AnalysisReport analyze_database(const std::string& path) {
   db.exec(
       "PRAGMA synchronous=OFF; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
       "PRAGMA wal_autocheckpoint=4096; PRAGMA cache_size=-65536; PRAGMA temp_store=MEMORY;");
-  AnalysisReport report = analyze(db.handle());
+  AnalysisReport report = analyze(db.handle(), options);
   leave_wal(db.handle());
   return report;
 }

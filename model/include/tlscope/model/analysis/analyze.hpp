@@ -4,6 +4,7 @@
 
 #include <sqlite3.h>
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <utility>
@@ -15,8 +16,17 @@ struct AnalysisReport {
   bool ok = false;
   std::string error;  // names the pass and the failing SQL when !ok
   double seconds = 0;
-  std::vector<std::pair<std::string, int64_t>> table_rows;   // analysis table -> rows written
-  std::vector<std::pair<std::string, double>> pass_seconds;  // pass -> wall time
+  std::vector<std::pair<std::string, int64_t>> table_rows;  // analysis table -> rows written
+  // pass -> wall time, in the pass order; then, when passes ran beside the others, the analysis
+  // connection's wait for them ("concurrent_wait") and its copy of their rows ("concurrent_copy")
+  std::vector<std::pair<std::string, double>> pass_seconds;
+  bool concurrent = false;  // the passes that read only ingest tables ran on a second connection
+};
+
+struct AnalysisOptions {
+  // From a database of this size up, the passes that read only ingest tables run on a second
+  // connection and thread beside the others; below it the ~1 ms these cost is not won back.
+  int64_t concurrent_from_bytes = int64_t{16} << 20;
 };
 
 // One analysis table: its name, the pass that writes it (AnalysisReport::pass_seconds names the
@@ -32,14 +42,14 @@ std::span<const AnalysisTable> analysis_tables();
 
 // The database must hold the ingest tables (files, events, payloads, artifacts, ...). On failure
 // nothing is left half-written: the transaction is rolled back.
-AnalysisReport analyze(sqlite3* db);
+AnalysisReport analyze(sqlite3* db, const AnalysisOptions& options = {});
 
 // analyze() on a connection of its own to the database file at `path`, as `tlscope analyze` runs
 // it: through a write-ahead log, so a kill or a power cut at any point leaves the ingest's rows
 // intact and either the earlier analysis or the new one, whole; the file is back in rollback
 // journal mode afterwards. Syncs only where that needs them (see analyze_database.cpp). Throws
 // (the message names the file) when the file cannot be opened or is no database.
-AnalysisReport analyze_database(const std::string& path);
+AnalysisReport analyze_database(const std::string& path, const AnalysisOptions& options = {});
 
 // Registers the SQL functions the analysis tables' queries use (tlscope_input_name). analyze()
 // calls it; front ends that query with those functions may call it too.
