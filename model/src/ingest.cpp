@@ -293,6 +293,8 @@ IngestResult ingest(const std::string& db_path, const std::vector<std::string>& 
   if (target.fresh()) target.write_initial_image(schema_template());
   {
     Connection db(target.write_path());
+    // Before the append's pragmas switch the file to WAL: a refused database is left as it was.
+    if (!target.fresh()) refuse_other_schema_version(db);
     target.apply_pragmas(db);
     if (!target.fresh()) {
       create_schema(db);

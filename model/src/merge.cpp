@@ -59,6 +59,8 @@ MergeResult merge_databases(const std::string& db_path, const std::vector<std::s
   result.removed_leftovers = target.removed_leftovers();
   {
     Connection db(target.write_path());
+    // Before the append's pragmas switch the file to WAL: a refused database is left as it was.
+    if (!target.fresh()) refuse_other_schema_version(db);
     target.apply_pragmas(db);
     create_schema(db);
     ShardMerger merger(db);

@@ -119,9 +119,7 @@ CREATE INDEX IF NOT EXISTS compilation_metrics_rows_compile_id
 
 }  // namespace
 
-void create_schema(Connection& db) {
-  // Tables are created IF NOT EXISTS, so a database of another layout would be half-reused: refuse
-  // it with a clear message instead.
+void refuse_other_schema_version(Connection& db) {
   if (db.scalar_int("SELECT count(*) FROM sqlite_master WHERE name = 'meta'").value_or(0) > 0) {
     Statement s = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'");
     if (s.step() && s.column_text(0) != kSchemaVersion) {
@@ -130,6 +128,12 @@ void create_schema(Connection& db) {
                         ": ingest into a new database file");
     }
   }
+}
+
+void create_schema(Connection& db) {
+  // Tables are created IF NOT EXISTS, so a database of another layout would be half-reused: refuse
+  // it with a clear message instead.
+  refuse_other_schema_version(db);
   // One transaction, not one per table: each commit would rewrite the header page and end the
   // write lock, two dozen times for a new database.
   const bool own_transaction = sqlite3_get_autocommit(db.handle()) != 0;

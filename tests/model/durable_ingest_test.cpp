@@ -17,6 +17,7 @@
 #include "tlscope/model/analysis/analyze.hpp"
 #include "tlscope/model/event_writer.hpp"
 #include "tlscope/model/ingest.hpp"
+#include "tlscope/model/merge.hpp"
 #include "tlscope/model/schema.hpp"
 
 using namespace tlscope;
@@ -188,6 +189,26 @@ TEST_CASE("a second ingest into a database being written is refused with a messa
     REQUIRE_THROWS_WITH(model::ingest(db, {kCorrupted}), Contains("another tlscope ingest"));
   }
   CHECK(table_rows(db) == before);
+}
+
+TEST_CASE(
+    "an append or merge into a database of another schema version leaves its bytes as they were") {
+  fs::path dir = scratch("other_version");
+  std::string db = (dir / "t.db").string();
+  model::ingest(db, {kSimple});
+  {
+    Connection c(db, OpenMode::kReadWrite);
+    c.exec("UPDATE meta SET value = '2' WHERE key = 'schema_version'");
+  }
+  const std::string before = test::slurp(db);
+  REQUIRE_THROWS_WITH(model::ingest(db, {kCorrupted}), Contains("schema version 2"));
+  // Not even switched to WAL (header bytes 18-19) before the refusal.
+  CHECK(test::slurp(db) == before);
+  CHECK_FALSE(fs::exists(db + "-wal"));
+  std::string shard = (dir / "shard.db").string();
+  model::ingest(shard, {kCorrupted});
+  REQUIRE_THROWS_WITH(model::merge_databases(db, {shard}), Contains("schema version 2"));
+  CHECK(test::slurp(db) == before);
 }
 
 TEST_CASE("an append goes through a write-ahead log that readers read past") {

@@ -14,8 +14,14 @@ namespace tlscope::model {
 // compilation_metrics_rows, its json read from events.metadata.
 inline constexpr std::string_view kSchemaVersion = "3";
 
-// Creates every ingest table (IF NOT EXISTS) and fills `meta`.
+// Creates every ingest table (IF NOT EXISTS) and fills `meta`; refuses a database of another
+// schema version as refuse_other_schema_version does.
 void create_schema(Connection& db);
+
+// Throws SqliteError naming both versions when `db` is a tlscope database of another schema
+// version. Only reads: an append checks this before its pragmas (WAL) touch the file, so a
+// refused database keeps its bytes.
+void refuse_other_schema_version(Connection& db);
 
 // Creates the secondary indexes (IF NOT EXISTS). Run after the load: one sort per index is far
 // cheaper than keeping the B-trees up to date row by row.
