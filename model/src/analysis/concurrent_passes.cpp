@@ -155,6 +155,10 @@ void ConcurrentPasses::run_passes() {
     } catch (...) {
       error_ = what + "unknown error";
     }
+    // SQLite rolls a transaction back on some errors (a full disk, no memory); a pass that went
+    // on after one would read a later, possibly half-written, state of the file.
+    if (error_.empty() && sqlite3_get_autocommit(reader_))
+      error_ = what + "its connection's snapshot ended (SQLite rolled its transaction back)";
     if (!error_.empty()) {
       failed_pass_ = static_cast<int>(i);
       return;
