@@ -77,7 +77,8 @@ TEST_CASE("concurrent analysis: every table as the serial one writes it, after a
                           "export.log", "multi_rank_schedule", "multi_rank_logs"}) {
     INFO(log);
     const std::string name = fs::path(log).stem().string();
-    const std::string serial = db_path(name + "-serial"), concurrent = db_path(name + "-wal");
+    // Characters a URI would misread, in the name the second connection attaches by.
+    const std::string serial = db_path(name + "-serial"), concurrent = db_path(name + "-wal ?#%41");
     AnalysisReport s = ingest_then_analyze(serial, inputs(log), kSerial);
     AnalysisReport c = ingest_then_analyze(concurrent, inputs(log), kConcurrent);
     INFO(s.error << c.error);
@@ -102,7 +103,7 @@ TEST_CASE("concurrent analysis: the one command's unpublished file, read immutab
     INFO(log);
     const std::string name = fs::path(log).stem().string();
     const std::string serial = db_path(name + "-publish-serial");
-    const std::string concurrent = db_path(name + "-publish-concurrent");
+    const std::string concurrent = db_path(name + "-publish-concurrent ?#%41");
     AnalysisReport s = analyze_before_publish(serial, inputs(log), kSerial);
     AnalysisReport c = analyze_before_publish(concurrent, inputs(log), kConcurrent);
     INFO(s.error << c.error);

@@ -1,6 +1,8 @@
 // The analysis passes, in the order analyze() runs them. Each reads ingest tables (and the
 // analysis tables of earlier passes) and fills its own tables with set-based SQL or one streaming
-// pass; none issues a query per row.
+// pass; none issues a query per row. A pass must name its tables unqualified (temp.* aside): on a
+// large database the ones marked beside in analyze.cpp run on a second connection, where the
+// ingest tables are an attached database.
 #pragma once
 
 #include <sqlite3.h>
