@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -13,7 +14,18 @@ namespace tlscope::model {
 inline constexpr std::string_view kSchemaVersion =
     "2";  // 2: chromium args read from payloads, stacks stored once
 
-// Creates every ingest table (IF NOT EXISTS) and fills `meta`.
+// One of tlscope's views (docs/schema.md): its name and SELECT, and whether the analysis makes it
+// (it reads analysis tables) rather than the ingest.
+struct OwnView {
+  std::string_view name;
+  std::string_view select;
+  bool with_analysis;
+};
+std::span<const OwnView> own_views();
+// CREATE VIEW IF NOT EXISTS of `view` in the file (main), or as a TEMP view of one connection.
+std::string own_view_ddl(const OwnView& view, bool temp);
+
+// Creates every ingest table and view (IF NOT EXISTS) and fills `meta`.
 void create_schema(Connection& db);
 
 // Creates the secondary indexes (IF NOT EXISTS). Run after the load: one sort per index is far
