@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <string>
 #include <thread>
 
@@ -117,4 +118,32 @@ TEST_CASE("views: a statement that works too long without a row is stopped with 
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
   CHECK_THAT(s.error(), Contains(path));
   CHECK_THAT(s.error(), Contains("TLSCOPE_STATEMENT_SECONDS"));
+}
+
+TEST_CASE("views: a hot journal beside a database is named and left alone, not rolled back",
+          "[views][hostile]") {
+  std::string path = test::analysed_real_log("hostile_journal", {"simple.log"});
+  namespace fs = std::filesystem;
+  // A write caught mid-way: the open transaction has spilled pages, so its journal is hot; copies
+  // of both files, made while it is open, are what a kill at that moment leaves.
+  std::string copy = path + ".copy.db";
+  sqlite3* writer = nullptr;
+  REQUIRE(sqlite3_open(path.c_str(), &writer) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(writer,
+                       "PRAGMA journal_mode=DELETE; PRAGMA cache_size=1; BEGIN;"
+                       "UPDATE payloads SET text = upper(text); DELETE FROM events;",
+                       nullptr, nullptr, nullptr) == SQLITE_OK);
+  REQUIRE(fs::exists(path + "-journal"));
+  fs::copy_file(path, copy, fs::copy_options::overwrite_existing);
+  fs::copy_file(path + "-journal", copy + "-journal", fs::copy_options::overwrite_existing);
+  sqlite3_exec(writer, "ROLLBACK", nullptr, nullptr, nullptr);
+  sqlite3_close(writer);
+  const std::string db_bytes = test::slurp(copy), journal_bytes = test::slurp(copy + "-journal");
+
+  views::Database db(copy);
+  CHECK_FALSE(db.ok());
+  CHECK_THAT(db.error(), Contains(copy + ": a write into it was interrupted"));
+  CHECK_THAT(db.error(), Contains("tlscope analyze"));
+  CHECK(test::slurp(copy) == db_bytes);
+  CHECK(test::slurp(copy + "-journal") == journal_bytes);
 }

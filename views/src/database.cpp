@@ -136,6 +136,16 @@ Database::Database(const std::string& path, bool writable) : path_(path) {
                "), most likely by an ingest killed while an older tlscope wrote it without a "
                "journal: ingest the logs again into a new database";
       break;
+    case SQLITE_READONLY:
+      if (sqlite3_extended_errcode(db_) == SQLITE_READONLY_ROLLBACK) {
+        // A read-only connection never rolls a hot journal back: that would rewrite the file with
+        // pages from the journal, which may come from anywhere.
+        error_ = path + ": a write into it was interrupted and its journal (" + path +
+                 "-journal) must be rolled back before it can be read: `tlscope analyze " + path +
+                 "` does that, writing the journal's pages into the file (trust the journal first)";
+        break;
+      }
+      [[fallthrough]];
     default:
       error_ = path + ": not a tlscope database (" + probe_error + ")";
   }
