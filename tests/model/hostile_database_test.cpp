@@ -69,7 +69,7 @@ CREATE TRIGGER on_payload_gone AFTER DELETE ON payloads BEGIN INSERT INTO pwned 
 
 }  // namespace
 
-TEST_CASE("model: a trigger stored in a database runs neither in an append nor in its analysis",
+TEST_CASE("a trigger stored in a database runs neither in an append nor in its analysis",
           "[model][hostile]") {
   fs::path dir = test::fresh_scratch("model_scratch", "hostile_triggers");
   std::string db = ingested(dir, "a.db", "simple.log");
@@ -89,8 +89,7 @@ TEST_CASE("model: a trigger stored in a database runs neither in an append nor i
   CHECK(count(db, "SELECT count(*) FROM pwned") == 0);
 }
 
-TEST_CASE("model: a merge runs no trigger of its shards or of the output it adds to",
-          "[model][hostile]") {
+TEST_CASE("a merge runs no trigger of its shards or of the output it adds to", "[model][hostile]") {
   fs::path dir = test::fresh_scratch("model_scratch", "hostile_merge");
   std::string shard = ingested(dir, "shard.db", "simple.log");
   std::string out = ingested(dir, "out.db", "comp_failure.log");
@@ -103,7 +102,7 @@ TEST_CASE("model: a merge runs no trigger of its shards or of the output it adds
   CHECK(count(shard, "SELECT count(*) FROM pwned") == 0);
 }
 
-TEST_CASE("model: an analysis refuses a table that is a view instead of running the view's SQL",
+TEST_CASE("an analysis refuses a table that is a view instead of running the view's SQL",
           "[model][hostile]") {
   fs::path dir = test::fresh_scratch("model_scratch", "hostile_view");
   std::string db = ingested(dir, "a.db", "comp_failure.log");
@@ -123,7 +122,7 @@ TEST_CASE("model: an analysis refuses a table that is a view instead of running 
   CHECK_THAT(report.error, Contains("not made by tlscope or was altered"));
 }
 
-TEST_CASE("model: a statement that works too long without a row is stopped and says why",
+TEST_CASE("a statement that works too long without a row is stopped and says why",
           "[model][hostile]") {
   fs::path dir = test::fresh_scratch("model_scratch", "hostile_runaway");
   std::string db = ingested(dir, "a.db", "simple.log");
@@ -148,7 +147,7 @@ TEST_CASE("model: a statement that works too long without a row is stopped and s
   CHECK(n == 76);  // simple.log's events
 }
 
-TEST_CASE("model: the statement time limit grows with the database file", "[model][hostile]") {
+TEST_CASE("the statement time limit grows with the database file", "[model][hostile]") {
   fs::path dir = test::fresh_scratch("model_scratch", "hostile_limit");
   std::string small = (dir / "small.db").string();
   test::spit(small, std::string(1000, 'x'));

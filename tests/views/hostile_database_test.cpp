@@ -54,7 +54,7 @@ const char* kEndless = "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 
 
 }  // namespace
 
-TEST_CASE("views: a table replaced by an endless view is refused with a message, not run",
+TEST_CASE("a table replaced by an endless view is refused with a message, not run",
           "[views][hostile]") {
   std::string path = test::analysed_real_log("hostile_view", {"comp_failure.log"});
   alter(path, std::string("ALTER TABLE findings RENAME TO findings_real;"
@@ -77,7 +77,7 @@ TEST_CASE("views: a table replaced by an endless view is refused with a message,
   CHECK(summary->files.size() == 1);
 }
 
-TEST_CASE("views: tlscope's own views read the same on a guarded connection", "[views][hostile]") {
+TEST_CASE("tlscope's own views read the same on a guarded connection", "[views][hostile]") {
   std::string path = test::analysed_real_log("hostile_own_views", {"chromium_events.log"});
   views::Database db(path);
   REQUIRE(db.ok());
@@ -103,7 +103,7 @@ TEST_CASE("views: tlscope's own views read the same on a guarded connection", "[
   CHECK(n == rows);
 }
 
-TEST_CASE("views: a statement that works too long without a row is stopped with a message",
+TEST_CASE("a statement that works too long without a row is stopped with a message",
           "[views][hostile]") {
   std::string path = test::analysed_real_log("hostile_runaway", {"simple.log"});
   setenv("TLSCOPE_STATEMENT_SECONDS", "0.5", 1);
@@ -120,7 +120,7 @@ TEST_CASE("views: a statement that works too long without a row is stopped with 
   CHECK_THAT(s.error(), Contains("TLSCOPE_STATEMENT_SECONDS"));
 }
 
-TEST_CASE("views: a hot journal beside a database is named and left alone, not rolled back",
+TEST_CASE("a hot journal beside a database is named and left alone, not rolled back",
           "[views][hostile]") {
   std::string path = test::analysed_real_log("hostile_journal", {"simple.log"});
   namespace fs = std::filesystem;
