@@ -7,6 +7,7 @@
 
 #include "command.hpp"
 #include "input_database.hpp"
+#include "terminal_text.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
 #include "tlscope/model/ingest.hpp"
 #include "tlscope/views/store_health.hpp"
@@ -136,7 +137,7 @@ int run_ingest(const IngestArgs& args) {
     if (health.analysis == views::StoreHealth::Analysis::kStale) {
       health.incomplete_files.clear();  // already reported above, file by file
       for (const std::string& w : health.warnings(args.db))
-        std::fprintf(stderr, "tlscope ingest: note: %s\n", w.c_str());
+        std::fprintf(stderr, "tlscope ingest: note: %s\n", terminal_safe(w).c_str());
     }
   }
   if (!result.problems.empty() || incomplete > 0) return kUsageOrIo;

@@ -14,6 +14,7 @@
 #include "command.hpp"
 #include "output_paths.hpp"
 #include "rage_commands.hpp"
+#include "terminal_text.hpp"
 #include "tlscope/exporters/rage/rage.hpp"
 #include "tlscope/exporters/rage/regular_file.hpp"
 #include "tlscope/model/analysis/rank_set.hpp"
@@ -233,10 +234,11 @@ int run_rage(RageArgs args) {
   rage::RageResult r = rage::write_rage_bundle(options);
   bar.clear();
   if (!r.ok) {
-    std::fprintf(stderr, "tlscope rage: %s\n", r.error.c_str());
+    std::fprintf(stderr, "tlscope rage: %s\n", terminal_safe(r.error).c_str());
     return kUsageOrIo;
   }
-  for (const std::string& n : r.notes) std::fprintf(stderr, "tlscope rage: note: %s\n", n.c_str());
+  for (const std::string& n : r.notes)
+    std::fprintf(stderr, "tlscope rage: note: %s\n", terminal_safe(n).c_str());
   std::printf(
       "bundled %s: %zu file(s), %s (%s unpacked), %llu events, %llu ingest errors, "
       "%llu secret(s) redacted, in %.2f s\n",

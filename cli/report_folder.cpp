@@ -11,6 +11,7 @@
 
 #include "command.hpp"
 #include "invocation.hpp"
+#include "terminal_text.hpp"
 #include "tlscope/exporters/report.hpp"
 
 namespace tlscope::cli {
@@ -80,11 +81,11 @@ int write_report_folder(const ReportFolderOptions& o) {
   if (gethostname(host, sizeof host - 1) == 0) options.host = host;
   exporters::ReportResult r = exporters::write_report(options);
   if (!r.ok) {
-    std::fprintf(stderr, "tlscope %s: %s\n", o.command, r.error.c_str());
+    std::fprintf(stderr, "tlscope %s: %s\n", o.command, terminal_safe(r.error).c_str());
     return kUsageOrIo;
   }
   for (const std::string& w : r.warnings)
-    std::fprintf(stderr, "tlscope %s: note: %s\n", o.command, w.c_str());
+    std::fprintf(stderr, "tlscope %s: note: %s\n", o.command, terminal_safe(w).c_str());
   fs::path index = fs::absolute(dir, ec) / "index.html";
   std::printf("wrote %zu pages (%zu files, %.1f MB, largest page %.1f KB) to %s\n", r.pages,
               r.files, static_cast<double>(r.bytes) / 1e6,

@@ -4,7 +4,9 @@
 #include <sys/stat.h>
 
 #include <mutex>
+
 #include <utility>
+#include "tlscope/model/connection_guard.hpp"
 
 namespace tlscope::model {
 namespace {
@@ -30,7 +32,7 @@ std::string error_text(sqlite3* db) {
       }
       return msg;
     default:
-      return msg;
+      return explain_guarded_error(db, msg);
   }
 }
 
@@ -79,13 +81,25 @@ Connection::Connection(const std::string& path, OpenMode mode) {
     throw SqliteError(path + ": cannot open database: " + msg);
   }
   sqlite3_extended_result_codes(db_, 1);
+  guard_ = std::make_unique<ConnectionGuard>(db_, path, mode != OpenMode::kReadOnly);
 }
 
 Connection::~Connection() {
+  guard_.reset();
   sqlite3_close_v2(db_);
 }
 
+sqlite3* Connection::handle() const {
+  if (guard_) guard_->add_own_views();
+  return db_;
+}
+
+void Connection::add_own_views() {
+  if (!guard_->add_own_views().empty()) throw SqliteError(error_text(db_));
+}
+
 void Connection::exec(const std::string& sql) {
+  add_own_views();
   char* err = nullptr;
   if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
     sqlite3_free(err);
@@ -94,10 +108,12 @@ void Connection::exec(const std::string& sql) {
 }
 
 Statement Connection::prepare(std::string_view sql) {
+  add_own_views();
   return Statement(db_, sql);
 }
 
 std::optional<int64_t> Connection::scalar_int(std::string_view sql) {
+  add_own_views();
   Statement s(db_, sql);
   if (!s.step() || s.column_is_null(0)) return std::nullopt;
   return s.column_int(0);

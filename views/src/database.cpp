@@ -3,6 +3,7 @@
 
 #include <filesystem>
 
+#include "tlscope/model/connection_guard.hpp"
 #include "tlscope/model/sqlite.hpp"
 
 namespace tlscope::views {
@@ -24,7 +25,8 @@ Statement::Statement(sqlite3* db, std::string_view sql) : sql_(sql.substr(0, 120
   }
   if (sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr) !=
       SQLITE_OK) {
-    error_ = db_prefix(db) + sqlite3_errmsg(db) + " (in: " + sql_ + ")";
+    error_ = db_prefix(db) + model::explain_guarded_error(db, sqlite3_errmsg(db)) +
+             " (in: " + sql_ + ")";
     sqlite3_finalize(stmt_);
     stmt_ = nullptr;
   }
@@ -56,7 +58,8 @@ bool Statement::step() {
   if (rc == SQLITE_ROW) return true;
   if (rc != SQLITE_DONE) {
     sqlite3* db = sqlite3_db_handle(stmt_);
-    error_ = db_prefix(db) + sqlite3_errmsg(db) + " (in: " + sql_ + ")";
+    error_ = db_prefix(db) + model::explain_guarded_error(db, sqlite3_errmsg(db)) +
+             " (in: " + sql_ + ")";
   }
   return false;
 }
@@ -112,32 +115,51 @@ Database::Database(const std::string& path, bool writable) : path_(path) {
     db_ = nullptr;
     return;
   }
+  guard_ = std::make_unique<model::ConnectionGuard>(db_, path, false);
   // A file that is not a database only fails at the first read; probe now for a clear message.
-  Statement probe(db_, "SELECT count(*) FROM sqlite_master");
-  if (!probe.ok() || !probe.step()) {
-    // Busy and damaged are not "not a database": say what they mean for a tlscope database.
-    switch (sqlite3_errcode(db_) & 0xff) {
-      case SQLITE_BUSY:
-      case SQLITE_LOCKED:
-        error_ = path +
-                 ": the database is being written by another process (a tlscope ingest?); "
-                 "try again when it has finished";
+  std::string probe_error;
+  {
+    Statement probe(db_, "SELECT count(*) FROM sqlite_master");
+    if (probe.ok() && probe.step()) return;
+    probe_error = probe.error().empty() ? std::string("unreadable") : probe.error();
+  }  // the probe is finalized here: sqlite3_close refuses a connection with live statements
+  // Busy and damaged are not "not a database": say what they mean for a tlscope database.
+  switch (sqlite3_errcode(db_) & 0xff) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      error_ = path +
+               ": the database is being written by another process (a tlscope ingest?); "
+               "try again when it has finished";
+      break;
+    case SQLITE_CORRUPT:
+      error_ = path + ": the database file is damaged (" + sqlite3_errmsg(db_) +
+               "), most likely by an ingest killed while an older tlscope wrote it without a "
+               "journal: ingest the logs again into a new database";
+      break;
+    case SQLITE_READONLY:
+      if (sqlite3_extended_errcode(db_) == SQLITE_READONLY_ROLLBACK) {
+        // A read-only connection never rolls a hot journal back: that would rewrite the file with
+        // pages from the journal, which may come from anywhere.
+        error_ = path + ": a write into it was interrupted and its journal (" + path +
+                 "-journal) must be rolled back before it can be read: `tlscope analyze " + path +
+                 "` does that, writing the journal's pages into the file (trust the journal first)";
         break;
-      case SQLITE_CORRUPT:
-        error_ = path + ": the database file is damaged (" + sqlite3_errmsg(db_) +
-                 "), most likely by an ingest killed while an older tlscope wrote it without a "
-                 "journal: ingest the logs again into a new database";
-        break;
-      default:
-        error_ = path + ": not a tlscope database (" +
-                 (probe.error().empty() ? std::string("unreadable") : probe.error()) + ")";
-    }
-    sqlite3_close(db_);
-    db_ = nullptr;
+      }
+      [[fallthrough]];
+    default:
+      error_ = path + ": not a tlscope database (" + probe_error + ")";
   }
+  guard_.reset();
+  sqlite3_close(db_);
+  db_ = nullptr;
+}
+
+void Database::add_own_views(std::string_view sql) const {
+  if (guard_) guard_->add_own_views(sql);
 }
 
 Database::~Database() {
+  guard_.reset();
   sqlite3_close(db_);
 }
 
@@ -167,7 +189,7 @@ bool Database::has_column(std::string_view table, std::string_view column) const
 }
 
 int64_t Database::scalar(std::string_view sql) const {
-  Statement s(db_, sql);
+  Statement s = prepare(sql);
   return s.step() ? s.int64(0) : 0;
 }
 

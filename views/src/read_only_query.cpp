@@ -88,6 +88,7 @@ QueryResult run_read_only_query(const std::string& db_path, std::string_view sql
     return result;
   }
   Refused refused;
+  db.add_own_views(sql);  // before the authorizer, which refuses their CREATE TEMP VIEW
   sqlite3_set_authorizer(db.handle(), admit_reads_only, &refused);
   const std::string text(sql);
   const char* next = text.c_str();

@@ -33,6 +33,7 @@ bool build_database(const std::string& db_path, const std::vector<std::string>& 
       staging = logs[0].substr(0, logs[0].size() - bundle_names[0].size());
     if (!model::rename_store_files(db_path, renames, staging, error)) return false;
     model::Connection db(db_path, model::OpenMode::kReadWrite);
+    db.add_own_views();  // analyze() runs its SQL on the handle
     auto report = model::analysis::analyze(db.handle());
     if (!report.ok) {
       error = db_path + ": analysis failed: " + report.error;

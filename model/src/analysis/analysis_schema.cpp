@@ -3,6 +3,7 @@
 #include "analysis_schema.hpp"
 
 #include "sql.hpp"
+#include "tlscope/model/schema.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
 
 namespace tlscope::model::analysis {
@@ -179,41 +180,6 @@ CREATE TABLE export_issues(
   event_id INTEGER);)sql"},
 };
 
-// compile_directory is a view over compiles and events: created after the tables it reads.
-constexpr const char* kCompileDirectoryView = R"sql(
-CREATE VIEW compile_directory AS
-  SELECT c.id AS compile_row, c.file_id, c.rank, c.compile_id, e.id AS event_id, e.line,
-         COALESCE(e.attempt, 0) AS attempt, e.kind,
-         CASE WHEN e.kind = 'artifact' THEN json_extract(e.metadata, '$.name') ELSE e.kind END
-           AS name,
-         CASE
-           WHEN e.kind IN ('dynamo_guards', 'dynamo_cpp_guards_str') THEN 'guards'
-           WHEN e.kind IN ('inductor_output_code', 'graph_dump', 'dump_file') THEN 'code'
-           WHEN e.kind LIKE '%compilation_metrics%' THEN 'metrics'
-           WHEN e.kind LIKE 'describe_%' THEN 'tensor'
-           WHEN e.kind IN ('dynamo_output_graph', 'optimize_ddp_split_graph',
-                           'optimize_ddp_split_child', 'compiled_autograd_graph',
-                           'aot_joint_graph', 'aot_forward_graph', 'aot_backward_graph',
-                           'aot_inference_graph', 'inductor_pre_grad_graph',
-                           'inductor_post_grad_graph', 'exported_program') THEN 'graph'
-           WHEN e.kind = 'artifact' AND json_extract(e.metadata, '$.name') = 'fx_graph_runnable'
-             THEN 'code'
-           WHEN e.kind = 'artifact' AND json_extract(e.metadata, '$.name') IN (
-               'before_pre_grad_graph', 'after_pre_grad_graph', 'before_post_grad_graph',
-               'after_post_grad_graph', 'inductor_pre_grad_graph', 'inductor_post_grad_graph',
-               'before_joint_graph', 'after_joint_graph', 'before_recompile_pre_grad',
-               'after_recompile_pre_grad', 'before_recompile_post_grad',
-               'after_recompile_post_grad') THEN 'graph'
-           WHEN e.kind = 'artifact' THEN 'artifact'
-           ELSE 'other' END AS category,
-         e.payload_id, p.size AS payload_size
-  FROM compiles c
-  JOIN events e ON e.file_id = c.file_id AND e.frame_id IS c.frame_id
-                AND e.frame_compile_id IS c.frame_compile_id
-                AND e.compiled_autograd_id IS c.compiled_autograd_id
-  LEFT JOIN payloads p ON p.id = e.payload_id
-  WHERE e.kind NOT IN ('chromium_event', 'str');
-)sql";
 
 }  // namespace
 
@@ -234,12 +200,15 @@ std::span<const AnalysisTable> analysis_tables() {
 }
 
 void recreate_analysis_tables(sqlite3* db) {
-  exec(db, "DROP VIEW IF EXISTS compile_directory");
+  // main.: the unqualified name is the connection's TEMP copy (connection_guard.hpp).
+  exec(db, "DROP VIEW IF EXISTS main.compile_directory");
   for (const AnalysisTable& t : kAnalysisTables) {
     exec(db, std::string("DROP TABLE IF EXISTS ") + t.name);
     exec(db, t.ddl);
   }
-  exec(db, kCompileDirectoryView);
+  for (const OwnView& v : own_views()) {
+    if (v.with_analysis) exec(db, own_view_ddl(v, false));
+  }
   // The view joins each compile to its file's events by frame: without file_id leading the index,
   // every rank's frame 0/0 events were visited for each compile, quadratic in ranks (a 1,024-rank
   // report spent a minute there). Ingest builds it; this covers databases ingested before it.

@@ -40,7 +40,8 @@ constexpr const char* kRequiredTables[] = {
 
 // The passes in the order a serial analysis runs them, and what each reads. "ingest" is the
 // ingest tables (files, events, payloads, artifacts, stacks, describe_*, chromium_events,
-// compilation_metrics); metrics is temp.metrics_rows, else compilation_metrics itself.
+// compilation_metrics); metrics is compilation_metrics_rows (temp.metrics_rows, the copy
+// metrics_rows makes of a schema version 2 database's compilation_metrics).
 //
 //   metrics_rows       ingest                                  -> temp.metrics_rows
 //   compiles           ingest, metrics                         -> compiles

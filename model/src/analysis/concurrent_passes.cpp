@@ -89,6 +89,7 @@ std::string failure_text(sqlite3* db, const std::string& what) {
 std::unique_ptr<ConcurrentPasses> ConcurrentPasses::start(sqlite3* db,
                                                           std::vector<ConcurrentPass> passes) {
   sqlite3* reader = nullptr;
+  std::unique_ptr<ConnectionGuard> guard;
   try {
     const std::string uri = reader_uri(db);
     if (uri.empty()) return nullptr;
@@ -106,6 +107,8 @@ std::unique_ptr<ConcurrentPasses> ConcurrentPasses::start(sqlite3* db,
             nullptr) != SQLITE_OK)
       throw SqlError("cannot open the second connection");
     sqlite3_extended_result_codes(reader, 1);
+    const char* file = sqlite3_db_filename(db, "main");
+    guard = std::make_unique<ConnectionGuard>(reader, file ? file : "", false);
     sqlite3_busy_timeout(reader, 5000);
     exec(reader, settings);
     {
@@ -123,22 +126,26 @@ std::unique_ptr<ConcurrentPasses> ConcurrentPasses::start(sqlite3* db,
     // never commits; its temporary tables vanish with it).
     exec(reader, "BEGIN; SELECT count(*) FROM ingest.sqlite_master;");
   } catch (const SqlError&) {
+    guard.reset();
     sqlite3_close_v2(reader);
     return nullptr;
   }
-  std::unique_ptr<ConcurrentPasses> self(new ConcurrentPasses(reader, std::move(passes)));
+  std::unique_ptr<ConcurrentPasses> self(
+      new ConcurrentPasses(reader, std::move(guard), std::move(passes)));
   self->thread_ = std::thread([p = self.get()] { p->run_passes(); });
   return self;
 }
 
-ConcurrentPasses::ConcurrentPasses(sqlite3* reader, std::vector<ConcurrentPass> passes)
-    : reader_(reader), passes_(std::move(passes)) {}
+ConcurrentPasses::ConcurrentPasses(sqlite3* reader, std::unique_ptr<ConnectionGuard> guard,
+                                   std::vector<ConcurrentPass> passes)
+    : reader_(reader), guard_(std::move(guard)), passes_(std::move(passes)) {}
 
 ConcurrentPasses::~ConcurrentPasses() {
   if (thread_.joinable()) {
     sqlite3_interrupt(reader_);
     thread_.join();
   }
+  guard_.reset();  // its handlers point into it
   sqlite3_close_v2(reader_);
 }
 

@@ -10,6 +10,8 @@
 #include <thread>
 #include <vector>
 
+#include "tlscope/model/connection_guard.hpp"
+
 namespace tlscope::model::analysis {
 
 struct ConcurrentPass {
@@ -45,10 +47,14 @@ class ConcurrentPasses {
   void copy_into(sqlite3* db, const std::vector<std::string>& tables);
 
  private:
-  ConcurrentPasses(sqlite3* reader, std::vector<ConcurrentPass> passes);
+  ConcurrentPasses(sqlite3* reader, std::unique_ptr<ConnectionGuard> guard,
+                   std::vector<ConcurrentPass> passes);
   void run_passes();
 
   sqlite3* reader_;
+  // The reader is guarded as every connection is: the file it attaches may be hostile, and its
+  // passes must not run the file's views or triggers, nor work on without end.
+  std::unique_ptr<ConnectionGuard> guard_;
   std::vector<ConcurrentPass> passes_;
   std::vector<double> seconds_;
   int failed_pass_ = -1;

@@ -1,13 +1,15 @@
 // Prepared-statement wrapper used by every analysis pass.
 #include "sql.hpp"
 
+#include "tlscope/model/connection_guard.hpp"
+
 namespace tlscope::model::analysis {
 
 void exec(sqlite3* db, std::string_view sql) {
   std::string text(sql);
   char* message = nullptr;
   if (sqlite3_exec(db, text.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
-    std::string error = message ? message : sqlite3_errmsg(db);
+    std::string error = explain_guarded_error(db, message ? message : sqlite3_errmsg(db));
     sqlite3_free(message);
     throw SqlError("SQL failed: " + error + " in: " + text.substr(0, 300));
   }
@@ -32,7 +34,7 @@ bool has_rows(sqlite3* db, std::string_view from) {
 Statement::Statement(sqlite3* db, std::string_view sql) : db_(db) {
   if (sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &stmt_, nullptr) !=
       SQLITE_OK) {
-    std::string error = sqlite3_errmsg(db);
+    std::string error = explain_guarded_error(db, sqlite3_errmsg(db));
     sqlite3_finalize(stmt_);
     stmt_ = nullptr;
     throw SqlError("SQL prepare failed: " + error + " in: " + std::string(sql.substr(0, 300)));
@@ -44,7 +46,8 @@ Statement::~Statement() {
 }
 
 void Statement::fail(const char* what) const {
-  throw SqlError(std::string("SQL ") + what + " failed: " + sqlite3_errmsg(db_) +
+  throw SqlError(std::string("SQL ") + what +
+                 " failed: " + explain_guarded_error(db_, sqlite3_errmsg(db_)) +
                  " in: " + std::string(sqlite3_sql(stmt_)).substr(0, 300));
 }
 

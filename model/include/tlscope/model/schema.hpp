@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -14,8 +15,19 @@ namespace tlscope::model {
 // compilation_metrics_rows, its json read from events.metadata.
 inline constexpr std::string_view kSchemaVersion = "3";
 
-// Creates every ingest table (IF NOT EXISTS) and fills `meta`; refuses a database of another
-// schema version as refuse_other_schema_version does.
+// One of tlscope's views (docs/schema.md): its name and SELECT, and whether the analysis makes it
+// (it reads analysis tables) rather than the ingest.
+struct OwnView {
+  std::string_view name;
+  std::string_view select;
+  bool with_analysis;
+};
+std::span<const OwnView> own_views();
+// CREATE VIEW IF NOT EXISTS of `view` in the file (main), or as a TEMP view of one connection.
+std::string own_view_ddl(const OwnView& view, bool temp);
+
+// Creates every ingest table and view (IF NOT EXISTS) and fills `meta`; refuses a database of
+// another schema version as refuse_other_schema_version does.
 void create_schema(Connection& db);
 
 // Throws SqliteError naming both versions when `db` is a tlscope database of another schema

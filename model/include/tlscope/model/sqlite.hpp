@@ -5,6 +5,7 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -18,6 +19,7 @@ class SqliteError : public std::runtime_error {
 };
 
 class Statement;
+class ConnectionGuard;
 
 // Why `path` must not be handed to SQLite: it names a FIFO, a device, a directory or a socket
 // (opening a FIFO would block). Empty for a regular file, a missing path, ":memory:" or a URI.
@@ -34,20 +36,29 @@ enum class OpenMode { kCreate, kReadWrite, kReadOnly };
 
 class Connection {
  public:
-  // Opens the database at `path`; only kCreate makes a missing file.
+  // Opens the database at `path`; only kCreate makes a missing file. The connection is guarded
+  // against a hostile file (connection_guard.hpp); exec, prepare and scalar_int first make
+  // tlscope's own views.
   explicit Connection(const std::string& path, OpenMode mode = OpenMode::kCreate);
   ~Connection();
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
 
-  sqlite3* handle() const { return db_; }
+  // The raw handle, for SQL run on it directly (the analyses): tlscope's views are made first. A
+  // failure here (a busy or damaged file) is left for that SQL, or the next exec, to report.
+  sqlite3* handle() const;
   void exec(const std::string& sql);
   Statement prepare(std::string_view sql);
   // First column of the first row of `sql` as an integer; nullopt if no row or NULL.
   std::optional<int64_t> scalar_int(std::string_view sql);
 
+  // tlscope's views as TEMP views of this connection (connection_guard.hpp); exec, prepare and
+  // scalar_int call it first, so only code that runs SQL on handle() before them needs to.
+  void add_own_views();
+
  private:
   sqlite3* db_ = nullptr;
+  std::unique_ptr<ConnectionGuard> guard_;
 };
 
 class Statement {

@@ -8,9 +8,14 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+
+namespace tlscope::model {
+class ConnectionGuard;
+}
 
 namespace tlscope::views {
 
@@ -67,6 +72,8 @@ class Database {
  public:
   // Opens `path` read-only; error() names the path and the reason on failure (missing, not a
   // regular file, not a database). Only regular files are opened: a FIFO or device would block.
+  // The connection is guarded against a hostile file (model/connection_guard.hpp): SQL stored in
+  // it never runs, and a runaway statement is stopped.
   explicit Database(const std::string& path, bool writable = false);
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
@@ -76,7 +83,13 @@ class Database {
   const std::string& error() const { return error_; }
   const std::string& path() const { return path_; }
 
-  Statement prepare(std::string_view sql) const { return Statement(db_, sql); }
+  // Makes the TEMP copies of tlscope's views that `sql` names first (model/connection_guard.hpp).
+  Statement prepare(std::string_view sql) const {
+    add_own_views(sql);
+    return Statement(db_, sql);
+  }
+  // For SQL run on handle(): its failure shows in the statement itself, so it is not returned.
+  void add_own_views(std::string_view sql) const;
   sqlite3* handle() const { return db_; }
   bool has_table(std::string_view name) const;
   bool has_column(std::string_view table, std::string_view column) const;
@@ -87,6 +100,7 @@ class Database {
 
  private:
   sqlite3* db_ = nullptr;
+  std::unique_ptr<model::ConnectionGuard> guard_;
   std::string path_;
   std::string error_;
 };
