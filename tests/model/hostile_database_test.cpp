@@ -106,19 +106,19 @@ TEST_CASE("an analysis refuses a table that is a view instead of running the vie
           "[model][hostile]") {
   fs::path dir = test::fresh_scratch("model_scratch", "hostile_view");
   std::string db = ingested(dir, "a.db", "comp_failure.log");
-  // A view the analysis would read for ever: compilation_metrics as a CTE without an end. The
+  // A view the analysis would read for ever: the metrics rows table as a CTE without an end. The
   // watchdog's limit is lowered so that, were the view run, the test would end in seconds.
   alter(db,
-        "ALTER TABLE compilation_metrics RENAME TO compilation_metrics_real;"
-        "CREATE VIEW compilation_metrics AS WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL "
+        "ALTER TABLE compilation_metrics_rows RENAME TO compilation_metrics_real;"
+        "CREATE VIEW compilation_metrics_rows AS WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL "
         "SELECT x + 1 FROM r) SELECT x AS event_id, 1 AS file_id, x AS rank, 'k' AS kind, "
         "'0/0' AS compile_id, 0 AS frame_id, 0 AS frame_compile_id, 0 AS attempt, "
-        "'f' AS co_name, 'f' AS co_filename, 1 AS co_firstlineno, '{}' AS json FROM r");
+        "'f' AS co_name, 'f' AS co_filename, 1 AS co_firstlineno FROM r");
   setenv("TLSCOPE_STATEMENT_SECONDS", "3", 1);
   model::analysis::AnalysisReport report = model::analysis::analyze_database(db);
   unsetenv("TLSCOPE_STATEMENT_SECONDS");
   CHECK_FALSE(report.ok);
-  CHECK_THAT(report.error, Contains("views tlscope never makes: compilation_metrics"));
+  CHECK_THAT(report.error, Contains("views tlscope never makes: compilation_metrics_rows"));
   CHECK_THAT(report.error, Contains("not made by tlscope or was altered"));
 }
 
