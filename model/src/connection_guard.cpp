@@ -3,7 +3,8 @@
 // - triggers off: a trigger stored on events or findings would run its own SQL inside an append,
 //   an analysis or a merge;
 // - views off, tlscope's own as TEMP views: a view named like a table (events as a recursive CTE
-//   that never ends) would run whatever it says whenever tlscope reads that name;
+//   that never ends) would run whatever it says whenever tlscope reads that name; views back on
+//   only for a file whose every view is tlscope's own, with its very SQL (one that tlscope made);
 // - trusted_schema stays on: it would forbid the JSON functions of tlscope's own views (TEMP
 //   views count as schema too), and it guards application-defined functions with side effects,
 //   of which tlscope registers none; the built-in ones a CHECK, DEFAULT, generated column or index
@@ -107,22 +108,76 @@ ConnectionGuard::~ConnectionGuard() {
   sqlite3_trace_v2(db_, 0, nullptr, nullptr);
 }
 
+std::string ConnectionGuard::read_file_views() {
+  std::span<const OwnView> views = own_views();
+  uint32_t tables = 0;
+  bool foreign = false;
+  sqlite3_stmt* s = nullptr;
+  if (sqlite3_prepare_v2(db_,
+                         "SELECT type, name, sql FROM main.sqlite_master WHERE type IN ('view', "
+                         "'table')",
+                         -1, &s, nullptr) != SQLITE_OK) {
+    std::string msg = sqlite3_errmsg(db_);
+    sqlite3_finalize(s);
+    return msg;
+  }
+  int rc;
+  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+    auto text = [&](int col) {
+      const unsigned char* t = sqlite3_column_text(s, col);
+      return t ? std::string_view(reinterpret_cast<const char*>(t),
+                                  static_cast<size_t>(sqlite3_column_bytes(s, col)))
+               : std::string_view();
+    };
+    const bool is_view = text(0) == "view";
+    const std::string_view name = text(1);
+    size_t i = 0;
+    while (i < views.size() && i < 32 && views[i].name != name) ++i;
+    const bool own_name = i < views.size() && i < 32;
+    if (!is_view) {
+      // A file that holds the name as a table (schema version 1 stored chromium_events as one,
+      // version 2 compilation_metrics; test fixtures do) is read as it is: a table is data.
+      if (own_name) tables |= 1u << i;
+      continue;
+    }
+    // SQLite stores a CREATE VIEW as "CREATE VIEW name AS..." whatever IF NOT EXISTS or schema
+    // name it was given, so a view tlscope made is exactly this text.
+    const std::string made = own_name ? "CREATE VIEW " + std::string(name) + " AS" +
+                                            std::string(views[i].select)
+                                      : std::string();
+    if (!own_name || text(2) != made) foreign = true;
+  }
+  std::string msg = rc == SQLITE_DONE ? std::string() : std::string(sqlite3_errmsg(db_));
+  sqlite3_finalize(s);
+  if (!msg.empty()) return msg;
+  file_read_ = true;
+  views_done_ |= tables;
+  if (!foreign) {
+    // Every view in the file is tlscope's own SQL: running it runs nothing tlscope did not write.
+    // Those it lacks stay missing, as in the file (compile_directory until the analysis makes it;
+    // every view of a file still being made), rather than made as TEMP views: a read of one fails
+    // as "no such table", as it would without the guard.
+    sqlite3_db_config(db_, SQLITE_DBCONFIG_ENABLE_VIEW, 1, nullptr);
+    views_done_ = (1u << views.size()) - 1;
+  }
+  return {};
+}
+
 std::string ConnectionGuard::add_own_views(std::string_view sql) {
   std::span<const OwnView> views = own_views();
-  if (views_done_ == (1u << views.size()) - 1) return {};
+  const uint32_t all = (1u << views.size()) - 1;
+  if (views_done_ == all) return {};
   std::string script;
   for (size_t i = 0; i < views.size() && i < 32; ++i) {
     const OwnView& v = views[i];
     const uint32_t bit = 1u << i;
     if ((views_done_ & bit) || (!sql.empty() && sql.find(v.name) == std::string_view::npos))
       continue;
-    // A file that holds the name as a table (schema version 1 stored chromium_events as one;
-    // test fixtures do) is read as it is: a table is data, not SQL.
-    const std::string name(v.name);
-    int rc = sqlite3_table_column_metadata(db_, "main", name.c_str(), nullptr, nullptr, nullptr,
-                                           nullptr, nullptr, nullptr);
-    if (rc != SQLITE_OK && rc != SQLITE_ERROR) return sqlite3_errmsg(db_);  // unreadable file
-    if (rc != SQLITE_OK) script.append(own_view_ddl(v, true)).push_back(';');
+    if (!file_read_) {
+      if (std::string msg = read_file_views(); !msg.empty()) return msg;  // unreadable file
+      if (views_done_ & bit) continue;
+    }
+    script.append(own_view_ddl(v, true)).push_back(';');
     views_done_ |= bit;
   }
   if (script.empty()) return {};
@@ -131,6 +186,7 @@ std::string ConnectionGuard::add_own_views(std::string_view sql) {
     std::string msg = err ? err : sqlite3_errmsg(db_);
     sqlite3_free(err);
     views_done_ = 0;
+    file_read_ = false;
     return msg;
   }
   return {};
