@@ -142,9 +142,9 @@ std::string ConnectionGuard::read_file_views() {
     }
     // SQLite stores a CREATE VIEW as "CREATE VIEW name AS..." whatever IF NOT EXISTS or schema
     // name it was given, so a view tlscope made is exactly this text.
-    const std::string made = own_name ? "CREATE VIEW " + std::string(name) + " AS" +
-                                            std::string(views[i].select)
-                                      : std::string();
+    const std::string made =
+        own_name ? "CREATE VIEW " + std::string(name) + " AS" + std::string(views[i].select)
+                 : std::string();
     if (!own_name || text(2) != made) foreign = true;
   }
   std::string msg = rc == SQLITE_DONE ? std::string() : std::string(sqlite3_errmsg(db_));

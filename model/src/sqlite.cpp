@@ -4,8 +4,8 @@
 #include <sys/stat.h>
 
 #include <mutex>
-
 #include <utility>
+
 #include "tlscope/model/connection_guard.hpp"
 
 namespace tlscope::model {

@@ -6,12 +6,12 @@
 #include <filesystem>
 #include <string>
 
+#include "common/scratch_files.hpp"
+#include "model/store_queries.hpp"
 #include "tlscope/model/event_writer.hpp"
 #include "tlscope/model/ingest.hpp"
 #include "tlscope/model/schema.hpp"
 #include "tlscope/parser/reader.hpp"
-#include "common/scratch_files.hpp"
-#include "model/store_queries.hpp"
 
 using namespace tlscope;
 using model::Connection;

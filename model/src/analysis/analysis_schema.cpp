@@ -3,8 +3,8 @@
 #include "analysis_schema.hpp"
 
 #include "sql.hpp"
-#include "tlscope/model/schema.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
+#include "tlscope/model/schema.hpp"
 
 namespace tlscope::model::analysis {
 
@@ -179,7 +179,6 @@ CREATE TABLE export_issues(
   expr_node_id INTEGER, user_file TEXT, user_line INTEGER, user_name TEXT, user_code TEXT,
   event_id INTEGER);)sql"},
 };
-
 
 }  // namespace
 

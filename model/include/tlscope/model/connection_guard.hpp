@@ -30,9 +30,9 @@ class ConnectionGuard {
   // reader that never reads a view pays nothing). When every view stored in the file is one of
   // tlscope's with its very SQL (a file tlscope made, or one still empty), views are turned back
   // on for this connection and the file's are read; otherwise the file's views stay off and
-  // tlscope's are made as TEMP views (four CREATE TEMP VIEW statements cost ~1.3 M instructions a connection,
-  // 9% of a small job's one command). "" when done, or SQLite's message: it reads the schema, so
-  // a locked or damaged file fails here the way the first statement would.
+  // tlscope's are made as TEMP views (four CREATE TEMP VIEW statements cost ~1.3 M instructions a
+  // connection, 9% of a small job's one command). "" when done, or SQLite's message: it reads the
+  // schema, so a locked or damaged file fails here the way the first statement would.
   std::string add_own_views(std::string_view sql = {});
 
   double limit_seconds() const { return limit_.count(); }
