@@ -39,4 +39,22 @@ inline void sql_exec(sqlite3* db, const std::string& sql) {
   }
 }
 
+// Runs `sql` on the database file at `path` through a plain connection, as any SQLite user could
+// (tests that alter a database the way someone else's tool might).
+inline void sql_exec_file(const std::string& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) {
+    std::string message = db ? sqlite3_errmsg(db) : "out of memory";
+    sqlite3_close(db);
+    throw std::runtime_error(path + ": " + message);
+  }
+  try {
+    sql_exec(db, sql);
+  } catch (...) {
+    sqlite3_close(db);
+    throw;
+  }
+  sqlite3_close(db);
+}
+
 }  // namespace tlscope::test

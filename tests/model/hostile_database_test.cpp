@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/scratch_files.hpp"
+#include "common/sql_rows.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
 #include "tlscope/model/connection_guard.hpp"
 #include "tlscope/model/ingest.hpp"
@@ -27,15 +28,7 @@ const std::string kLogs = TLSCOPE_SHARED_LOGS;
 
 // Runs `sql` on `path` with a plain connection, as any SQLite user could.
 void alter(const std::string& path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
-  char* err = nullptr;
-  int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
-  std::string why = err ? err : "";
-  sqlite3_free(err);
-  sqlite3_close(db);
-  INFO(why);
-  REQUIRE(rc == SQLITE_OK);
+  REQUIRE_NOTHROW(test::sql_exec_file(path, sql));
 }
 
 int64_t count(const std::string& path, const std::string& sql) {

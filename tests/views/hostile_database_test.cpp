@@ -12,6 +12,7 @@
 #include <string>
 #include <thread>
 
+#include "common/sql_rows.hpp"
 #include "real_db.hpp"
 #include "tlscope/views/database.hpp"
 #include "tlscope/views/findings.hpp"
@@ -23,15 +24,7 @@ using Catch::Matchers::Contains;
 namespace {
 
 void alter(const std::string& path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
-  char* err = nullptr;
-  int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err);
-  std::string why = err ? err : "";
-  sqlite3_free(err);
-  sqlite3_close(db);
-  INFO(why);
-  REQUIRE(rc == SQLITE_OK);
+  REQUIRE_NOTHROW(test::sql_exec_file(path, sql));
 }
 
 // Calls `read` on `db`; should it still run after `seconds`, interrupts it (so that a build whose
