@@ -1,10 +1,13 @@
 // `tlscope summary DB`: what a database holds: files, ranks, event kinds, compile ids, errors, the
 // per-file line accounting and the findings, plus a warning for any file whose ingest did not
 // finish. Everything it prints comes from views/ (summary.hpp, findings.hpp, ingest_errors.hpp).
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "command.hpp"
 #include "input_database.hpp"
@@ -13,6 +16,7 @@
 #include "tlscope/views/ingest_errors.hpp"
 #include "tlscope/views/store_health.hpp"
 #include "tlscope/views/summary.hpp"
+#include "tlscope/views/summary_folding.hpp"
 
 namespace tlscope::cli {
 namespace {
@@ -31,14 +35,34 @@ std::string rank_text(int64_t rank, const char* none) {
   return rank < 0 ? none : std::to_string(rank);
 }
 
-void print_files(const views::Summary& s) {
+void print_file(const views::FileRow& f) {
+  std::printf("  #%lld %s  rank %s  %lld bytes%s  %lld lines  %lld events  %lld errors%s\n",
+              static_cast<long long>(f.id), show(f.path).c_str(), rank_text(f.rank, "-").c_str(),
+              static_cast<long long>(f.bytes), f.gzip ? " (gunzipped)" : "",
+              static_cast<long long>(f.lines), static_cast<long long>(f.events),
+              static_cast<long long>(f.errors), f.completed ? "" : "  INCOMPLETE");
+}
+
+// "ranks 0-1023 (all 1,024)", plus the files without a rank.
+std::string folded_ranks(const views::FileFolding& fold, int64_t job_ranks) {
+  std::string text = fold.ranks.empty() ? "" : views::rank_words(fold.ranks, job_ranks);
+  if (fold.without_rank > 0)
+    text += (text.empty() ? "" : " and ") + views::grouped_number(fold.without_rank) +
+            (fold.without_rank == 1 ? " file" : " files") + " without a rank";
+  return text;
+}
+
+void print_files(const views::Summary& s, const views::FileFolding& fold) {
   std::printf("Files\n");
-  for (const views::FileRow& f : s.files) {
-    std::printf("  #%lld %s  rank %s  %lld bytes%s  %lld lines  %lld events  %lld errors%s\n",
-                static_cast<long long>(f.id), show(f.path).c_str(), rank_text(f.rank, "-").c_str(),
-                static_cast<long long>(f.bytes), f.gzip ? " (gunzipped)" : "",
-                static_cast<long long>(f.lines), static_cast<long long>(f.events),
-                static_cast<long long>(f.errors), f.completed ? "" : "  INCOMPLETE");
+  for (size_t i : fold.listed) print_file(s.files[i]);
+  if (fold.files > 0) {
+    std::printf(
+        "  %s%s %s with nothing to flag: %s, %s bytes, %s lines, %s events, 0 errors "
+        "(--files lists each)\n",
+        fold.listed.empty() ? "" : "and ", views::grouped_number(fold.files).c_str(),
+        fold.files == 1 ? "file" : "files", folded_ranks(fold, s.rank_count).c_str(),
+        views::grouped_number(fold.bytes).c_str(), views::grouped_number(fold.lines).c_str(),
+        views::grouped_number(fold.events).c_str());
   }
   if (s.files.empty()) std::printf("  (none)\n");
 }
@@ -49,11 +73,30 @@ void print_health(const views::Database& db, const std::string& path) {
     std::printf("\nWARNING: %s\n", show(w).c_str());
 }
 
-void print_ranks(const views::Summary& s) {
+// One line per rank in a small job; ranks that logged alike share a line in a large one.
+void print_ranks(const views::Summary& s, bool all) {
   std::printf("\nRanks: %lld\n", static_cast<long long>(s.rank_count));
-  for (const views::RankRow& r : s.ranks) {
-    std::printf("  rank %s: %lld file(s), %lld events\n", rank_text(r.rank, "(none)").c_str(),
-                static_cast<long long>(r.files), static_cast<long long>(r.events));
+  std::vector<views::RankGroup> groups = views::group_ranks(s, views::kListedFiles, all);
+  const size_t shown =
+      !all && groups.size() > views::kListedFiles ? views::kListedFiles - 1 : groups.size();
+  for (size_t i = 0; i < shown; ++i) {
+    const views::RankGroup& g = groups[i];
+    std::string who = g.ranks.front() < 0   ? "rank (none)"
+                      : g.ranks.size() == 1 ? "rank " + std::to_string(g.ranks.front())
+                                            : views::rank_words(g.ranks, s.rank_count);
+    std::printf("  %s: %lld file(s), %lld events%s\n", who.c_str(), static_cast<long long>(g.files),
+                static_cast<long long>(g.events), g.ranks.size() > 1 ? " each" : "");
+  }
+  if (shown < groups.size()) {
+    int64_t ranks = 0, fewest = INT64_MAX, most = INT64_MIN;
+    for (size_t i = shown; i < groups.size(); ++i) {
+      ranks += static_cast<int64_t>(groups[i].ranks.size());
+      fewest = std::min(fewest, groups[i].events);
+      most = std::max(most, groups[i].events);
+    }
+    std::printf("  and %s other ranks, %lld to %lld events each (--files lists each)\n",
+                views::grouped_number(ranks).c_str(), static_cast<long long>(fewest),
+                static_cast<long long>(most));
   }
 }
 
@@ -89,17 +132,27 @@ void print_errors(const views::Summary& s, const views::Paged<views::IngestError
     std::printf("  ... (tlscope query DB \"SELECT * FROM ingest_errors\")\n");
 }
 
-void print_line_accounting(const views::Summary& s) {
+void print_accounting_line(const std::string& what, int64_t envelope, int64_t payload,
+                           int64_t blank, int64_t error, int64_t lines) {
+  long long sum = envelope + payload + blank + error;
+  std::printf("  %s: %lld + %lld + %lld + %lld = %lld  %s\n", what.c_str(),
+              static_cast<long long>(envelope), static_cast<long long>(payload),
+              static_cast<long long>(blank), static_cast<long long>(error),
+              static_cast<long long>(lines),
+              sum == lines ? "ok" : ("MISMATCH: buckets sum to " + std::to_string(sum)).c_str());
+}
+
+void print_line_accounting(const views::Summary& s, const views::FileFolding& fold) {
   std::printf("\nLine accounting (envelope + payload + blank + error = total)\n");
-  for (const views::FileRow& f : s.files) {
-    long long sum = f.envelope_lines + f.payload_lines + f.blank_lines + f.error_lines;
-    std::printf(
-        "  %s: %lld + %lld + %lld + %lld = %lld  %s\n", show(f.path).c_str(),
-        static_cast<long long>(f.envelope_lines), static_cast<long long>(f.payload_lines),
-        static_cast<long long>(f.blank_lines), static_cast<long long>(f.error_lines),
-        static_cast<long long>(f.lines),
-        sum == f.lines ? "ok" : ("MISMATCH: buckets sum to " + std::to_string(sum)).c_str());
+  for (size_t i : fold.listed) {
+    const views::FileRow& f = s.files[i];
+    print_accounting_line(show(f.path), f.envelope_lines, f.payload_lines, f.blank_lines,
+                          f.error_lines, f.lines);
   }
+  if (fold.files > 0)
+    print_accounting_line(views::grouped_number(fold.files) + " files with nothing to flag",
+                          fold.envelope_lines, fold.payload_lines, fold.blank_lines,
+                          fold.error_lines, fold.lines);
 }
 
 // Findings exist once `tlscope analyze` (run by ingest) has written them.
@@ -137,7 +190,7 @@ void print_findings(const views::Findings& f) {
   }
 }
 
-int run_summary(const std::string& path) {
+int run_summary(const std::string& path, bool all_files) {
   views::Database db(path);
   if (std::string why = db.not_tlscope_reason(); !why.empty()) {
     std::fprintf(stderr, "tlscope summary: %s\n", why.c_str());
@@ -154,27 +207,33 @@ int run_summary(const std::string& path) {
     return kUsageOrIo;
   }
   std::printf("tlscope summary of %s\n\n", path.c_str());
-  print_files(*summary);
-  print_ranks(*summary);
+  const views::FileFolding fold = views::fold_files(*summary, views::kListedFiles, all_files);
+  print_files(*summary, fold);
+  print_ranks(*summary, all_files);
   print_kinds(*summary);
   print_compile_ids(*summary);
   print_errors(*summary, *errors);
-  print_line_accounting(*summary);
+  print_line_accounting(*summary, fold);
   print_findings(*findings);
   print_health(db, path);
   return kOk;
 }
 
-CommandRegistration summary_registration{11, [](CLI::App& app, int& exit_code) {
-                                           auto inputs = std::make_shared<ReadInputs>();
-                                           CLI::App* cmd = app.add_subcommand(
-                                               "summary", "Print what a tlscope database holds");
-                                           add_read_inputs(cmd, *inputs);
-                                           cmd->callback([inputs, &exit_code] {
-                                             auto db = resolve_read_database("summary", *inputs);
-                                             exit_code = db ? run_summary(*db) : kUsageOrIo;
-                                           });
-                                         }};
+CommandRegistration summary_registration{
+    11, [](CLI::App& app, int& exit_code) {
+      auto inputs = std::make_shared<ReadInputs>();
+      CLI::App* cmd = app.add_subcommand("summary", "Print what a tlscope database holds");
+      add_read_inputs(cmd, *inputs);
+      auto all_files = std::make_shared<bool>(false);
+      cmd->add_flag("--files", *all_files,
+                    "List every file and rank (past 16 "
+                    "files, those with nothing to flag "
+                    "fold into one line)");
+      cmd->callback([inputs, all_files, &exit_code] {
+        auto db = resolve_read_database("summary", *inputs);
+        exit_code = db ? run_summary(*db, *all_files) : kUsageOrIo;
+      });
+    }};
 
 }  // namespace
 }  // namespace tlscope::cli

@@ -23,18 +23,6 @@ namespace {
 constexpr size_t kInlineBytes = 2048;
 constexpr size_t kPageInlineBudget = 256 << 10;
 
-CodeLanguage language_of(const views::PayloadEntry& e) {
-  switch (e.language) {
-    case views::PayloadLanguage::kPython:
-      return CodeLanguage::kPython;
-    case views::PayloadLanguage::kCpp:
-      return CodeLanguage::kCpp;
-    case views::PayloadLanguage::kPlain:
-      return CodeLanguage::kPlain;
-  }
-  return CodeLanguage::kPlain;
-}
-
 // A payload file a compile page links to, as the first compile that links it asked for it.
 struct PayloadFile {
   int64_t payload_id = 0;
@@ -180,8 +168,8 @@ class CompilePageWriter {
     if (size <= kInlineBytes && size <= budget) {
       budget -= size;
       h += "<pre class=\"code\">" +
-           highlight_code(reader_.payload_text(e.payload_id).value, language_of(e)) + "</pre>";
-    } else if (size > ctx_.options.max_inline_payload || language_of(e) == CodeLanguage::kPlain) {
+           highlight_code(reader_.payload_text(e.payload_id).value, e.language) + "</pre>";
+    } else if (size > ctx_.options.max_inline_payload || e.language == CodeLanguage::kPlain) {
       // Plain text (JSON artifacts, guard lists) needs no highlighting: the raw .txt is framed.
       std::string rel = "payloads/" + std::to_string(e.payload_id) + ".txt";
       want(e, rel);
@@ -201,7 +189,7 @@ class CompilePageWriter {
 
   void want(const views::PayloadEntry& e, const std::string& rel) {
     if (asked_.insert(e.payload_id).second)
-      wanted_.push_back({e.payload_id, rel, e.name.empty() ? e.kind : e.name, language_of(e)});
+      wanted_.push_back({e.payload_id, rel, e.name.empty() ? e.kind : e.name, e.language});
   }
 
   void tensors(const views::CompileDetail& d, std::string& h) {

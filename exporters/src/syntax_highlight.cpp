@@ -5,36 +5,11 @@
 #include <cctype>
 
 #include "tlscope/exporters/html.hpp"
+#include "tlscope/views/code_tokens.hpp"
 
 namespace tlscope::exporters {
 
 namespace {
-
-// string_views, not C strings: each comparison would measure the keyword again (strlen was
-// a visible share of the compile pages' time).
-constexpr std::array<std::string_view, 35> kPythonKeywords = {
-    "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
-    "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
-    "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
-    "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
-
-constexpr std::array<std::string_view, 38> kCppKeywords = {
-    "auto",     "bool",     "break",  "case",   "char",   "class",    "const",  "constexpr",
-    "continue", "default",  "do",     "double", "else",   "enum",     "extern", "false",
-    "float",    "for",      "if",     "inline", "int",    "int64_t",  "long",   "namespace",
-    "nullptr",  "return",   "static", "struct", "switch", "template", "true",   "typedef",
-    "uint8_t",  "unsigned", "using",  "void",   "while",  "size_t"};
-
-bool is_keyword(std::string_view word, CodeLanguage language) {
-  if (language == CodeLanguage::kPython) {
-    for (std::string_view k : kPythonKeywords)
-      if (k == word) return true;
-  } else if (language == CodeLanguage::kCpp) {
-    for (std::string_view k : kCppKeywords)
-      if (k == word) return true;
-  }
-  return false;
-}
 
 // ASCII letters, digits and '_' (what isalpha/isalnum give in the C locale tlscope runs in), by
 // table: the per-byte locale calls were a visible share of the report's time.
@@ -140,7 +115,7 @@ class LineHighlighter {
       size_t j = i;
       while (j < text.size() && ident_char(text[j])) ++j;
       std::string_view word = text.substr(i, j - i);
-      if (is_keyword(word, language_)) {
+      if (views::is_code_keyword(word, language_)) {
         span("k", word);
         if (python && (word == "def" || word == "class")) return name_after(text, j);
       } else {

@@ -1,6 +1,7 @@
 // Exit codes and output of `tlscope ingest`, `summary` and `query` as a user sees them.
 #include <catch2/catch.hpp>
 
+#include "common/many_rank_logs.hpp"
 #include "e2e_support.hpp"
 
 using namespace e2e;
@@ -67,6 +68,28 @@ TEST_CASE("summary: files, ranks, kinds, errors and line accounting") {
   CHECK(r.out.find("INCOMPLETE") == std::string::npos);
   auto kinds = envelope_kinds(kLogs + "/simple_corrupted_json.log");
   CHECK(r.out.find(std::to_string(kinds["dynamo_start"])) != std::string::npos);
+}
+
+TEST_CASE("summary: a 40-rank job folds its quiet files and alike ranks, --files lists each") {
+  fs::path dir = scratch("summary_fold");
+  tlscope::test::write_many_rank_desync_logs(dir / "logs", 40, 3, 2, 2);
+  std::string db = (dir / "t.db").string();
+  REQUIRE(run_tlscope(dir, "ingest " + q((dir / "logs").string()) + " --db " + q(db)).exit_code ==
+          0);
+  RunResult folded = run_tlscope(dir, "summary " + q(db));
+  REQUIRE(folded.exit_code == 0);
+  // Every file is quiet and every rank logged 3 collectives: one line each section.
+  CHECK(folded.out.find("40 files with nothing to flag: ranks 0-39 (all 40)") != std::string::npos);
+  CHECK(folded.out.find("ranks 0-39 (all 40): 1 file(s), 3 events each") != std::string::npos);
+  CHECK(folded.out.find("40 files with nothing to flag: ") != folded.out.rfind("40 files with"));
+  CHECK(folded.out.find("rank_17") == std::string::npos);
+  RunResult all = run_tlscope(dir, "summary --files " + q(db));
+  REQUIRE(all.exit_code == 0);
+  CHECK(all.out.find("nothing to flag") == std::string::npos);
+  CHECK(all.out.find("rank 17: 1 file(s), 3 events") != std::string::npos);
+  CHECK(all.out.find("rank_17") != std::string::npos);
+  CHECK(std::count(folded.out.begin(), folded.out.end(), '\n') + 80 <
+        std::count(all.out.begin(), all.out.end(), '\n'));
 }
 
 TEST_CASE("summary: an interrupted ingest is reported as incomplete") {

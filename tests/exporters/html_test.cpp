@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "tlscope/exporters/html.hpp"
+#include "tlscope/views/code_tokens.hpp"
 
 using namespace tlscope::exporters;
 
@@ -91,4 +92,22 @@ TEST_CASE("highlight_code keeps UTF-8 outside strings and comments whole") {
         "<span class=\"l\">caf\xC3\xA9 = \xE2\x88\x91(x)</span>\n");
   CHECK(highlight_code("a \xC3\xA9\xFF b", CodeLanguage::kCpp) ==
         "<span class=\"l\">a \xC3\xA9" + fffd + " b</span>\n");
+}
+
+TEST_CASE("highlight_code marks a word as a keyword exactly when the viewer's tokens do") {
+  // One keyword list (views::is_code_keyword) for the report and the viewer: before, the
+  // report's own copy lacked int32_t, so the two front ends coloured AOTI wrappers differently.
+  const std::string cpp = "int32_t n = 0; size_t k; foo x;";
+  const std::string html = highlight_code(cpp, CodeLanguage::kCpp);
+  for (const tlscope::views::CodeLine& line :
+       tlscope::views::tokenize_code(cpp, CodeLanguage::kCpp))
+    for (const tlscope::views::CodeToken& t : line.tokens) {
+      const std::string word = cpp.substr(line.begin + t.begin, t.length);
+      const bool keyword_span =
+          html.find("<span class=\"k\">" + word + "</span>") != std::string::npos;
+      CHECK(keyword_span == (t.kind == tlscope::views::CodeTokenKind::kKeyword));
+    }
+  CHECK(html.find("<span class=\"k\">int32_t</span>") != std::string::npos);
+  CHECK_FALSE(tlscope::views::is_code_keyword("int32_t", CodeLanguage::kPython));
+  CHECK_FALSE(tlscope::views::is_code_keyword("def", CodeLanguage::kPlain));
 }

@@ -66,14 +66,7 @@ class LineLexer {
     return end;
   }
 
-  bool keyword(std::string_view word) const {
-    if (language_ == PayloadLanguage::kPython)
-      return std::find(kPythonKeywords.begin(), kPythonKeywords.end(), word) !=
-             kPythonKeywords.end();
-    if (language_ == PayloadLanguage::kCpp)
-      return std::find(kCppKeywords.begin(), kCppKeywords.end(), word) != kCppKeywords.end();
-    return false;
-  }
+  bool keyword(std::string_view word) const { return is_code_keyword(word, language_); }
 
   // Until `close` on this line, or the line's end (then the token stays open).
   size_t open_until(std::string_view text, size_t i, size_t skip, std::string_view close,
@@ -144,6 +137,14 @@ class LineLexer {
 };
 
 }  // namespace
+
+bool is_code_keyword(std::string_view word, PayloadLanguage language) {
+  if (language == PayloadLanguage::kPython)
+    return std::find(kPythonKeywords.begin(), kPythonKeywords.end(), word) != kPythonKeywords.end();
+  if (language == PayloadLanguage::kCpp)
+    return std::find(kCppKeywords.begin(), kCppKeywords.end(), word) != kCppKeywords.end();
+  return false;
+}
 
 std::vector<CodeLine> tokenize_code(std::string_view code, PayloadLanguage language) {
   std::vector<CodeLine> lines;

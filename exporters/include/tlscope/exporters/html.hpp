@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "tlscope/views/compile_detail.hpp"
+
 namespace tlscope::exporters {
 
 // Escapes &, <, >, " and ' so the result is safe as element text and inside quoted attributes.
@@ -31,7 +33,8 @@ void append_json_fixed3(std::string& out, double v);
 // Escapes a file name for use in an href (percent-encodes everything outside [A-Za-z0-9._-/]).
 std::string url_escape(std::string_view text);
 
-enum class CodeLanguage { kPython, kCpp, kPlain };
+// The payload's language as views/ classifies it, one enum for both front ends.
+using CodeLanguage = views::PayloadLanguage;
 
 // Escaped HTML for `code`: one <span class="l"> per line (line numbers come from CSS counters)
 // with keywords, strings, comments and numbers wrapped in spans of classes k, s, c, n, f.

@@ -21,6 +21,8 @@ using model::analysis::FindingKindInfo;
 using model::analysis::kFindingKinds;
 // "rank 2", "ranks 0-1, 3-1023 (1,023 of 1,024)": how every front end words a rank set.
 using model::analysis::rank_words;
+// "12,345": counts printed beside rank sets.
+using model::analysis::grouped_number;
 
 // One line: a finding, or several findings of one fact (the same text once per-process and
 // per-occurrence values are cut out) merged.
