@@ -80,6 +80,7 @@ class CompilePageWriter {
     h += compile_runtime_html(runtime.value);
     h += compile_shapes_html(shapes.value);
     payload_sections(d, h);
+    other_records(d, h);
     tensors(d, h);
     logged_values(d, h);
     h += page_tail(1);
@@ -190,6 +191,33 @@ class CompilePageWriter {
   void want(const views::PayloadEntry& e, const std::string& rel) {
     if (asked_.insert(e.payload_id).second)
       wanted_.push_back({e.payload_id, rel, e.name.empty() ? e.kind : e.name, e.language});
+  }
+
+  // Records of kinds no other section reads, as their metadata: a kind a newer PyTorch writes is
+  // seen under its compile rather than nowhere. A record's metadata is shown up to
+  // kOtherRecordBytes (it is log text: any length, any content).
+  void other_records(const views::CompileDetail& d, std::string& h) {
+    constexpr size_t kOtherRecordBytes = 8192;
+    if (d.other_records.empty()) return;
+    h += "<h2>Other records (" + std::to_string(d.other_records.size()) +
+         ")</h2>\n<table id=\"compile-other-records\"><thead><tr><th>line</th><th>attempt</th>"
+         "<th>kind</th><th>metadata</th></tr></thead><tbody>";
+    for (const views::OtherRecord& r : d.other_records) {
+      h += "<tr><td class=\"num\">" + std::to_string(r.line) + "</td><td class=\"num\">" +
+           std::to_string(r.attempt) + "</td><td>";
+      append_html_escaped(h, r.kind);
+      h += "</td><td><pre>";
+      size_t cut = std::min(r.metadata.size(), kOtherRecordBytes);
+      // Not inside a UTF-8 sequence.
+      while (cut < r.metadata.size() && cut > 0 && (r.metadata[cut] & 0xC0) == 0x80) --cut;
+      append_html_escaped(h, std::string_view(r.metadata).substr(0, cut));
+      if (r.metadata.size() > kOtherRecordBytes)
+        h += "</pre><span class=\"muted\">(first " + std::to_string(kOtherRecordBytes) + " of " +
+             std::to_string(r.metadata.size()) + " bytes)</span></td></tr>\n";
+      else
+        h += "</pre></td></tr>\n";
+    }
+    h += "</tbody></table>\n";
   }
 
   void tensors(const views::CompileDetail& d, std::string& h) {

@@ -1,8 +1,8 @@
 // Compile panel: one compile in full (views::CompileDetailReader): status, failure, restarts and
 // recompile reason, links to its graph breaks and recompiles, metrics, runtime and autotuning,
 // symbolic shapes (compile_shapes_view.hpp), input tensors, cache outcomes, then its graphs,
-// guards, generated code and other artifacts with line numbers and syntax colours. Payload texts
-// are read when first shown.
+// guards, generated code and other artifacts with line numbers and syntax colours, and records of
+// kinds nothing else reads. Payload texts are read when first shown.
 #include <map>
 #include <memory>
 
@@ -18,6 +18,9 @@ namespace {
 
 // Payloads longer than this are cut for drawing; the SQL console reads them whole.
 constexpr size_t kMaxPayloadBytes = 4u << 20;
+// An other record's metadata is drawn up to this (wrapped text is laid out every frame), as the
+// report shows it.
+constexpr size_t kMaxRecordBytes = 8u << 10;
 
 class CompilePanel : public Panel {
  public:
@@ -106,6 +109,18 @@ class CompilePanel : public Panel {
           ImGui::TreePop();
         }
         ImGui::PopID();
+      }
+    }
+    // Records of kinds no other section reads (a newer PyTorch's), as the report lists them.
+    if (!d.other_records.empty()) {
+      const std::string header = "Other records  (" + std::to_string(d.other_records.size()) + ")";
+      ImGui::SetNextItemOpen(true, ImGuiCond_Appearing);
+      if (ImGui::CollapsingHeader((header + "###Other records").c_str())) {
+        ui::record("section", header);
+        for (const auto& r : d.other_records)
+          ui::text_wrapped("record", r.kind + "  (line " + std::to_string(r.line) + ", attempt " +
+                                         std::to_string(r.attempt) +
+                                         "): " + r.metadata.substr(0, kMaxRecordBytes));
       }
     }
   }

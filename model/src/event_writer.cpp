@@ -56,9 +56,13 @@ void bind_value(Statement& s, int index, const ChromiumValue& v) {
   bind_field(s, index, FieldValue{static_cast<FieldValue::Kind>(v.kind), v.i, v.d, v.text});
 }
 
+// The metrics records of every PyTorch version: the CompilationMetrics dataclass under its four
+// names, and the small record 2.3's lazy backward compile wrote (start_time, elapsed_time,
+// fail_type, fail_reason), whose failure would otherwise be read by nothing.
 bool is_metrics_kind(std::string_view kind) {
   return kind == "compilation_metrics" || kind == "bwd_compilation_metrics" ||
-         kind == "compilation_metrics_runtime" || kind == "bwd_compilation_metrics_runtime";
+         kind == "compilation_metrics_runtime" || kind == "bwd_compilation_metrics_runtime" ||
+         kind == "aot_autograd_backward_compilation_metrics";
 }
 
 // Rowid high-water marks taken when a file starts: a duplicate file's rows all lie above them.

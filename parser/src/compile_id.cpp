@@ -53,7 +53,10 @@ std::string compile_id_string(const CompileContext& ctx) {
   return out;
 }
 
-std::optional<CompileContext> parse_compile_id(std::string_view text) {
+namespace {
+
+// The PyTorch form: "0/1", "0/1_2", "!0/3/0", "!0", "!0_1".
+std::optional<CompileContext> parse_pytorch_form(std::string_view text) {
   CompileContext ctx;
   // An attempt suffix "_N" (TraceId form) applies to the whole id.
   if (auto us = text.rfind('_'); us != std::string_view::npos) {
@@ -88,6 +91,23 @@ std::optional<CompileContext> parse_compile_id(std::string_view text) {
     ctx.frame_compile_id = parts[1];
   }
   return ctx;
+}
+
+}  // namespace
+
+std::optional<CompileContext> parse_compile_id(std::string_view text) {
+  // tlparse's display form, which tools built on its output copy into records: the PyTorch form
+  // in brackets, and a compiled-autograd graph outside any frame as "!0/-/-" (PyTorch: "!0").
+  if (text.size() >= 2 && text.front() == '[' && text.back() == ']') {
+    text = text.substr(1, text.size() - 2);
+    constexpr std::string_view kNoFrame = "/-/-";
+    if (size_t gap = text.find(kNoFrame); !text.empty() && text[0] == '!' && gap != text.npos) {
+      std::string joined(text.substr(0, gap));
+      joined += text.substr(gap + kNoFrame.size());
+      return parse_pytorch_form(joined);
+    }
+  }
+  return parse_pytorch_form(text);
 }
 
 }  // namespace tlscope::parser

@@ -55,3 +55,25 @@ TEST_CASE("parse_compile_id reads 0/1_1, !0/3/0, !0 and rejects None") {
     CHECK_FALSE(parse_compile_id(bad));
   }
 }
+
+TEST_CASE("parse_compile_id reads tlparse's bracketed display form") {
+  auto a = parse_compile_id("[0/1_1]");
+  REQUIRE(a);
+  CHECK(compile_id_string(*a) == "0/1_1");
+  auto b = parse_compile_id("[!0/3/0_2]");
+  REQUIRE(b);
+  CHECK(b->compiled_autograd_id == 0);
+  CHECK(b->frame_id == 3);
+  CHECK(b->attempt == 2);
+  // A compiled-autograd graph outside any frame: tlparse prints its missing frame as "-/-".
+  auto c = parse_compile_id("[!1/-/-]");
+  REQUIRE(c);
+  CHECK(compile_id_string(*c) == "!1");
+  auto d = parse_compile_id("[!1/-/-_1]");
+  REQUIRE(d);
+  CHECK(compile_id_string(*d) == "!1_1");
+  for (const char* bad : {"[]", "[-/-]", "[0/1", "0/1]", "[None]", "[!1/-/-/-/-]", "[!1/2]"}) {
+    INFO(bad);
+    CHECK_FALSE(parse_compile_id(bad));
+  }
+}

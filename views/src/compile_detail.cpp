@@ -2,6 +2,7 @@
 // reader is made, so showing thousands of compiles costs no query per compile for them.
 #include "tlscope/views/compile_detail.hpp"
 
+#include <algorithm>
 #include <optional>
 
 #include "json_read.hpp"
@@ -76,7 +77,11 @@ CompileDetailReader::CompileDetailReader(const Database& db)
           "FROM compile_directory d JOIN events e ON e.id = d.event_id "
           "WHERE d.compile_row = ? AND d.payload_id IS NOT NULL ORDER BY d.event_id")),
       text_(db.prepare("SELECT text FROM payloads WHERE id = ?")),
-      metrics_(db.prepare("SELECT * FROM compilation_metrics WHERE compile_id = ?1 "
+      // A record without its own compile id (PyTorch before mid-2024) has the envelope's, with
+      // the attempt it was logged at ("0/0_1" after a graph break): it belongs to compile 0/0.
+      // The range ['0/0_', '0/0`') is every "0/0_N" and keeps the compile_id index usable.
+      metrics_(db.prepare("SELECT * FROM compilation_metrics WHERE (compile_id = ?1 OR "
+                          "(compile_id >= ?1 || '_' AND compile_id < ?1 || '`')) "
                           "AND file_id = ?2 ORDER BY event_id")),
       artifact_names_(std::make_unique<ArtifactNames>(db)) {
   Result<int> loaded;
@@ -101,7 +106,76 @@ CompileDetailReader::CompileDetailReader(const Database& db)
                 cache_[{c.int64(0), c.text(1)}].push_back({c.text(2), c.text(3)});
               });
   }
+  load_other_records(db, loaded);
   load_error_ = loaded.error;
+}
+
+namespace {
+
+// The kinds without a payload that another part of a compile's page, or another page, shows:
+// the tree (dynamo_start), tensors, links, metrics, symbolic shapes, export, the timeline.
+constexpr std::string_view kKindsShownElsewhere[] = {
+    "str",
+    "chromium_event",
+    "dynamo_start",
+    "describe_tensor",
+    "describe_storage",
+    "describe_source",
+    "link",
+    "compilation_metrics",
+    "bwd_compilation_metrics",
+    "compilation_metrics_runtime",
+    "bwd_compilation_metrics_runtime",
+    "aot_autograd_backward_compilation_metrics",
+    "create_symbol",
+    "create_unbacked_symbol",
+    "symbolic_shape_specialization",
+    "guard_added",
+    "guard_added_fast",
+    "expression_created",
+    "propagate_real_tensors_provenance",
+    "missing_fake_kernel",
+    "mismatched_fake_kernel",
+};
+
+// "0/1_2" -> "0/1": compile pages are per compile, all attempts together.
+std::string without_attempt(std::string id) {
+  if (size_t u = id.find('_'); u != std::string::npos) id.resize(u);
+  return id;
+}
+
+}  // namespace
+
+void CompileDetailReader::load_other_records(const Database& db, Result<int>& loaded) {
+  if (!db.has_table("events")) return;
+  // The distinct kinds by one index seek each (a log has a few dozen kinds and up to millions
+  // of events), then the records of the kinds nobody else shows.
+  std::vector<std::string> other_kinds;
+  read_rows(db,
+            "WITH RECURSIVE k(kind) AS (SELECT min(kind) FROM events UNION ALL "
+            "SELECT (SELECT min(kind) FROM events WHERE kind > k.kind) FROM k "
+            "WHERE k.kind IS NOT NULL) SELECT kind FROM k WHERE kind IS NOT NULL",
+            loaded, [&](const Statement& s) {
+              std::string kind = s.text(0);
+              for (std::string_view known : kKindsShownElsewhere)
+                if (kind == known) return;
+              other_kinds.push_back(std::move(kind));
+            });
+  for (const std::string& kind : other_kinds) {
+    read_rows_bound(
+        db,
+        "SELECT file_id, compile_id, id, line, coalesce(attempt, 0), metadata FROM events "
+        "WHERE kind = ?1 AND payload_id IS NULL AND compile_id IS NOT NULL ORDER BY id",
+        loaded, [&](Statement& st) { st.bind(1, std::string_view(kind)); },
+        [&](const Statement& s) {
+          other_records_[{s.int64(0), without_attempt(s.text(1))}].push_back(
+              {s.int64(2), s.int64(3), s.int64(4), kind, s.text(5)});
+        });
+  }
+  // Log order within a compile, whatever order the kinds were read in.
+  for (auto& [key, records] : other_records_)
+    std::sort(records.begin(), records.end(),
+              [](const OtherRecord& a, const OtherRecord& b) { return a.event_id < b.event_id; });
 }
 
 PayloadEntry CompileDetailReader::payload_entry(const Statement& s, int column,
@@ -192,6 +266,7 @@ Result<CompileDetail> CompileDetailReader::read(const CompileRow& compile) {
   if (auto it = tensors_.find(key); it != tensors_.end()) d.tensors = it->second;
   if (auto it = inputs_.find(key); it != inputs_.end()) d.inputs = it->second;
   if (auto it = cache_.find(key); it != cache_.end()) d.cache = it->second;
+  if (auto it = other_records_.find(key); it != other_records_.end()) d.other_records = it->second;
   return out;
 }
 

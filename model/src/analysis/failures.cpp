@@ -24,18 +24,24 @@ void build_failures_restarts(sqlite3* db) {
            " m ON m.event_id = c.metrics_event_id "
            "WHERE m.fail_type IS NOT NULL AND m.fail_type NOT LIKE '%LimitExceeded%' "
            "ORDER BY c.first_event_id");
-  // Backward compiles report their failures in bwd_compilation_metrics.
+  // Backward compiles report their failures in bwd_compilation_metrics, or in PyTorch 2.3 in
+  // aot_autograd_backward_compilation_metrics. Neither record names the frame (the older ones
+  // carry no co_name): it is the forward compile's, whose id they share.
   exec(db,
        "INSERT INTO failures(file_id, rank, compile_id, frame, fail_type, fail_reason, "
        "user_file, user_line, event_id) "
        "SELECT m.file_id, COALESCE(f.rank, m.rank), " +
            compile_key_sql("m.compile_id") +
-           ", m.co_name, m.fail_type, m.fail_reason, m.fail_user_frame_filename, "
+           ", COALESCE(m.co_name, (SELECT c.co_name FROM compiles c WHERE c.file_id = m.file_id "
+           "AND c.compile_id = " +
+           compile_key_sql("m.compile_id") +
+           ")), m.fail_type, m.fail_reason, m.fail_user_frame_filename, "
            "m.fail_user_frame_lineno, m.event_id "
            "FROM " +
            metrics +
            " m JOIN files f ON f.id = m.file_id "
-           "WHERE m.kind = 'bwd_compilation_metrics' AND m.fail_type IS NOT NULL "
+           "WHERE m.kind IN ('bwd_compilation_metrics', "
+           "'aot_autograd_backward_compilation_metrics') AND m.fail_type IS NOT NULL "
            "ORDER BY m.event_id");
   exec(db,
        "INSERT INTO restarts(file_id, rank, compile_id, frame, attempt, reason, event_id) "

@@ -51,6 +51,13 @@ struct CacheOutcome {
   std::string cache, result;  // result: hit, miss, bypass
 };
 
+// A record without a payload of a kind no other section reads (one a newer PyTorch writes):
+// shown as its metadata, so nothing a compile logged is out of sight.
+struct OtherRecord {
+  int64_t event_id = 0, line = 0, attempt = 0;
+  std::string kind, metadata;  // metadata: the JSON as written
+};
+
 struct CompileDetail {
   CompileRow compile;  // status, failure (fail_type, fail_reason), recompile reason
   std::vector<CompileMetrics> metrics;
@@ -58,6 +65,7 @@ struct CompileDetail {
   std::vector<InputTensorRow> tensors;
   std::set<std::string> inputs;  // each input tensor's input (or source) name, for logged values
   std::vector<CacheOutcome> cache;
+  std::vector<OtherRecord> other_records;  // log order
 };
 
 class CompileDetailReader {
@@ -70,6 +78,8 @@ class CompileDetailReader {
 
  private:
   const Database& db_;
+  // Fills other_records_ (see OtherRecord).
+  void load_other_records(const Database& db, Result<int>& loaded);
   // The payload list of `column`'s row (the columns from `column` on), its name error in `error`.
   PayloadEntry payload_entry(const Statement& s, int column, std::string& error);
   // The payloads of `compile_row` from the window of compiles read in one statement, false when
@@ -89,6 +99,7 @@ class CompileDetailReader {
   std::map<Key, std::vector<InputTensorRow>> tensors_;
   std::map<Key, std::set<std::string>> inputs_;
   std::map<Key, std::vector<CacheOutcome>> cache_;
+  std::map<Key, std::vector<OtherRecord>> other_records_;  // Key's compile id without attempt
 };
 
 // One entry of a compile's directory: everything the compile logged, payload or not.
