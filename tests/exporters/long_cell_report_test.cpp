@@ -69,3 +69,28 @@ TEST_CASE("a Chrome trace of a database with an 8 MB name holds it clipped, with
   CHECK(fs::file_size(out) < kHuge / 4);
   CHECK(slurp(out).find("[clipped: 8000000 bytes in all]") != std::string::npos);
 }
+
+TEST_CASE("a log with a 1 MB failure reason and co_name: the report shows them clipped",
+          "[report][long]") {
+  fs::path root = fresh_scratch("report_scratch", "long_log_line");
+  const std::string huge(1'000'000, 'R');
+  std::string log = slurp(std::string(TLSCOPE_FIXTURES) + "/comp_failure.log");
+  // Both live in the envelopes, so no payload hash changes.
+  for (const std::string key : {"\"co_name\": \"", "\"fail_reason\": \""}) {
+    for (size_t at = log.find(key); at != std::string::npos; at = log.find(key, at + 1))
+      log.insert(at + key.size(), huge);
+  }
+  spit(root / "long.log", log);
+  std::string db = (root / "long.db").string();
+  tlscope::model::ingest(db, {(root / "long.log").string()});
+  tlscope::exporters::ReportOptions options;
+  options.db_path = db;
+  options.out_dir = (root / "site").string();
+  auto result = tlscope::exporters::write_report(options);
+  REQUIRE(result.ok);
+  // Before, every page that showed the reason or the name held all of it, once per mention.
+  CHECK(result.largest_page_bytes < huge.size() / 2);
+  std::string failures = slurp(root / "site" / "failures.html");
+  CHECK(failures.find(huge.substr(0, 1000)) != std::string::npos);
+  CHECK(failures.find("bytes in all]") != std::string::npos);
+}
