@@ -1,6 +1,6 @@
 // The report and the Chrome trace of a database with huge cells (docs/schema.md, "Long text"):
 // each shows a cell's first kCellTextLimit bytes and its full size, so no page, and no copy in
-// memory, grows with the cell. 8 MB cells prove the bound a 100 MB one needs (bench/README.md,
+// memory, grows with the cell. 2 MB cells prove the bound a 100 MB one needs (bench/README.md,
 // "One huge string"): before, every page that showed one held all of it.
 #include <catch2/catch.hpp>
 
@@ -19,10 +19,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr uintmax_t kHuge = 8'000'000;
+constexpr uintmax_t kHuge = 2'000'000;
 
 // comp_failure.log ingested and analysed in <scratch>/run.db, then every text `columns` names
-// ("table.column", one row each where it is set) set to 8 MB of 'x'.
+// ("table.column", one row each where it is set) set to 2 MB of 'x'.
 std::string huge_cells_db(const fs::path& root, const std::vector<std::string>& columns) {
   std::string db = (root / "run.db").string();
   tlscope::model::ingest(db, {std::string(TLSCOPE_SHARED_LOGS) + "/comp_failure.log"});
@@ -40,7 +40,7 @@ std::string huge_cells_db(const fs::path& root, const std::vector<std::string>& 
 
 }  // namespace
 
-TEST_CASE("a report of a database with 8 MB cells shows them clipped, with their size",
+TEST_CASE("a report of a database with 2 MB cells shows them clipped, with their size",
           "[report][long]") {
   fs::path root = fresh_scratch("report_scratch", "long_cells");
   std::string db = huge_cells_db(
@@ -56,10 +56,10 @@ TEST_CASE("a report of a database with 8 MB cells shows them clipped, with their
     if (entry.is_regular_file()) largest = std::max(largest, entry.file_size());
   CHECK(largest < kHuge / 4);
   std::string index = slurp(root / "site" / "index.html");
-  CHECK(index.find("[clipped: 8000000 bytes in all]") != std::string::npos);
+  CHECK(index.find("[clipped: 2000000 bytes in all]") != std::string::npos);
 }
 
-TEST_CASE("a Chrome trace of a database with an 8 MB name holds it clipped, with its size",
+TEST_CASE("a Chrome trace of a database with a 2 MB name holds it clipped, with its size",
           "[report][long]") {
   fs::path root = fresh_scratch("report_scratch", "long_trace_cells");
   std::string db = huge_cells_db(root, {"chromium_event_rows.name", "compiles.co_name"});
@@ -67,7 +67,7 @@ TEST_CASE("a Chrome trace of a database with an 8 MB name holds it clipped, with
   auto result = tlscope::exporters::export_chrome_trace(db, out);
   REQUIRE(result.ok);
   CHECK(fs::file_size(out) < kHuge / 4);
-  CHECK(slurp(out).find("[clipped: 8000000 bytes in all]") != std::string::npos);
+  CHECK(slurp(out).find("[clipped: 2000000 bytes in all]") != std::string::npos);
 }
 
 TEST_CASE("a log with a 1 MB failure reason and co_name: the report shows them clipped",

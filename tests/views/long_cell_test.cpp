@@ -1,6 +1,6 @@
 // One huge cell in a database from elsewhere (docs/schema.md, "Long text"): views/ hands the
 // front ends its first kCellTextLimit bytes with a note of the full size, never the whole text.
-// An 8 MB cell proves the bound that a 100 MB one needs (bench/README.md, "One huge string").
+// A 2 MB cell proves the bound that a 100 MB one needs (bench/README.md, "One huge string").
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -20,15 +20,15 @@ using Catch::Matchers::EndsWith;
 
 namespace {
 
-constexpr size_t kHuge = 8'000'000;
-const std::string kHugeNote = " ... [clipped: 8000000 bytes in all]";
+constexpr size_t kHuge = 2'000'000;
+const std::string kHugeNote = " ... [clipped: 2000000 bytes in all]";
 
 // A text views/ may hold for one cell: the limit and the note.
 bool bounded(const std::string& text) {
   return text.size() <= views::kCellTextLimit + 64;
 }
 
-// `sql`'s placeholder HUGE replaced by an 8 MB text of 'x' (built by SQLite, not by the test).
+// `sql`'s placeholder HUGE replaced by a 2 MB text of 'x' (built by SQLite, not by the test).
 std::string with_huge(const std::string& sql) {
   std::string out = sql;
   const std::string huge = "printf('%.*c', " + std::to_string(kHuge) + ", 'x')";
@@ -50,7 +50,7 @@ TEST_CASE("clip_cell_text keeps short text and clips long text with its full siz
   CHECK(appended == "x=12 ... [clipped: 5 bytes in all]");
 }
 
-TEST_CASE("an 8 MB failure reason, co_name and finding message read clipped with their size",
+TEST_CASE("a 2 MB failure reason, co_name and finding message read clipped with their size",
           "[views][long]") {
   std::string path = test::analysed_real_log("long_cells", {"comp_failure.log"});
   test::sql_exec_file(path, with_huge("UPDATE compiles SET fail_reason = HUGE, co_name = HUGE "
@@ -93,11 +93,11 @@ TEST_CASE("an 8 MB failure reason, co_name and finding message read clipped with
   for (const views::FindingGroup& g : findings->groups)
     for (const views::FindingRow& f : g.rows) {
       CHECK(bounded(f.message));
-      CHECK_THAT(f.message, Contains("[clipped: 8000000 bytes in all]"));
+      CHECK_THAT(f.message, Contains("[clipped: 2000000 bytes in all]"));
     }
 }
 
-TEST_CASE("an 8 MB payload is read clipped where a front end draws it, whole where it is written",
+TEST_CASE("a 2 MB payload is read clipped where a front end draws it, whole where it is written",
           "[views][long]") {
   std::string path = test::analysed_real_log("long_payload", {"simple.log"});
   test::sql_exec_file(path, with_huge("UPDATE payloads SET text = HUGE WHERE id = "
