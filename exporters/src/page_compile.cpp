@@ -168,8 +168,11 @@ class CompilePageWriter {
     size_t size = static_cast<size_t>(e.size);
     if (size <= kInlineBytes && size <= budget) {
       budget -= size;
+      // The size column may understate (a damaged or hostile file): the text is read clipped.
       h += "<pre class=\"code\">" +
-           highlight_code(reader_.payload_text(e.payload_id).value, e.language) + "</pre>";
+           highlight_code(reader_.payload_text(e.payload_id, ctx_.options.max_inline_payload).value,
+                          e.language) +
+           "</pre>";
     } else if (size > ctx_.options.max_inline_payload || e.language == CodeLanguage::kPlain) {
       // Plain text (JSON artifacts, guard lists) needs no highlighting: the raw .txt is framed.
       std::string rel = "payloads/" + std::to_string(e.payload_id) + ".txt";
@@ -276,11 +279,17 @@ void write_payload_files(ReportContext& ctx, views::CompileDetailReader& reader,
                          const CompilePlan& plan, size_t begin, size_t end) {
   for (size_t i = begin; i < end && i < plan.files.size(); ++i) {
     const PayloadFile& f = plan.files[i];
-    std::string text = reader.payload_text(f.payload_id).value;
     if (f.rel.ends_with(".txt")) {
-      ctx.site.write(f.rel, text);
+      // Written from SQLite's copy of the text: a payload of hundreds of MB is held once.
+      std::string error;
+      if (!reader.with_payload_text(
+              f.payload_id, [&](std::string_view text) { ctx.site.write(f.rel, text); }, error))
+        ctx.site.write(f.rel, "");
       continue;
     }
+    // Highlighted pages are for payloads up to max_inline_payload; one whose size column
+    // understated it is highlighted that far, with the clip note.
+    std::string text = reader.payload_text(f.payload_id, ctx.options.max_inline_payload).value;
     std::string page = page_head(f.title, "payload", 1);
     page += "<pre class=\"code\">" + highlight_code(text, f.language) + "</pre>\n";
     ctx.site.write(f.rel, page + page_tail(1));

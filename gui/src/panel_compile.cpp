@@ -181,12 +181,9 @@ class CompilePanel : public Panel {
   const CodeText& text_of(const views::PayloadEntry& p) {
     auto at = texts_.find(p.payload_id);
     if (at != texts_.end()) return at->second;
-    auto r = reader_->payload_text(p.payload_id);
+    // Read clipped at kMaxPayloadBytes, with a note of the full size: never copied whole.
+    auto r = reader_->payload_text(p.payload_id, kMaxPayloadBytes);
     std::string text = r.ok() ? std::move(r.value) : r.error;
-    if (text.size() > kMaxPayloadBytes) {
-      text.resize(kMaxPayloadBytes);
-      text += "\n... (cut at 4 MiB)";
-    }
     return texts_.emplace(p.payload_id, make_code_text(std::move(text), p.language)).first->second;
   }
 

@@ -171,12 +171,9 @@ class ExportPanel : public Panel {
     }
     auto at = texts_.find(payload_id);
     if (at != texts_.end()) return at->second;
-    auto r = reader_->payload_text(payload_id);
+    // Read clipped at kMaxProgramBytes, with a note of the full size: never copied whole.
+    auto r = reader_->payload_text(payload_id, kMaxProgramBytes);
     std::string text = r.ok() ? std::move(r.value) : r.error;
-    if (text.size() > kMaxProgramBytes) {
-      text.resize(kMaxProgramBytes);
-      text += "\n... (cut at 4 MiB)";
-    }
     return texts_
         .emplace(payload_id, make_code_text(std::move(text), views::PayloadLanguage::kPython))
         .first->second;

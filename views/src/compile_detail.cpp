@@ -7,6 +7,7 @@
 
 #include "json_read.hpp"
 #include "read_rows.hpp"
+#include "tlscope/views/cell_text.hpp"
 
 namespace tlscope::views {
 
@@ -270,20 +271,34 @@ Result<CompileDetail> CompileDetailReader::read(const CompileRow& compile) {
   return out;
 }
 
-Result<std::string> CompileDetailReader::payload_text(int64_t payload_id) {
+Result<std::string> CompileDetailReader::payload_text(int64_t payload_id, size_t limit) {
   Result<std::string> out;
+  std::string error;
+  if (!with_payload_text(
+          payload_id, [&](std::string_view text) { out.value = clip_cell_text(text, limit); },
+          error))
+    out.fail(error);
+  return out;
+}
+
+bool CompileDetailReader::with_payload_text(int64_t payload_id,
+                                            const std::function<void(std::string_view)>& use,
+                                            std::string& error) {
   if (!text_.ok()) {
-    out.fail(text_.error());
-    return out;
+    error = text_.error();
+    return false;
   }
   text_.reset();
   text_.bind(1, payload_id);
-  if (text_.step())
-    out.value = text_.text(0);
+  const bool found = text_.step();
+  if (found)
+    use(text_.text_view(0));
   else
-    out.fail(text_.error().empty() ? db_.path() + ": no payload " + std::to_string(payload_id)
-                                   : text_.error());
-  return out;
+    error = text_.error().empty() ? db_.path() + ": no payload " + std::to_string(payload_id)
+                                  : text_.error();
+  // SQLite keeps the row's text until the statement is reset: a large payload is let go now.
+  text_.reset();
+  return found;
 }
 
 Result<std::vector<DirectoryEntry>> load_compile_directory(const Database& db,

@@ -7,11 +7,13 @@ namespace tlscope::views {
 
 namespace {
 
+// The texts are clipped in SQL (tlscope_clip, cell_text.hpp), before the sort copies them.
 constexpr std::string_view kColumns =
     "SELECT id, file_id, rank, compile_id, compiled_autograd_id, frame_id, frame_compile_id, "
-    "coalesce(attempts, 1), coalesce(status, ''), coalesce(co_name, ''), "
-    "coalesce(co_filename, ''), coalesce(co_firstlineno, 0), coalesce(fail_type, ''), "
-    "coalesce(fail_reason, ''), coalesce(recompile_reason, ''), coalesce(restart_count, 0), "
+    "coalesce(attempts, 1), coalesce(status, ''), tlscope_clip(coalesce(co_name, '')), "
+    "tlscope_clip(coalesce(co_filename, '')), coalesce(co_firstlineno, 0), "
+    "tlscope_clip(coalesce(fail_type, '')), tlscope_clip(coalesce(fail_reason, '')), "
+    "tlscope_clip(coalesce(recompile_reason, '')), coalesce(restart_count, 0), "
     "graph_op_count, duration_us, tree_node_id, ";
 
 // The compile's cache outcome over all its lookups (cache_events: fx_graph and aotautograd).

@@ -70,7 +70,9 @@ class LineBuilder {
   void add(const Statement& s) {
     std::vector<int64_t> ranks = ranks_from_json(s.text_view(2));
     bool prefixed = false;
-    Fact fact = fact_of(body_of(s.text_view(4), ranks, prefixed));
+    // The fact of the clipped message (Statement::text): the view model never holds more.
+    std::string message = s.text(4);
+    Fact fact = fact_of(body_of(message, ranks, prefixed));
     std::string key = (prefixed ? "P" : "U") + fact.key;
     auto [at, fresh] = by_key_.try_emplace(std::move(key), lines_.size());
     if (fresh) {
@@ -78,7 +80,7 @@ class LineBuilder {
       l.id = s.int64(0);
       l.severity = s.text(1);
       l.compile_id = s.text(3);
-      l.message = s.text(4);
+      l.message = std::move(message);
       l.detail = s.text(5);
       l.rank_prefixed = prefixed;
       lines_.push_back(std::move(l));
@@ -133,11 +135,16 @@ Result<Findings> load_findings(const Database& db, size_t rows_per_kind) {
           ? "(SELECT total(c.duration_us) FROM compiles c WHERE c.compile_id = f.compile_id AND "
             "c.rank IS (CASE WHEN json_valid(f.ranks) THEN json_extract(f.ranks, '$[0]') END))"
           : "0";
+  // The long texts are clipped once, as the rows are read (cell_text.hpp): a 100 MB message or
+  // detail would otherwise be read again by each JSON function and copied through the sort.
   Statement rows = db.prepare(
+      "WITH f AS MATERIALIZED (SELECT id, severity, ranks, compile_id, "
+      "tlscope_clip(message) AS message, tlscope_clip(detail) AS detail FROM findings "
+      "WHERE kind = ?1) "
       "SELECT f.id, f.severity, coalesce(f.ranks, '[]'), coalesce(f.compile_id, ''), f.message, "
       "coalesce(f.detail, ''), coalesce(json_extract(" +
       detail_ok + ", '$.wait_us'), " + compile_cost + ", 0), coalesce(json_extract(" + detail_ok +
-      ", '$.recompiles'), 1) FROM findings f WHERE f.kind = ?1 ORDER BY f.id");
+      ", '$.recompiles'), 1) FROM f ORDER BY f.id");
   auto read_kind = [&](const std::string& kind, size_t cap, std::vector<FindingRow>& into) {
     LineBuilder builder;
     rows.reset();

@@ -3,6 +3,8 @@
 
 #include <unordered_map>
 
+#include "tlscope/views/cell_text.hpp"
+
 namespace tlscope::views {
 
 std::vector<TimelineInterval> phase_intervals(const Database& db, const TraceRuns& runs,
@@ -41,7 +43,10 @@ std::vector<TimelineInterval> phase_intervals(const Database& db, const TraceRun
             // Without a rank, files must not share lanes: their pids may collide.
             std::string& thread = iv.thread;
             if (iv.rank < 0) thread.append("file ").append(std::to_string(file)).append(" ");
-            thread.append("pid ").append(st.text_view(3)).append(" tid ").append(st.text_view(4));
+            thread.append("pid ");
+            append_clipped(thread, st.text_view(3));
+            thread.append(" tid ");
+            append_clipped(thread, st.text_view(4));
             iv.name = st.text(5);
             iv.start_us = st.real(6) - runs.origin_us(iv.run);
             iv.end_us = instant ? iv.start_us : iv.start_us + st.real(7);
@@ -53,8 +58,9 @@ std::vector<TimelineInterval> phase_intervals(const Database& db, const TraceRun
               if (added) {
                 CollectiveKind op{};
                 it->second.op_zone = is_collective_zone(iv.name, &op);
-                it->second.kind = it->second.op_zone ? static_cast<uint8_t>(op)
-                                                     : static_cast<uint8_t>(classify_phase(iv.name));
+                it->second.kind = it->second.op_zone
+                                      ? static_cast<uint8_t>(op)
+                                      : static_cast<uint8_t>(classify_phase(iv.name));
               }
               iv.kind = it->second.kind;
               iv.op_zone = it->second.op_zone;

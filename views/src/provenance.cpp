@@ -8,6 +8,7 @@
 #include <set>
 
 #include "read_rows.hpp"
+#include "tlscope/views/cell_text.hpp"
 
 namespace tlscope::views {
 
@@ -26,15 +27,16 @@ const NameSet& at(const Links& links, const std::string& key) {
   return it == links.end() ? empty : it->second;
 }
 
-// Splits a payload into pane lines numbered from 1.
-void append_lines(ProvenancePane& pane, const std::string& text) {
+// Splits a payload into pane lines numbered from 1, each clipped like a cell (cell_text.hpp): a
+// graph may be large, but no honest line of one is 64 KB.
+void append_lines(ProvenancePane& pane, std::string_view text) {
   size_t start = 0;
   int64_t number = 1;
   while (start <= text.size()) {
     size_t nl = text.find('\n', start);
-    size_t end = nl == std::string::npos ? text.size() : nl;
-    pane.lines.push_back({text.substr(start, end - start), number++, {}});
-    if (nl == std::string::npos) break;
+    size_t end = nl == std::string_view::npos ? text.size() : nl;
+    pane.lines.push_back({clip_cell_text(text.substr(start, end - start)), number++, {}});
+    if (nl == std::string_view::npos) break;
     start = nl + 1;
   }
 }
@@ -172,7 +174,7 @@ Result<ProvenanceView> ProvenanceReader::read(int64_t graph_id) {
           p.source += (p.source.empty() ? "" : ", ") + source;
           if (heading) p.lines.push_back({"// " + source, 0, {}});
           offset[ev] = {pane, p.lines.size()};
-          append_lines(p, s.text(1));
+          append_lines(p, s.text_view(1));
         });
     return loaded;
   };

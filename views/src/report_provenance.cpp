@@ -32,8 +32,9 @@ Result<ReportProvenance> load_report_provenance(const Database& db, std::string 
   read_rows_bound(
       db,
       "WITH r AS (SELECT file_id, min(id) AS lo, max(id) AS hi FROM events GROUP BY file_id) "
-      "SELECT f.path, f.rank, f.bytes, a.glog_time, b.glog_time FROM (SELECT * FROM files "
-      "ORDER BY id LIMIT ?1) f LEFT JOIN r ON r.file_id = f.id LEFT JOIN events a ON a.id = r.lo "
+      "SELECT f.path, f.rank, f.bytes, a.glog_time, b.glog_time FROM (SELECT id, "
+      "tlscope_clip(path) AS path, rank, bytes FROM files ORDER BY id LIMIT ?1) f LEFT JOIN r ON "
+      "r.file_id = f.id LEFT JOIN events a ON a.id = r.lo "
       "LEFT JOIN events b ON b.id = r.hi ORDER BY f.id",
       out, [&](Statement& s) { s.bind(1, static_cast<int64_t>(kMaxProvenanceInputs)); },
       [&](const Statement& s) {

@@ -3,6 +3,7 @@
 
 #include "read_rows.hpp"
 #include "shape_queries.hpp"
+#include "tlscope/views/cell_text.hpp"
 
 namespace tlscope::views {
 
@@ -30,7 +31,8 @@ std::vector<std::string> split_units(std::string_view joined) {
   size_t start = 0;
   while (true) {
     size_t end = joined.find('\x1f', start);
-    out.emplace_back(joined.substr(start, end - start));
+    // Each unit clipped like a cell (cell_text.hpp): the list is joined in SQL from many rows.
+    out.push_back(clip_cell_text(joined.substr(start, end - start)));
     if (end == std::string_view::npos) break;
     start = end + 1;
   }

@@ -27,11 +27,15 @@ Result<TensorLayouts> load_tensor_layouts(const Database& db, Page page) {
   out->tensors = db.scalar("SELECT count(*) FROM tensors");
   out->layouts.total = static_cast<size_t>(
       db.scalar("SELECT count(*) FROM (SELECT 1 FROM tensors GROUP BY dtype, size, stride)"));
+  // The texts are clipped as the rows are read (cell_text.hpp): the grouping sort would copy a
+  // huge cell whole, several times.
   Statement s = db.prepare(
+      "WITH t AS MATERIALIZED (SELECT dtype, size, stride, tlscope_clip(device) AS device, "
+      "tlscope_clip(source) AS source, file_id, compile_id, storage_offset, rank FROM tensors) "
       "SELECT coalesce(dtype, ''), coalesce(size, '[]'), coalesce(stride, '[]'), "
       "coalesce(min(device), ''), coalesce(min(source), ''), count(*), "
       "count(DISTINCT file_id || ' ' || compile_id), min(coalesce(storage_offset, 0)), "
-      "min(file_id), min(rank), min(compile_id) FROM tensors GROUP BY 1, 2, 3 ORDER BY 6 DESC "
+      "min(file_id), min(rank), min(compile_id) FROM t GROUP BY 1, 2, 3 ORDER BY 6 DESC "
       "LIMIT ? OFFSET ?");
   s.bind(1, sql_limit(page)).bind(2, static_cast<int64_t>(page.offset));
   std::string error;

@@ -73,9 +73,11 @@ class TraceReader {
     std::map<int64_t, int64_t> slots;
     // Log order: a matched B precedes its E, so the E rows that close a B are recognised by a
     // count of open matched Bs per (file, payload pid, tid, name).
+    // The texts are clipped before the sort copies them (tlscope_clip, cell_text.hpp).
     Statement s = db_.prepare(
-        "SELECT coalesce(c.rank, f.rank), c.file_id, c.name, coalesce(c.cat, ''), c.ph, c.ts, "
-        "c.dur, coalesce(c.tid, 0), coalesce(c.pid, 0), coalesce(c.args, '{}') "
+        "SELECT coalesce(c.rank, f.rank), c.file_id, tlscope_clip(c.name), "
+        "tlscope_clip(coalesce(c.cat, '')), c.ph, c.ts, c.dur, coalesce(c.tid, 0), "
+        "coalesce(c.pid, 0), tlscope_clip(coalesce(c.args, '{}')) "
         "FROM chromium_events c LEFT JOIN files f ON f.id = c.file_id ORDER BY c.file_id, c.id");
     std::map<std::tuple<int64_t, int64_t, int64_t, std::string>, int64_t> open;
     while (s.step()) {

@@ -4,10 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -73,8 +75,15 @@ class CompileDetailReader {
   explicit CompileDetailReader(const Database& db);
   ~CompileDetailReader();
   Result<CompileDetail> read(const CompileRow& compile);
-  // A payload's text (payloads.text), read only when a front end shows it.
-  Result<std::string> payload_text(int64_t payload_id);
+  // A payload's text (payloads.text), read only when a front end shows it: at most `limit`
+  // bytes, clipped with a note that says its size beyond that (cell_text.hpp). A payload's size
+  // column may not tell (a damaged or hostile file), so a front end that highlights or draws the
+  // text passes the most it can take.
+  Result<std::string> payload_text(int64_t payload_id, size_t limit = SIZE_MAX);
+  // Calls `use` with the whole payload text, uncopied (valid only during the call), for a front
+  // end that writes it out; false with `error` set when it cannot be read.
+  bool with_payload_text(int64_t payload_id, const std::function<void(std::string_view)>& use,
+                         std::string& error);
 
  private:
   const Database& db_;

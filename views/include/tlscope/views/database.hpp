@@ -43,7 +43,15 @@ class Statement {
   bool is_null(int col) const;
   int64_t int64(int col) const;
   double real(int col) const;
-  std::string text(int col) const;  // "" for NULL
+  // A cell's text, "" for NULL, clipped to kCellTextLimit bytes (cell_text.hpp): a cell of a
+  // hostile or damaged file can hold hundreds of MB, and a view model holds only what a person
+  // can read, with a note that says the full size.
+  std::string text(int col) const;
+  // The whole cell, for the texts that legitimately go out in full (a payload file); the caller
+  // bounds what it copies.
+  std::string full_text(int col) const { return std::string(text_view(col)); }
+  // The whole cell, not copied (valid until the next step): for parsers and scanners that keep
+  // only what they extract.
   std::string_view text_view(int col) const;
   std::optional<int64_t> opt_int64(int col) const;
   int64_t int64_or(int col, int64_t if_null) const { return is_null(col) ? if_null : int64(col); }
