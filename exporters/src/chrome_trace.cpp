@@ -117,11 +117,12 @@ ChromeTraceResult export_chrome_trace(const std::string& db_path, const std::str
     result.error = trace.error;
     return result;
   }
-  // A regular file is written beside its path and renamed over it once complete, so a full disk
-  // leaves the earlier trace in place instead of a cut one under its name (a device or FIFO such
-  // as /dev/stdout is written directly).
+  // A regular file (or a new one) is written beside its path and renamed over it once complete,
+  // so a full disk keeps the earlier trace instead of a cut one under its name. Anything else is
+  // written through: a device or FIFO, and a symlink, which a rename would replace (-o
+  // /dev/stdout with stdout on a file turned the /dev/stdout link into a file).
   std::error_code ec;
-  fs::file_status target = fs::status(out_path, ec);
+  fs::file_status target = fs::symlink_status(out_path, ec);
   bool in_place = fs::exists(target) && !fs::is_regular_file(target);
   std::string write_path = in_place ? out_path : out_path + ".partial";
   std::ofstream out(write_path, std::ios::binary | std::ios::trunc);

@@ -113,3 +113,18 @@ TEST_CASE("hostile inputs: an export that runs out of space keeps the earlier tr
   CHECK(fs::file_size(trace) == whole);
   CHECK_FALSE(fs::exists(trace.string() + ".partial"));
 }
+
+TEST_CASE("hostile inputs: an export through a symlink writes its target and keeps the link") {
+  // As -o /dev/stdout does with stdout on a file: renaming a finished file over the path would
+  // replace the link itself.
+  fs::path dir = scratch("export_symlink");
+  std::string db = (dir / "s.db").string();
+  REQUIRE(run_tlscope(dir, "ingest " + q(kLogs + "/simple.log") + " --db " + q(db)).exit_code == 0);
+  fs::path target = dir / "target.json", link = dir / "link.json";
+  tlscope::test::spit(target, "old");
+  fs::create_symlink(target, link);
+  REQUIRE(run_tlscope(dir, "export chrome-trace " + q(db) + " -o " + q(link.string())).exit_code ==
+          0);
+  CHECK(fs::is_symlink(link));
+  CHECK(fs::file_size(target) > 8 * 1024);
+}
