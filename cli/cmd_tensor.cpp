@@ -3,12 +3,14 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "command.hpp"
 #include "input_database.hpp"
 #include "tensor_grid_text.hpp"
+#include "terminal_text.hpp"
 #include "tlscope/views/tensor_grid.hpp"
 #include "tlscope/views/tensor_values.hpp"
 #include "tlscope/views/trace_queries.hpp"
@@ -90,14 +92,18 @@ int run_tensor(const TensorArgs& a) {
     }
     if (!found->shape && a.shape.empty()) {
       std::fprintf(stderr, "tlscope tensor: %s: tensor %lld has size %s: %s; pass --shape\n",
-                   a.db.c_str(), static_cast<long long>(a.id), found->size_json.c_str(),
-                   found->shape_error.c_str());
+                   a.db.c_str(), static_cast<long long>(a.id),
+                   terminal_safe(found->size_json).c_str(),
+                   terminal_safe(found->shape_error).c_str());
       return kUsageOrIo;
     }
     if (found->shape) in.shape = *found->shape;
-    header = "tensor " + std::to_string(found->tensor_id) + " (compile " + found->compile_id +
-             ", rank " + std::to_string(found->rank) + ") " + found->dtype + " " + found->device +
-             " size " + found->size_json + " stride " + found->stride_json;
+    // Log text, each field escaped: an escape sequence or line break in a dtype must not reach
+    // the terminal as one.
+    header = "tensor " + std::to_string(found->tensor_id) + " (compile " +
+             terminal_safe(found->compile_id) + ", rank " + std::to_string(found->rank) + ") " +
+             terminal_safe(found->dtype) + " " + terminal_safe(found->device) + " size " +
+             terminal_safe(found->size_json) + " stride " + terminal_safe(found->stride_json);
     if (matches > 1) {
       header += "\n(" + std::to_string(matches) + " rows match; showing event " +
                 std::to_string(found->event_id) + ", narrow with --compile-id)";
@@ -116,6 +122,12 @@ int run_tensor(const TensorArgs& a) {
     // Sharded tensors show owner tags; values only when asked for.
     in.flat_index_values = a.values == "arange" || a.mesh.empty();
   } else {
+    // Only a regular file: /dev/zero or a FIFO would be read forever (or block) into memory.
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(a.values, ec)) {
+      std::fprintf(stderr, "tlscope tensor: %s: not a regular file\n", a.values.c_str());
+      return kUsageOrIo;
+    }
     std::ifstream f(a.values, std::ios::binary);
     if (!f) {
       std::fprintf(stderr, "tlscope tensor: cannot read %s\n", a.values.c_str());

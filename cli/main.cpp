@@ -3,7 +3,11 @@
 #include <malloc.h>
 #endif
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -97,10 +101,24 @@ void set_heap_policy() {
 #endif
 }
 
+// A parent may start tlscope with stdin, stdout or stderr closed (`<&-`, a daemon). The next
+// file opened then takes that number: `ingest -` read the database being written as its log
+// (0.3 MB of "SQLite format 3" ingested as 28 errors), and a message printed to a closed
+// stdout would land in whatever file holds fd 1. Each closed one is opened on /dev/null first.
+void open_standard_streams() {
+  for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; ++fd) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    int opened = ::open("/dev/null", fd == STDIN_FILENO ? O_RDONLY : O_WRONLY);
+    // open() returns the lowest free number, which is `fd` itself: the ones below are open.
+    if (opened > STDERR_FILENO) ::close(opened);
+  }
+}
+
 }  // namespace tlscope::cli
 
 int main(int argc, char** argv) {
   using namespace tlscope::cli;
+  open_standard_streams();             // before anything opens a file
   set_heap_policy();                   // before the first allocation of any size
   tlscope::model::configure_sqlite();  // before any thread or database exists
   begin_invocation(argc, argv, std::string(tlscope::kVersion).c_str());

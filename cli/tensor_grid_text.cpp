@@ -155,6 +155,12 @@ std::string render_tensor_grid_text(const TensorGrid& grid, const TensorTextOpti
   for (const GridEllipsis& e : grid.ellipses) {
     mark(xcontent, x0, e.x, e.w);
   }
+  // A column's index labels need its width even with no cells under them: a (0, 10^6) tensor
+  // drew "0 1 2 … 999997 999998 999999" into 2-character gap units, one over the other
+  // ("0 19999999999").
+  for (const GridTick& t : grid.ticks) {
+    if (t.direction == Direction::kHorizontal && t.level == 0) mark(xcontent, x0, t.x, t.w);
+  }
   std::vector<int> xw, yw;
   for (int u = x0; u < x1; ++u) {
     if (u < 0)

@@ -3,6 +3,7 @@
 #include "tlscope/exporters/chrome_trace.hpp"
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 
 #include "tlscope/exporters/html.hpp"
@@ -10,6 +11,8 @@
 #include "tlscope/views/trace_events.hpp"
 
 namespace tlscope::exporters {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -114,12 +117,24 @@ ChromeTraceResult export_chrome_trace(const std::string& db_path, const std::str
     result.error = trace.error;
     return result;
   }
-  std::ofstream out(out_path, std::ios::binary | std::ios::trunc);
+  // A regular file (or a new one) is written beside its path and renamed over it once complete,
+  // so a full disk keeps the earlier trace instead of a cut one under its name. Anything else is
+  // written through: a device or FIFO, and a symlink, which a rename would replace (-o
+  // /dev/stdout with stdout on a file turned the /dev/stdout link into a file).
+  std::error_code ec;
+  fs::file_status target = fs::symlink_status(out_path, ec);
+  bool in_place = fs::exists(target) && !fs::is_regular_file(target);
+  std::string write_path = in_place ? out_path : out_path + ".partial";
+  std::ofstream out(write_path, std::ios::binary | std::ios::trunc);
   if (!out) {
     result.error = out_path + ": cannot write";
     return result;
   }
-  if (!write_trace(*trace, out, result.events)) {
+  bool written = write_trace(*trace, out, result.events);
+  out.close();  // the last buffered bytes can fail here too
+  if (!written || out.fail() ||
+      (!in_place && std::rename(write_path.c_str(), out_path.c_str()) != 0)) {
+    if (!in_place) fs::remove(write_path, ec);
     result.error = out_path + ": write failed";
     return result;
   }

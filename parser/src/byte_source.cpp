@@ -109,7 +109,7 @@ class GzipSource final : public ByteSource {
 
 }  // namespace
 
-std::unique_ptr<ByteSource> open_byte_source(const std::string& path, bool gzip, size_t chunk_bytes,
+std::unique_ptr<ByteSource> open_byte_source(const std::string& path, size_t chunk_bytes,
                                              std::string& error) {
   int fd = 0;
   bool owned = false;
@@ -134,8 +134,11 @@ std::unique_ptr<ByteSource> open_byte_source(const std::string& path, bool gzip,
     owned = true;
   }
   auto raw = std::make_unique<FdSource>(fd, owned);
-  if (!gzip) {
-    // Sniff the gzip magic so a compressed log is read right whatever it is called (or on stdin).
+  // The gzip magic decides, not the name: a compressed log is read right whatever it is called
+  // (or on stdin), and a plain log that was only named .gz is read as text rather than refused
+  // at its first byte as corrupt gzip.
+  bool gzip = false;
+  {
     char magic[2];
     size_t got = 0;
     while (got < 2) {

@@ -18,9 +18,9 @@ class ByteSource {
   virtual long read(char* dst, size_t cap, std::string& error) = 0;
 };
 
-// Opens `path` ("-" is stdin). Gzip is used when `gzip` is set or the data starts with the gzip
-// magic bytes. nullptr with `error` set when the file cannot be opened.
-std::unique_ptr<ByteSource> open_byte_source(const std::string& path, bool gzip, size_t chunk_bytes,
+// Opens `path` ("-" is stdin). Gzip is used when the data starts with the gzip magic bytes,
+// whatever the name. nullptr with `error` set when the file cannot be opened.
+std::unique_ptr<ByteSource> open_byte_source(const std::string& path, size_t chunk_bytes,
                                              std::string& error);
 
 }  // namespace tlscope::parser

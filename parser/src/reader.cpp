@@ -229,7 +229,7 @@ SourceSummary parse_source(const SourceInfo& source, EventSink& sink,
   Delivery delivery(source, sink, summary);
 
   std::string error;
-  auto bytes = open_byte_source(source.path, source.gzip, options.chunk_bytes, error);
+  auto bytes = open_byte_source(source.path, options.chunk_bytes, error);
   if (!bytes) {
     delivery.report_source_problem(ErrorKind::kIo, 0, "cannot open: " + error);
     sink.on_source_end(summary);

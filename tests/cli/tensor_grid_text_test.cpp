@@ -66,6 +66,19 @@ TEST_CASE("Text rendering marks skipped rows and columns") {
   CHECK(text.find("summarised: 3 edge items") != std::string::npos);
 }
 
+TEST_CASE("Text rendering of a tensor with no rows still spaces its column labels") {
+  TensorGridInput in;
+  in.shape = {0, 1000000};
+  in.flat_index_values = true;
+  auto r = layout_tensor_grid(in);
+  REQUIRE(r.grid);
+  TensorTextOptions opts;
+  opts.legend = false;
+  // The labels were drawn into gap units, each over the last: "  0 19999999999".
+  CHECK(render_tensor_grid_text(*r.grid, opts) ==
+        "       0      1      2      \u2026 999997 999998 999999\n");
+}
+
 TEST_CASE("JSON tensor values take their shape from the nesting") {
   std::string err;
   auto v = parse_tensor_values_json("[[1, 2.5, 3], [4, 5, -6]]", "v.json", &err);

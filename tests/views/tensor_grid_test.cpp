@@ -390,6 +390,18 @@ TEST_CASE("TensorGrid rejects inconsistent input with a reason") {
   CHECK(layout_tensor_grid(in).error.find("placements") != std::string::npos);
 }
 
+TEST_CASE("TensorGrid refuses a rank past kMaxGridDims, which no screen could show") {
+  // A logged size of 10,000 ones: one element, but 5,000 nesting levels, whose header rows and
+  // columns made `tlscope tensor` print 197 MB.
+  TensorGridInput in;
+  in.shape.assign(10000, 1);
+  TensorGridResult r = layout_tensor_grid(in);
+  CHECK_FALSE(r.grid);
+  CHECK(r.error.find("rank-10000") != std::string::npos);
+  in.shape.assign(kMaxGridDims, 1);
+  CHECK(layout_tensor_grid(in).grid);
+}
+
 TEST_CASE("TensorGrid with a zero-size dim draws no cells but keeps its axes") {
   TensorGrid g = layout({3, 0});
   CHECK(g.cells.empty());

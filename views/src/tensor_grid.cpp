@@ -354,6 +354,12 @@ void emit_axes(const TensorGridInput& input, const GridPlan& plan, TensorGrid& g
 TensorGridResult layout_tensor_grid(const TensorGridInput& input,
                                     const TensorGridOptions& options) {
   TensorGridResult result;
+  if (input.shape.size() > static_cast<size_t>(kMaxGridDims)) {
+    result.error = "a rank-" + std::to_string(input.shape.size()) +
+                   " tensor has more dims than a grid is drawn for (" +
+                   std::to_string(kMaxGridDims) + ")";
+    return result;
+  }
   const int n = static_cast<int>(input.shape.size());
   for (int k = 0; k < n; ++k) {
     if (input.shape[k] < 0) {

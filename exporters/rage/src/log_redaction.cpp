@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "read_buffer.hpp"
 #include "tlscope/parser/glog.hpp"
 #include "tlscope/parser/md5.hpp"
 
@@ -74,11 +75,11 @@ class LogCopy {
   }
 
   bool run(const std::function<void(uint64_t)>& progress) {
-    std::vector<char> chunk(1 << 20);
+    ReadBuffer chunk;
     std::string line;
     uint64_t next_progress = 4 << 20;
     while (true) {
-      int got = gzread(in_, chunk.data(), static_cast<unsigned>(chunk.size()));
+      int got = gzread(in_, chunk.data(), chunk.capacity());
       if (got < 0) {
         int errnum = 0;
         const char* msg = gzerror(in_, &errnum);
@@ -104,6 +105,7 @@ class LogCopy {
         progress(result_.bytes_in);
         next_progress = result_.bytes_in + (4 << 20);
       }
+      chunk.grow_after(got);  // after the bytes are used: growing moves them
     }
     if (!line.empty() && !copy_line(line, false)) return false;
     if (!finish_payload()) return false;

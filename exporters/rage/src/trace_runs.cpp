@@ -12,6 +12,7 @@
 #include <ctime>
 #include <functional>
 
+#include "read_buffer.hpp"
 #include "tlscope/exporters/rage/regular_file.hpp"
 #include "tlscope/parser/reader.hpp"
 
@@ -56,12 +57,12 @@ bool for_each_record_line(const std::string& path,
     return false;
   }
   gzbuffer(in, 256 * 1024);
-  std::vector<char> chunk(1 << 20);
+  ReadBuffer chunk;
   std::string line;
   bool skipping = false;  // inside a payload line
   bool at_line_start = true;
   while (true) {
-    int got = gzread(in, chunk.data(), static_cast<unsigned>(chunk.size()));
+    int got = gzread(in, chunk.data(), chunk.capacity());
     if (got < 0) {
       int errnum = 0;
       error = path + ": read error: " + gzerror(in, &errnum);
@@ -84,6 +85,7 @@ bool for_each_record_line(const std::string& path,
       at_line_start = true;
       p = nl + 1;
     }
+    chunk.grow_after(got);  // after the bytes are used: growing moves them
   }
   if (!skipping && !line.empty()) on_record(line);
   gzclose(in);

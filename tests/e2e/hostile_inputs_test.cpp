@@ -1,0 +1,130 @@
+// Hostile input, second round (log inputs and the file system): a closed standard input, log
+// text in `tlscope tensor`'s header, a run directory of thousands of empty rank files, and an
+// export that runs out of disk.
+#include <sys/resource.h>
+
+#include <catch2/catch.hpp>
+
+#include "e2e_support.hpp"
+
+using namespace e2e;
+
+namespace {
+
+// `tlscope <args>` through the shell, with `redirects` (e.g. "<&-") instead of </dev/null.
+RunResult run_with(const fs::path& dir, const std::string& args, const std::string& redirects) {
+  fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
+  std::string cmd = "timeout -k 5 30 '" + kTlscope + "' " + args + " >'" + out.string() + "' 2>'" +
+                    err.string() + "' " + redirects;
+  int status = std::system(cmd.c_str());
+  RunResult r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "hostile inputs: `ingest -` with standard input closed reads nothing, not its own files") {
+  fs::path dir = scratch("stdin_closed");
+  std::string db = (dir / "s.db").string();
+  RunResult r = run_with(dir, "ingest --no-analyze - --db " + q(db), "<&-");
+  CHECK(r.exit_code == 0);
+  tlscope::model::Connection check(db, tlscope::model::OpenMode::kReadOnly);
+  // The file that took descriptor 0 was read as the log: 0.3 MB of "SQLite format 3".
+  CHECK(scalar(check, "SELECT bytes FROM files") == 0);
+  CHECK(scalar(check, "SELECT count(*) FROM ingest_errors WHERE kind <> 'truncated'") == 0);
+  CHECK(text(check, "SELECT reason FROM ingest_errors") == "-: input is empty");
+}
+
+TEST_CASE("hostile inputs: `tensor DB --id N` escapes the dtype, device and size it prints") {
+  fs::path dir = scratch("tensor_escapes");
+  fs::path log = dir / "t.log";
+  const std::string head = "V1206 15:18:16.845000 1 x.py:1] {\"describe_tensor\": {\"id\": ";
+  const std::string ids = ", \"frame_id\": 0, \"frame_compile_id\": 0, \"attempt\": 0}\n";
+  tlscope::test::spit(
+      log, head +
+               "7, \"describer_id\": 0, \"ndim\": 1, \"dtype\": \"f32\\u001b]0;PWNED\\u0007\", "
+               "\"device\": \"cpu\\u001b[2J\", \"size\": [2], \"stride\": [1]}" +
+               ids + head +
+               "8, \"describer_id\": 0, \"ndim\": 1, \"dtype\": \"f\", \"device\": \"cpu\", "
+               "\"size\": [\"\\u001b[31ms0\"]}" +
+               ids);
+  std::string db = (dir / "t.db").string();
+  REQUIRE(run_tlscope(dir, "ingest " + q(log.string()) + " --db " + q(db)).exit_code == 0);
+  RunResult shown = run_tlscope(dir, "tensor " + q(db) + " --id 7");
+  CHECK(shown.exit_code == 0);
+  CHECK(shown.out.find('\x1b') == std::string::npos);
+  CHECK(shown.out.find("f32\\x1b]0;PWNED\\x07 cpu\\x1b[2J size [2]") != std::string::npos);
+  RunResult symbolic = run_tlscope(dir, "tensor " + q(db) + " --id 8");
+  CHECK(symbolic.exit_code == 2);
+  CHECK(symbolic.err.find('\x1b') == std::string::npos);
+  CHECK(symbolic.err.find("\\x1b[31ms0") != std::string::npos);
+}
+
+TEST_CASE("hostile inputs: `tensor --values` refuses /dev/zero instead of reading it forever") {
+  fs::path dir = scratch("tensor_values_device");
+  RunResult r = run_with(dir, "tensor --shape 4 --values /dev/zero", "</dev/null");
+  CHECK(r.exit_code == 2);  // 124: killed by the timeout, its memory still growing
+  CHECK(r.err.find("/dev/zero: not a regular file") != std::string::npos);
+}
+
+TEST_CASE("hostile inputs: rage --list over 2,000 empty rank files touches no MiB per file") {
+  fs::path dir = scratch("many_empty_ranks");
+  fs::path runs = dir / "run";
+  fs::create_directories(runs);
+  for (int rank = 0; rank < 2000; ++rank) {
+    tlscope::test::spit(
+        runs / ("dedicated_log_torch_trace_rank_" + std::to_string(rank) + "_x.log"), "");
+  }
+  // Page faults, not seconds, so a busy machine cannot fail it: a fresh 1 MiB read buffer per
+  // file faulted 256 pages each (over 500,000 here, 14 s; 10,000 files took 70 s).
+  struct rusage before {};
+  struct rusage after {};
+  ::getrusage(RUSAGE_CHILDREN, &before);
+  RunResult r = run_tlscope(dir, "rage --list " + q(runs.string()));
+  ::getrusage(RUSAGE_CHILDREN, &after);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("0-1999") != std::string::npos);
+  CHECK(after.ru_minflt - before.ru_minflt < 150000);
+}
+
+TEST_CASE("hostile inputs: an export that runs out of space keeps the earlier trace whole") {
+  fs::path dir = scratch("export_full_disk");
+  std::string db = (dir / "c.db").string();
+  REQUIRE(run_tlscope(dir, "ingest " + q(kLogs + "/simple.log") + " --db " + q(db)).exit_code == 0);
+  fs::path trace = dir / "trace.json";
+  REQUIRE(run_tlscope(dir, "export chrome-trace " + q(db) + " -o " + q(trace.string())).exit_code ==
+          0);
+  const auto whole = fs::file_size(trace);
+  REQUIRE(whole > 8 * 1024);
+  // A file size limit of 4 KiB stands in for a full disk: writes past it fail (EFBIG).
+  fs::path script = dir / "full.sh";
+  tlscope::test::spit(script, "trap '' XFSZ\nulimit -f 4\nTLSCOPE_COMMAND_LOG=off exec '" +
+                                  kTlscope + "' export chrome-trace " + q(db) + " -o " +
+                                  q(trace.string()) + " >/dev/null 2>'" +
+                                  (dir / "err.txt").string() + "' </dev/null\n");
+  int status = std::system(("bash '" + script.string() + "'").c_str());
+  CHECK(WEXITSTATUS(status) == 2);
+  CHECK(slurp(dir / "err.txt").find(trace.string() + ": write failed") != std::string::npos);
+  // It was cut to 4 KiB under its own name.
+  CHECK(fs::file_size(trace) == whole);
+  CHECK_FALSE(fs::exists(trace.string() + ".partial"));
+}
+
+TEST_CASE("hostile inputs: an export through a symlink writes its target and keeps the link") {
+  // As -o /dev/stdout does with stdout on a file: renaming a finished file over the path would
+  // replace the link itself.
+  fs::path dir = scratch("export_symlink");
+  std::string db = (dir / "s.db").string();
+  REQUIRE(run_tlscope(dir, "ingest " + q(kLogs + "/simple.log") + " --db " + q(db)).exit_code == 0);
+  fs::path target = dir / "target.json", link = dir / "link.json";
+  tlscope::test::spit(target, "old");
+  fs::create_symlink(target, link);
+  REQUIRE(run_tlscope(dir, "export chrome-trace " + q(db) + " -o " + q(link.string())).exit_code ==
+          0);
+  CHECK(fs::is_symlink(link));
+  CHECK(fs::file_size(target) > 8 * 1024);
+}
