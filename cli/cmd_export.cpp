@@ -5,6 +5,7 @@
 #include "command.hpp"
 #include "input_database.hpp"
 #include "output_paths.hpp"
+#include "terminal_text.hpp"
 #include "tlscope/exporters/chrome_trace.hpp"
 
 namespace tlscope::cli {
@@ -40,8 +41,8 @@ CommandRegistration export_registration(50, [](CLI::App& app, int& exit_code) {
       exit_code = kUsageOrIo;
       return;
     }
-    std::printf("wrote %llu trace events to %s\n", static_cast<unsigned long long>(r.events),
-                args->out.c_str());
+    std::fprintf(status_stream_for(args->out), "wrote %llu trace events to %s\n",
+                 static_cast<unsigned long long>(r.events), terminal_safe(args->out).c_str());
   });
 });
 

@@ -2,6 +2,7 @@
 #include "output_paths.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdio>
 
@@ -28,6 +29,15 @@ bool refuse_output_over_input(const char* command, const std::string& output,
                "Choose another output.\n",
                command, output.c_str(), input->c_str());
   return true;
+}
+
+FILE* status_stream_for(const std::string& output) {
+  struct stat out {
+  }, std_out{};
+  if (::stat(output.c_str(), &out) == 0 && ::fstat(STDOUT_FILENO, &std_out) == 0 &&
+      out.st_dev == std_out.st_dev && out.st_ino == std_out.st_ino)
+    return stderr;
+  return stdout;
 }
 
 }  // namespace tlscope::cli

@@ -3,6 +3,7 @@
 // identity (device and inode), so `./s.db`, a symlink to it or a hard link are the same file.
 #pragma once
 
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,5 +19,10 @@ std::optional<std::string> input_at_output(const std::string& output,
 // stderr and returns true (the caller exits with kUsageOrIo).
 bool refuse_output_over_input(const char* command, const std::string& output,
                               const std::vector<std::string>& inputs);
+
+// Where a command's closing "wrote ..." line goes: stderr when `output` is the file standard output
+// writes to (`-o /dev/stdout > trace.json`), where the line would overwrite the data's first
+// bytes; else stdout.
+FILE* status_stream_for(const std::string& output);
 
 }  // namespace tlscope::cli

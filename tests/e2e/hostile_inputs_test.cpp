@@ -128,3 +128,18 @@ TEST_CASE("hostile inputs: an export through a symlink writes its target and kee
   CHECK(fs::is_symlink(link));
   CHECK(fs::file_size(target) > 8 * 1024);
 }
+
+TEST_CASE("hostile inputs: an export to /dev/stdout leaves the JSON whole, its note on stderr") {
+  // With stdout on a file or a pipe, the closing "wrote ..." line went to the same file: over the
+  // trace's first bytes (a file opened again at offset 0) or after its end (a pipe to jq).
+  fs::path dir = scratch("export_stdout");
+  std::string db = (dir / "s.db").string();
+  REQUIRE(run_tlscope(dir, "ingest " + q(kLogs + "/simple.log") + " --db " + q(db)).exit_code == 0);
+  RunResult r = run_tlscope(dir, "export chrome-trace " + q(db) + " -o /dev/stdout");
+  REQUIRE(r.exit_code == 0);
+  REQUIRE(r.out.size() > 8 * 1024);
+  CHECK((r.out.front() == '{' || r.out.front() == '['));
+  CHECK(r.out.find("wrote ") == std::string::npos);
+  CHECK(r.out.find_last_not_of(" \n") == r.out.find_last_of("}]"));
+  CHECK(r.err.find("wrote ") != std::string::npos);
+}
