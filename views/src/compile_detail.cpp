@@ -13,6 +13,24 @@ namespace tlscope::views {
 
 namespace {
 
+// The compilation_metrics columns a compile's page lists, each clipped in SQL (tlscope_clip,
+// cell_text.hpp), without the record's JSON, which the page does not list: the statement sorts
+// a compile's records by event, and the sort copies every value it selects. With `SELECT *`, one
+// record whose line held a 100 MB reason or name (in its column and in the JSON) put 1 GB in
+// the sorter.
+std::string listed_metrics_columns(const Database& db) {
+  Statement probe = db.prepare("SELECT * FROM compilation_metrics LIMIT 0");
+  std::string out;
+  for (int i = 0; i < probe.column_count(); ++i) {
+    std::string name(probe.column_name(i)), quoted = "\"";
+    if (name == "json") continue;
+    for (char c : name) quoted += c == '"' ? std::string(2, c) : std::string(1, c);
+    quoted += '"';
+    out += (out.empty() ? "tlscope_clip(" : ", tlscope_clip(") + quoted + ") AS " + quoted;
+  }
+  return out.empty() ? "*" : out;
+}
+
 // compile_directory classifies by the real kinds and artifact names (docs/schema.md).
 PayloadSection section_of(std::string_view category) {
   if (category == "graph") return PayloadSection::kGraphs;
@@ -81,7 +99,8 @@ CompileDetailReader::CompileDetailReader(const Database& db)
       // A record without its own compile id (PyTorch before mid-2024) has the envelope's, with
       // the attempt it was logged at ("0/0_1" after a graph break): it belongs to compile 0/0.
       // The range ['0/0_', '0/0`') is every "0/0_N" and keeps the compile_id index usable.
-      metrics_(db.prepare("SELECT * FROM compilation_metrics WHERE (compile_id = ?1 OR "
+      metrics_(db.prepare("SELECT " + listed_metrics_columns(db) +
+                          " FROM compilation_metrics WHERE (compile_id = ?1 OR "
                           "(compile_id >= ?1 || '_' AND compile_id < ?1 || '`')) "
                           "AND file_id = ?2 ORDER BY event_id")),
       artifact_names_(std::make_unique<ArtifactNames>(db)) {

@@ -17,21 +17,6 @@ std::string db_prefix(sqlite3* db) {
   return name && *name ? std::string(name) + ": " : std::string();
 }
 
-// tlscope_clip(x): x clipped like Statement::text (cell_text.hpp), for SQL that would otherwise
-// copy a huge cell through a sort, a subquery or several JSON functions. Other values pass.
-void sql_clip(sqlite3_context* ctx, int, sqlite3_value** argv) {
-  sqlite3_value* v = argv[0];
-  if (sqlite3_value_type(v) != SQLITE_TEXT ||
-      static_cast<size_t>(sqlite3_value_bytes(v)) <= kCellTextLimit) {
-    sqlite3_result_value(ctx, v);
-    return;
-  }
-  const char* text = reinterpret_cast<const char*>(sqlite3_value_text(v));
-  std::string clipped =
-      clip_cell_text(std::string_view(text, static_cast<size_t>(sqlite3_value_bytes(v))));
-  sqlite3_result_text(ctx, clipped.data(), static_cast<int>(clipped.size()), SQLITE_TRANSIENT);
-}
-
 }  // namespace
 
 Statement::Statement(sqlite3* db, std::string_view sql) : sql_(sql.substr(0, 120)) {
@@ -132,9 +117,9 @@ Database::Database(const std::string& path, bool writable) : path_(path) {
     return;
   }
   guard_ = std::make_unique<model::ConnectionGuard>(db_, path, false);
-  sqlite3_create_function(db_, "tlscope_clip", 1,
-                          SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, nullptr, sql_clip,
-                          nullptr, nullptr);
+  // tlscope_clip(x), for SQL that would otherwise copy a huge cell through a sort, a subquery or
+  // several JSON functions.
+  model::register_clip_function(db_);
   // A file that is not a database only fails at the first read; probe now for a clear message.
   std::string probe_error;
   {

@@ -12,6 +12,7 @@
 #include "passes.hpp"
 #include "sql.hpp"
 #include "tlscope/model/analysis/recompiles.hpp"
+#include "tlscope/model/cell_text.hpp"
 
 namespace tlscope::model::analysis {
 
@@ -124,6 +125,10 @@ std::vector<std::string> tables_of(const std::vector<size_t>& passes) {
 }  // namespace
 
 void register_analysis_functions(sqlite3* db) {
+  // The passes write the texts a log supplies (names, reasons, guards) through tlscope_clip: the
+  // analysis tables hold at most what the read layer shows, so a 100 MB failure reason is not
+  // copied into every table and finding that quotes it.
+  register_clip_function(db);
   sqlite3_create_function(db, "tlscope_input_name", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nullptr,
                           input_name_function, nullptr, nullptr);
 }

@@ -40,29 +40,34 @@ void build_compiles(sqlite3* db) {
            key + " ORDER BY min(e.id)");
   exec(db, "CREATE INDEX compiles_key ON compiles(file_id, compile_id)");
 
-  // The last forward metrics record of a compile describes its final attempt.
-  const std::string mkey = compile_key_sql("m.compile_id");
+  // The last forward metrics record of a compile describes its final attempt. The records are
+  // grouped by their ids alone and each final one read once after: grouping them whole sorted
+  // every text of every record. Its texts are clipped as they are read (tlscope_clip,
+  // cell_text.hpp) and its restart list counted: a 100 MB reason or name was otherwise copied
+  // through the sort, into this table, into compiles, and again by each UPDATE that rewrote a
+  // compiles row (9.3 CPU-s for one such record).
+  const std::string metrics = metrics_table(db), key_of = compile_key_sql("compile_id");
   exec(db,
        "CREATE TEMP TABLE final_metrics AS "
-       "SELECT m.file_id, " +
-           mkey +
-           " AS cid, max(m.event_id) AS event_id, m.co_name, "
-           "m.co_filename, m.co_firstlineno, m.fail_type, m.fail_reason, m.graph_op_count, "
-           "m.restart_reasons, m.recompile_reason, m.cache_size, m.duration_us, "
-           "m.entire_frame_compile_time_s, m.start_time_us, m.end_time_us "
-           "FROM " +
-           metrics_table(db) +
-           " m WHERE m.kind = 'compilation_metrics' "
-           "AND m.compile_id IS NOT NULL GROUP BY m.file_id, " +
-           mkey);
+       "SELECT f.file_id, f.cid, f.event_id, tlscope_clip(m.co_name) AS co_name, "
+       "tlscope_clip(m.co_filename) AS co_filename, m.co_firstlineno, "
+       "tlscope_clip(m.fail_type) AS fail_type, tlscope_clip(m.fail_reason) AS fail_reason, "
+       "m.graph_op_count, CASE WHEN json_valid(m.restart_reasons) "
+       "  THEN json_array_length(m.restart_reasons) ELSE 0 END AS restart_count, "
+       "tlscope_clip(m.recompile_reason) AS recompile_reason, m.cache_size, m.duration_us, "
+       "m.entire_frame_compile_time_s, m.start_time_us, m.end_time_us "
+       "FROM (SELECT file_id, " +
+           key_of + " AS cid, max(event_id) AS event_id FROM " + metrics +
+           " WHERE kind = 'compilation_metrics' AND compile_id IS NOT NULL GROUP BY file_id, " +
+           key_of + ") f JOIN " + metrics +
+           " m ON m.event_id = f.event_id ORDER BY f.file_id, f.cid");
   exec(db,
        "UPDATE compiles SET metrics_event_id = fm.event_id, co_name = fm.co_name, "
        "co_filename = fm.co_filename, co_firstlineno = fm.co_firstlineno, "
        "fail_type = fm.fail_type, fail_reason = fm.fail_reason, "
        "graph_op_count = fm.graph_op_count, recompile_reason = fm.recompile_reason, "
        "cache_size = fm.cache_size, "
-       "restart_count = CASE WHEN json_valid(fm.restart_reasons) "
-       "  THEN json_array_length(fm.restart_reasons) ELSE 0 END, "
+       "restart_count = fm.restart_count, "
        "duration_us = COALESCE(fm.duration_us, fm.end_time_us - fm.start_time_us, "
        "  fm.entire_frame_compile_time_s * 1e6) "
        "FROM temp.final_metrics fm "
@@ -76,8 +81,7 @@ void build_compiles(sqlite3* db) {
        "SELECT fm.file_id, COALESCE(f.rank, e.rank), fm.cid, fm.event_id, fm.event_id, 1, "
        "fm.event_id, fm.co_name, fm.co_filename, fm.co_firstlineno, fm.fail_type, "
        "fm.fail_reason, fm.graph_op_count, fm.recompile_reason, fm.cache_size, "
-       "CASE WHEN json_valid(fm.restart_reasons) "
-       "  THEN json_array_length(fm.restart_reasons) ELSE 0 END, "
+       "fm.restart_count, "
        "COALESCE(fm.duration_us, fm.end_time_us - fm.start_time_us, "
        "  fm.entire_frame_compile_time_s * 1e6), e.frame_id, e.frame_compile_id "
        "FROM temp.final_metrics fm JOIN events e ON e.id = fm.event_id "
@@ -186,8 +190,9 @@ void build_compile_tree(sqlite3* db) {
           else
             insert_node.bind_null(2);
           insert_node.bind(3, file_id).bind(4, rank).bind(5, static_cast<int64_t>(depth));
-          insert_node.bind(6, std::string_view(f.filename)).bind(7, f.line);
-          insert_node.bind(8, std::string_view(f.name)).run();
+          // A frame's names come from the log: written clipped, like compiles' (cell_text.hpp).
+          insert_node.bind_clipped(6, f.filename).bind(7, f.line);
+          insert_node.bind_clipped(8, f.name).run();
         }
         parent = it->second;
       }

@@ -13,16 +13,18 @@ void build_failures_restarts(sqlite3* db) {
   // Hitting the recompile (cache size) limit is logged as a failure (RecompileLimitExceeded) but
   // is no broken compile: cache_limit_hits reports it.
   // A compile can log several metrics records (one per attempt in some versions); the failure is
-  // the one of the compile's final record, so each failed compile is reported once.
+  // the one of the compile's final record, so each failed compile is reported once. The texts
+  // are written clipped (tlscope_clip, cell_text.hpp): those compiles took from that record,
+  // and the user frame's file.
   exec(db,
        "INSERT INTO failures(file_id, rank, compile_id, frame, fail_type, fail_reason, "
        "user_file, user_line, event_id) "
-       "SELECT c.file_id, c.rank, c.compile_id, c.co_name, m.fail_type, m.fail_reason, "
-       "m.fail_user_frame_filename, m.fail_user_frame_lineno, m.event_id "
+       "SELECT c.file_id, c.rank, c.compile_id, c.co_name, c.fail_type, c.fail_reason, "
+       "tlscope_clip(m.fail_user_frame_filename), m.fail_user_frame_lineno, m.event_id "
        "FROM compiles c JOIN " +
            metrics +
            " m ON m.event_id = c.metrics_event_id "
-           "WHERE m.fail_type IS NOT NULL AND m.fail_type NOT LIKE '%LimitExceeded%' "
+           "WHERE c.fail_type IS NOT NULL AND c.fail_type NOT LIKE '%LimitExceeded%' "
            "ORDER BY c.first_event_id");
   // Backward compiles report their failures in bwd_compilation_metrics, or in PyTorch 2.3 in
   // aot_autograd_backward_compilation_metrics. Neither record names the frame (the older ones
@@ -32,11 +34,12 @@ void build_failures_restarts(sqlite3* db) {
        "user_file, user_line, event_id) "
        "SELECT m.file_id, COALESCE(f.rank, m.rank), " +
            compile_key_sql("m.compile_id") +
-           ", COALESCE(m.co_name, (SELECT c.co_name FROM compiles c WHERE c.file_id = m.file_id "
+           ", COALESCE(tlscope_clip(m.co_name), (SELECT c.co_name FROM compiles c WHERE c.file_id "
+           "= m.file_id "
            "AND c.compile_id = " +
            compile_key_sql("m.compile_id") +
-           ")), m.fail_type, m.fail_reason, m.fail_user_frame_filename, "
-           "m.fail_user_frame_lineno, m.event_id "
+           ")), tlscope_clip(m.fail_type), tlscope_clip(m.fail_reason), "
+           "tlscope_clip(m.fail_user_frame_filename), m.fail_user_frame_lineno, m.event_id "
            "FROM " +
            metrics +
            " m JOIN files f ON f.id = m.file_id "
@@ -46,7 +49,7 @@ void build_failures_restarts(sqlite3* db) {
   exec(db,
        "INSERT INTO restarts(file_id, rank, compile_id, frame, attempt, reason, event_id) "
        "SELECT c.file_id, c.rank, c.compile_id, c.co_name, CAST(r.key AS INTEGER), "
-       "r.value, m.event_id "
+       "tlscope_clip(r.value), m.event_id "
        "FROM compiles c JOIN " +
            metrics +
            " m ON m.event_id = c.metrics_event_id, "

@@ -200,8 +200,9 @@ void build_graph_breaks(sqlite3* db) {
     if (c.co_name.empty())
       insert.bind_null(5);
     else
-      insert.bind(5, std::string_view(c.co_name));
-    insert.bind(6, std::string_view(row.reason)).bind(7, row.user_file).bind(8, row.user_line);
+      insert.bind(5, std::string_view(c.co_name));  // clipped in compiles
+    // The reason and file come from the log: written clipped (cell_text.hpp).
+    insert.bind_clipped(6, row.reason).bind_clipped(7, row.user_file).bind(8, row.user_line);
     insert.bind(9, std::string_view(row.user_stack_json)).bind(10, std::string_view(row.source));
     insert.bind(11, row.event_id).bind(12, row.resume_compile_id);
     insert.run();

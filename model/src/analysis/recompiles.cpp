@@ -20,13 +20,15 @@ void insert_recompile(Statement& insert, int64_t file_id, std::optional<int64_t>
                       std::optional<int64_t> event_id) {
   GuardFailure g = parse_guard_failure(reason);
   insert.bind(1, file_id).bind(2, rank).bind(3, frame_id).bind(4, std::string_view(compile_id));
-  insert.bind(5, g.prev_compile_id).bind(6, std::string_view(g.text));
+  // The guard's texts come from the log: written clipped (cell_text.hpp). A clipped all_reasons
+  // is no longer a JSON list; nothing parses it.
+  insert.bind(5, g.prev_compile_id).bind_clipped(6, g.text);
   if (g.input.empty())
     insert.bind_null(7);
   else
-    insert.bind(7, std::string_view(g.input));
-  insert.bind(8, std::string_view(g.property)).bind(9, g.index).bind(10, g.expected);
-  insert.bind(11, g.actual).bind(12, std::string_view(all_reasons)).bind(13, event_id);
+    insert.bind_clipped(7, g.input);
+  insert.bind(8, std::string_view(g.property)).bind(9, g.index).bind_clipped(10, g.expected);
+  insert.bind_clipped(11, g.actual).bind_clipped(12, all_reasons).bind(13, event_id);
   insert.run();
 }
 

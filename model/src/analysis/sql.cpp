@@ -1,6 +1,7 @@
 // Prepared-statement wrapper used by every analysis pass.
 #include "sql.hpp"
 
+#include "tlscope/model/cell_text.hpp"
 #include "tlscope/model/connection_guard.hpp"
 
 namespace tlscope::model::analysis {
@@ -73,6 +74,13 @@ Statement& Statement::bind(int index, std::optional<double> value) {
 }
 Statement& Statement::bind(int index, std::optional<std::string> value) {
   return value ? bind(index, std::string_view(*value)) : bind_null(index);
+}
+Statement& Statement::bind_clipped(int index, std::string_view value) {
+  if (value.size() <= kCellTextLimit) return bind(index, value);
+  return bind(index, std::string_view(clip_cell_text(value)));
+}
+Statement& Statement::bind_clipped(int index, const std::optional<std::string>& value) {
+  return value ? bind_clipped(index, std::string_view(*value)) : bind_null(index);
 }
 Statement& Statement::bind_null(int index) {
   if (sqlite3_bind_null(stmt_, index) != SQLITE_OK) fail("bind");

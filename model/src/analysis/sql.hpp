@@ -51,6 +51,14 @@ class Statement {
   Statement& bind(int index, std::optional<double> value);
   Statement& bind(int index, std::optional<std::string> value);
   Statement& bind_null(int index);
+  // A text the log supplies (a name, reason or guard), bound clipped to kCellTextLimit bytes
+  // with the note of its full size (tlscope/model/cell_text.hpp), as the analysis tables hold
+  // such texts. std::nullopt binds NULL.
+  Statement& bind_clipped(int index, std::string_view value);
+  Statement& bind_clipped(int index, const std::string& value) {
+    return bind_clipped(index, std::string_view(value));
+  }
+  Statement& bind_clipped(int index, const std::optional<std::string>& value);
 
   // Advances to the next row: true while a row is available.
   bool step();
