@@ -34,11 +34,14 @@ inline fs::path scratch(const std::string& name) {
 }
 using tlscope::test::slurp;
 
-// Runs `tlscope <args>` through the shell (args are already quoted as needed).
-inline RunResult run_tlscope(const fs::path& dir, const std::string& args) {
+// Runs `tlscope <args>` through the shell (args are already quoted as needed). `redirects` go
+// after the output's (e.g. "<&-" closes standard input); `timeout_s` > 0 stops a hang.
+inline RunResult run_tlscope(const fs::path& dir, const std::string& args,
+                             const std::string& redirects = "", int timeout_s = 0) {
   fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
-  std::string cmd =
-      "'" + kTlscope + "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
+  std::string cmd = (timeout_s > 0 ? "timeout -k 5 " + std::to_string(timeout_s) + " " : "") + "'" +
+                    kTlscope + "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "' " +
+                    redirects;
   int status = std::system(cmd.c_str());
   RunResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

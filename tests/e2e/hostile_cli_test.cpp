@@ -12,15 +12,7 @@ namespace {
 
 // `tlscope <args>` killed after `seconds`: a command blocked on a FIFO exits 124, not never.
 RunResult run_within(const fs::path& dir, const std::string& args, int seconds = 30) {
-  fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
-  std::string cmd = "timeout -k 5 " + std::to_string(seconds) + " '" + kTlscope + "' " + args +
-                    " >'" + out.string() + "' 2>'" + err.string() + "' </dev/null";
-  int status = std::system(cmd.c_str());
-  RunResult r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
+  return run_tlscope(dir, args, "</dev/null", seconds);
 }
 
 std::string ingested_simple(const fs::path& dir) {

@@ -9,28 +9,11 @@
 
 using namespace e2e;
 
-namespace {
-
-// `tlscope <args>` through the shell, with `redirects` (e.g. "<&-") instead of </dev/null.
-RunResult run_with(const fs::path& dir, const std::string& args, const std::string& redirects) {
-  fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
-  std::string cmd = "timeout -k 5 30 '" + kTlscope + "' " + args + " >'" + out.string() + "' 2>'" +
-                    err.string() + "' " + redirects;
-  int status = std::system(cmd.c_str());
-  RunResult r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
-}
-
-}  // namespace
-
 TEST_CASE(
     "hostile inputs: `ingest -` with standard input closed reads nothing, not its own files") {
   fs::path dir = scratch("stdin_closed");
   std::string db = (dir / "s.db").string();
-  RunResult r = run_with(dir, "ingest --no-analyze - --db " + q(db), "<&-");
+  RunResult r = run_tlscope(dir, "ingest --no-analyze - --db " + q(db), "<&-", 30);
   CHECK(r.exit_code == 0);
   tlscope::model::Connection check(db, tlscope::model::OpenMode::kReadOnly);
   // The file that took descriptor 0 was read as the log: 0.3 MB of "SQLite format 3".
@@ -66,7 +49,7 @@ TEST_CASE("hostile inputs: `tensor DB --id N` escapes the dtype, device and size
 
 TEST_CASE("hostile inputs: `tensor --values` refuses /dev/zero instead of reading it forever") {
   fs::path dir = scratch("tensor_values_device");
-  RunResult r = run_with(dir, "tensor --shape 4 --values /dev/zero", "</dev/null");
+  RunResult r = run_tlscope(dir, "tensor --shape 4 --values /dev/zero", "</dev/null", 30);
   CHECK(r.exit_code == 2);  // 124: killed by the timeout, its memory still growing
   CHECK(r.err.find("/dev/zero: not a regular file") != std::string::npos);
 }

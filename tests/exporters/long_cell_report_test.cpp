@@ -74,19 +74,7 @@ TEST_CASE("a log with a 1 MB failure reason and co_name: the report shows them c
           "[report][long]") {
   fs::path root = fresh_scratch("report_scratch", "long_log_line");
   const std::string huge(1'000'000, 'R');
-  std::string log = slurp(std::string(TLSCOPE_FIXTURES) + "/comp_failure.log");
-  // Both live in the envelopes, so no payload hash changes.
-  for (const std::string key : {"\"co_name\": \"", "\"fail_reason\": \""}) {
-    for (size_t at = log.find(key); at != std::string::npos; at = log.find(key, at + 1))
-      log.insert(at + key.size(), huge);
-  }
-  spit(root / "long.log", log);
-  std::string db = (root / "long.db").string();
-  tlscope::model::ingest(db, {(root / "long.log").string()});
-  tlscope::exporters::ReportOptions options;
-  options.db_path = db;
-  options.out_dir = (root / "site").string();
-  auto result = tlscope::exporters::write_report(options);
+  auto result = report_of_log(root, comp_failure_log_with_long_names(huge));
   REQUIRE(result.ok);
   // Before, every page that showed the reason or the name held all of it, once per mention.
   CHECK(result.largest_page_bytes < huge.size() / 2);

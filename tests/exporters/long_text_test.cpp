@@ -33,19 +33,7 @@ TEST_CASE("a 200000-character co_name wraps: no report page grows wider than the
   REQUIRE(chromium_path() != nullptr);
   fs::path root = fresh_scratch("report_scratch", "long_names");
   const std::string name(200000, 'W');
-  std::string log = slurp(std::string(TLSCOPE_FIXTURES) + "/comp_failure.log");
-  // co_name and fail_reason live in the envelopes, so no payload hash changes.
-  for (const std::string key : {"\"co_name\": \"", "\"fail_reason\": \""}) {
-    for (size_t at = log.find(key); at != std::string::npos; at = log.find(key, at + 1))
-      log.insert(at + key.size(), name);
-  }
-  spit(root / "long.log", log);
-  std::string db = (root / "long.db").string();
-  tlscope::model::ingest(db, {(root / "long.log").string()});
-  tlscope::exporters::ReportOptions options;
-  options.db_path = db;
-  options.out_dir = (root / "site").string();
-  auto result = tlscope::exporters::write_report(options);
+  auto result = report_of_log(root, comp_failure_log_with_long_names(name));
   REQUIRE(result.ok);
 
   // Every page that shows the name: the index, compiles.html and the compile pages among them.

@@ -10,12 +10,15 @@
 #include <vector>
 
 #include "common/scratch_files.hpp"
+#include "tlscope/exporters/report.hpp"
+#include "tlscope/model/ingest.hpp"
 
 namespace tlscope::test {
 
 inline size_t count_of(const std::string& text, const std::string& needle) {
   size_t n = 0;
-  for (size_t pos = 0; (pos = text.find(needle, pos)) != std::string::npos; pos += needle.size()) ++n;
+  for (size_t pos = 0; (pos = text.find(needle, pos)) != std::string::npos; pos += needle.size())
+    ++n;
   return n;
 }
 
@@ -31,7 +34,8 @@ inline std::optional<std::string> value_after(const std::string& text, const std
 }
 
 // The value of attribute `attr` on the element with id `id` ("" if absent).
-inline std::string attr_of(const std::string& html, const std::string& id, const std::string& attr) {
+inline std::string attr_of(const std::string& html, const std::string& id,
+                           const std::string& attr) {
   size_t at = html.find("id=\"" + id + "\"");
   if (at == std::string::npos) return "";
   size_t start = html.rfind('<', at), end = html.find('>', at);
@@ -65,7 +69,8 @@ inline long long db_count(const std::string& db_path, const std::string& sql) {
   sqlite3_open_v2(db_path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
   sqlite3_stmt* s = nullptr;
   long long n = -1;
-  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW)
+  if (sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr) == SQLITE_OK &&
+      sqlite3_step(s) == SQLITE_ROW)
     n = sqlite3_column_int64(s, 0);
   sqlite3_finalize(s);
   sqlite3_close(db);
@@ -95,6 +100,29 @@ inline std::vector<std::string> broken_links(const std::filesystem::path& dir) {
     }
   }
   return broken;
+}
+
+// comp_failure.log with `inserted` at the start of every co_name and fail_reason: both live in
+// the envelopes, so no payload hash changes.
+inline std::string comp_failure_log_with_long_names(const std::string& inserted) {
+  std::string log = slurp(std::string(TLSCOPE_FIXTURES) + "/comp_failure.log");
+  for (const std::string key : {"\"co_name\": \"", "\"fail_reason\": \""}) {
+    for (size_t at = log.find(key); at != std::string::npos; at = log.find(key, at + 1))
+      log.insert(at + key.size(), inserted);
+  }
+  return log;
+}
+
+// `log` written as root/long.log, ingested into root/long.db, and reported into root/site.
+inline tlscope::exporters::ReportResult report_of_log(const std::filesystem::path& root,
+                                                      const std::string& log) {
+  spit(root / "long.log", log);
+  std::string db = (root / "long.db").string();
+  tlscope::model::ingest(db, {(root / "long.log").string()});
+  tlscope::exporters::ReportOptions options;
+  options.db_path = db;
+  options.out_dir = (root / "site").string();
+  return tlscope::exporters::write_report(options);
 }
 
 }  // namespace tlscope::test
