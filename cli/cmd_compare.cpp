@@ -1,0 +1,161 @@
+// `tlscope compare A B`: what changed between two runs. A and B are each a log file, a rank
+// directory or a database, read through the input cache like every reading command; the
+// comparison is views::compare_runs, drawn here as terminal text, markdown or JSON.
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "command.hpp"
+#include "compare_json.hpp"
+#include "input_database.hpp"
+#include "terminal_text.hpp"
+#include "tlscope/model/analysis/analyze.hpp"
+#include "tlscope/views/compare.hpp"
+
+namespace tlscope::cli {
+namespace {
+
+struct CompareOptions {
+  std::string a, b, format = "text";
+};
+
+// Markdown of log text: one line, terminal-safe, with the characters markdown reads escaped.
+std::string compare_md(std::string_view log_text) {
+  std::string out;
+  for (char c : terminal_safe(log_text)) {
+    if (std::string_view("\\`*_{}[]<>()#+!|~").find(c) != std::string_view::npos) out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string compare_lines(long long a, long long b) {
+  return (a >= 0 ? std::to_string(a) : std::string("-")) + " / " +
+         (b >= 0 ? std::to_string(b) : std::string("-"));
+}
+
+void print_compare_text(const views::Comparison& c, const std::string& a, const std::string& b) {
+  std::printf("tlscope compare\n  A: %s\n  B: %s\n\n", terminal_safe(a).c_str(),
+              terminal_safe(b).c_str());
+  for (const std::string& line : views::verdict(c))
+    std::printf("%s\n", terminal_safe_lines(line).c_str());
+  std::string_view section;
+  for (const views::Difference& d : c.differences) {
+    const views::DifferenceKindInfo& info = views::kind_info(d.kind);
+    if (info.section != section) {
+      section = info.section;
+      std::printf("\n%c%s\n", std::toupper(static_cast<unsigned char>(section[0])),
+                  std::string(section.substr(1)).c_str());
+    }
+    std::printf("  %s\n", terminal_safe_lines(views::difference_text(d)).c_str());
+  }
+  std::printf("\nFrame by frame (A / B)\n");
+  for (const views::FrameMatch& f : c.frames) {
+    std::printf(
+        "  %-8s %s (%s) lines %s  compiles %lld / %lld  failed %lld / %lld  "
+        "recompiles %lld / %lld\n",
+        views::frame_status_name(f.status), terminal_safe(f.function).c_str(),
+        terminal_safe(f.file).c_str(), compare_lines(f.line_a, f.line_b).c_str(),
+        static_cast<long long>(f.compiles_a), static_cast<long long>(f.compiles_b),
+        static_cast<long long>(f.failed_a), static_cast<long long>(f.failed_b),
+        static_cast<long long>(f.recompiles_a), static_cast<long long>(f.recompiles_b));
+  }
+  if (!c.phases.empty()) {
+    std::printf("\nCompile time per phase over the %lld compile(s) both completed (A -> B)\n",
+                static_cast<long long>(c.timed_compiles));
+    for (const views::PhaseDelta& p : c.phases)
+      std::printf("  %+10.3f s  %s: %.3f s -> %.3f s\n", (p.b_us - p.a_us) / 1e6,
+                  terminal_safe(p.phase).c_str(), p.a_us / 1e6, p.b_us / 1e6);
+  }
+  if (!c.notes.empty()) std::printf("\nNotes\n");
+  for (const std::string& n : c.notes) std::printf("  %s\n", terminal_safe_lines(n).c_str());
+}
+
+void print_compare_markdown(const views::Comparison& c, const std::string& a,
+                            const std::string& b) {
+  std::printf("## tlscope compare\n\n- A: `%s`\n- B: `%s`\n\n", terminal_safe(a).c_str(),
+              terminal_safe(b).c_str());
+  for (const std::string& line : views::verdict(c))
+    std::printf("**%s**\n\n", compare_md(line).c_str());
+  if (!c.differences.empty()) {
+    std::printf("| kind | subject | A | B | ranks |\n|---|---|---|---|---|\n");
+    for (const views::Difference& d : c.differences) {
+      std::string ranks;
+      for (int64_t r : d.ranks) {
+        if (!ranks.empty()) ranks += ' ';
+        ranks += std::to_string(r);
+      }
+      std::printf("| %s | %s | %s | %s | %s |\n", compare_md(views::kind_info(d.kind).name).c_str(),
+                  compare_md(d.subject).c_str(), d.a ? compare_md(*d.a).c_str() : "",
+                  d.b ? compare_md(*d.b).c_str() : "", ranks.c_str());
+    }
+  }
+  std::printf(
+      "\n### Frames\n\n| status | function | file | lines A / B | compiles A / B | failed "
+      "A / B |\n|---|---|---|---|---|---|\n");
+  for (const views::FrameMatch& f : c.frames)
+    std::printf("| %s | %s | %s | %s | %lld / %lld | %lld / %lld |\n",
+                views::frame_status_name(f.status), compare_md(f.function).c_str(),
+                compare_md(f.file).c_str(), compare_lines(f.line_a, f.line_b).c_str(),
+                static_cast<long long>(f.compiles_a), static_cast<long long>(f.compiles_b),
+                static_cast<long long>(f.failed_a), static_cast<long long>(f.failed_b));
+  if (!c.notes.empty()) std::printf("\n### Notes\n\n");
+  for (const std::string& n : c.notes) std::printf("- %s\n", compare_md(n).c_str());
+}
+
+// One side's database, ingested through the cache when it is logs, analysed when it is not yet.
+std::optional<std::string> compare_input(const std::string& path) {
+  ReadInputs inputs;
+  inputs.paths = {path};
+  std::optional<std::string> db = resolve_read_database("compare", inputs);
+  if (!db) return std::nullopt;
+  model::analysis::EnsuredAnalysis analysed = model::analysis::ensure_analysis(*db);
+  if (!analysed.ok) {
+    std::fprintf(stderr, "tlscope compare: %s\n", terminal_safe(analysed.error).c_str());
+    return std::nullopt;
+  }
+  return db;
+}
+
+int run_compare(const CompareOptions& o) {
+  std::optional<std::string> path_a = compare_input(o.a);
+  if (!path_a) return kUsageOrIo;
+  std::optional<std::string> path_b = compare_input(o.b);
+  if (!path_b) return kUsageOrIo;
+  views::Database a(*path_a), b(*path_b);
+  for (const views::Database* db : {&a, &b}) {
+    if (std::string why = db->not_tlscope_reason(); !why.empty()) {
+      std::fprintf(stderr, "tlscope compare: %s\n", terminal_safe(why).c_str());
+      return kUsageOrIo;
+    }
+  }
+  views::Result<views::Comparison> c = views::compare_runs(a, b);
+  if (!c.ok()) {
+    std::fprintf(stderr, "tlscope compare: %s\n", terminal_safe(c.error).c_str());
+    return kUsageOrIo;
+  }
+  if (o.format == "json") {
+    const std::string json = compare_json(*c);
+    std::fwrite(json.data(), 1, json.size(), stdout);
+  } else if (o.format == "markdown") {
+    print_compare_markdown(*c, o.a, o.b);
+  } else {
+    print_compare_text(*c, o.a, o.b);
+  }
+  return kOk;
+}
+
+const CommandRegistration compare_registration(13, [](CLI::App& app, int& exit_code) {
+  auto o = std::make_shared<CompareOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "compare", "What changed between two runs (each a log file, rank directory or database)");
+  cmd->add_option("A", o->a, "The first run (the baseline)")->required();
+  cmd->add_option("B", o->b, "The second run")->required();
+  cmd->add_option("--format", o->format, "text, markdown (for a bug or pull request) or json")
+      ->check(CLI::IsMember({"text", "markdown", "json"}));
+  cmd->callback([o, &exit_code] { exit_code = run_compare(*o); });
+});
+
+}  // namespace
+}  // namespace tlscope::cli

@@ -1,0 +1,55 @@
+// `tlscope compare`'s command line: the three formats, and unreadable input refused with exit 2.
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <string>
+
+#include "e2e/e2e_support.hpp"
+
+namespace {
+const std::string kSimple = e2e::kLogs + "/simple.log";
+const std::string kFailure = e2e::kLogs + "/comp_failure.log";
+}  // namespace
+
+TEST_CASE("compare: the terminal answer leads with the verdict, then sections") {
+  auto dir = e2e::scratch("compare_text");
+  auto r = e2e::run_tlscope(dir, "compare " + e2e::q(kSimple) + " " + e2e::q(kFailure));
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const size_t verdict = r.out.find("B compiles a frame A did not: fn");
+  REQUIRE(verdict != std::string::npos);
+  CHECK(verdict < r.out.find("\nFrame by frame (A / B)"));
+  CHECK(r.out.find("only_b   fn") != std::string::npos);
+}
+
+TEST_CASE("compare: markdown is a table a bug report can paste") {
+  auto dir = e2e::scratch("compare_markdown");
+  auto r = e2e::run_tlscope(
+      dir, "compare --format markdown " + e2e::q(kSimple) + " " + e2e::q(kFailure));
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.rfind("## tlscope compare", 0) == 0);
+  CHECK(r.out.find("| kind | subject | A | B | ranks |") != std::string::npos);
+  CHECK(r.out.find("| frame\\_added |") != std::string::npos);
+}
+
+TEST_CASE("compare: a missing or unreadable input is exit 2 with a message naming it") {
+  auto dir = e2e::scratch("compare_bad_input");
+  auto r = e2e::run_tlscope(
+      dir, "compare " + e2e::q(kSimple) + " " + e2e::q((dir / "missing.log").string()));
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("missing.log") != std::string::npos);
+  CHECK(r.out.empty());
+  std::ofstream(dir / "junk.db") << "not a database";
+  r = e2e::run_tlscope(dir,
+                       "compare " + e2e::q((dir / "junk.db").string()) + " " + e2e::q(kSimple));
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("junk.db") != std::string::npos);
+}
+
+TEST_CASE("compare: a run compared with itself has no difference") {
+  auto dir = e2e::scratch("compare_self");
+  auto r =
+      e2e::run_tlscope(dir, "compare --format json " + e2e::q(e2e::kLogs + "/multi_rank_logs") +
+                                " " + e2e::q(e2e::kLogs + "/multi_rank_logs"));
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("\"differences\": []") != std::string::npos);
+}
