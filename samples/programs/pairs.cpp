@@ -16,8 +16,8 @@ namespace {
 // code location (file, first line, function) as an edited Python function keeps its `def` line.
 constexpr int kPairFirstLine = 20;
 
-Program pair_forward(bool with_break) {
-  Program p("pair_forward", __FILE__, kPairFirstLine);
+Program pair_forward(bool with_break, int first_line = kPairFirstLine) {
+  Program p("pair_forward", __FILE__, first_line);
   TLRT_STMT(p, env.set("h", tanh(matmul(env.t("x"), env.t("w")))));
   if (with_break) TLRT_STMT(p, env.set("sign", item(sum(env.t("h"))) > 0 ? 1.0 : -1.0));
   TLRT_STMT(p, env.set("out", sum(exp(env.t("h")), {1})));
@@ -38,7 +38,7 @@ struct Call {
 // One process calling the compiled pair_forward once per call; `shift_ids` moves frame ids and
 // the pid, as another process of the same program would have them.
 ScenarioResult run_calls(const ScenarioOptions& o, const std::vector<Call>& calls, bool with_break,
-                         bool shift_ids) {
+                         bool shift_ids, int first_line = kPairFirstLine) {
   return run_single(o, "pair", [&](Process& proc, ScenarioResult& r) {
     if (shift_ids) {
       proc.next_frame_id = 7;
@@ -46,7 +46,7 @@ ScenarioResult run_calls(const ScenarioOptions& o, const std::vector<Call>& call
     }
     Rng rng(o.seed);
     Tensor w = rng.randn({6, 6}, 0.5);
-    Program prog = pair_forward(with_break);
+    Program prog = pair_forward(with_break, first_line);
     CompiledFunction fn(prog);
     for (const Call& c : calls) {
       Env env;
@@ -137,6 +137,23 @@ ScenarioResult scenario_pair_desync(const ScenarioOptions& o) {
   diffs.push(expected("collective_finding_added", "desync"));
   diffs.push(expected("collective_divergence", "sequence"));
   return write_pair(o, scenario_ddp(side(o, "a")), scenario_desync(b), diffs);
+}
+
+ScenarioResult scenario_pair_moved_frame(const ScenarioOptions& o) {
+  // B's source was edited above the function: the same function, three lines further down.
+  Json diffs = Json::array();
+  Json moved =
+      expected("frame_moved", "pair_forward", "line " + std::to_string(kPairFirstLine + 3));
+  diffs.push(moved);
+  return write_pair(o, run_calls(side(o, "a"), kSame, false, false),
+                    run_calls(side(o, "b"), kSame, false, false, kPairFirstLine + 3), diffs);
+}
+
+ScenarioResult scenario_pair_straggler(const ScenarioOptions& o) {
+  // The same data-parallel job twice; in B, rank 3 is 400 ms late for one gradient bucket.
+  Json diffs = Json::array();
+  diffs.push(expected("collective_finding_added", "straggler"));
+  return write_pair(o, scenario_ddp(side(o, "a")), scenario_straggler(side(o, "b")), diffs);
 }
 
 }  // namespace tlrt

@@ -25,9 +25,9 @@ std::string str(simdjson::dom::element e) {
 }  // namespace
 
 TEST_CASE("compare finds exactly each sample pair's truth_diff.json") {
-  auto scenario =
-      GENERATE(as<std::string>{}, "pair-identical", "pair-ids-shifted", "pair-graph-break",
-               "pair-shape-recompile", "pair-dtype-guard", "pair-desync");
+  auto scenario = GENERATE(as<std::string>{}, "pair-identical", "pair-ids-shifted",
+                           "pair-graph-break", "pair-shape-recompile", "pair-dtype-guard",
+                           "pair-desync", "pair-moved-frame", "pair-straggler");
   INFO("scenario " << scenario);
   auto dir = e2e::scratch("compare_" + scenario);
   const e2e::fs::path out = dir / "logs";

@@ -49,6 +49,10 @@ const std::vector<ScenarioInfo>& scenarios() {
        scenario_pair_dtype_guard},
       {"pair-desync", "compare: ddp, then the same job with a desync on rank 2", 4, 6,
        scenario_pair_desync},
+      {"pair-moved-frame", "compare: B's function starts three lines further down", 0, 2,
+       scenario_pair_moved_frame},
+      {"pair-straggler", "compare: ddp, then the same job with rank 3 late once", 4, 6,
+       scenario_pair_straggler},
   };
   return list;
 }

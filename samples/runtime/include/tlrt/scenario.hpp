@@ -85,5 +85,7 @@ ScenarioResult scenario_pair_graph_break(const ScenarioOptions& o);
 ScenarioResult scenario_pair_shape_recompile(const ScenarioOptions& o);
 ScenarioResult scenario_pair_dtype_guard(const ScenarioOptions& o);
 ScenarioResult scenario_pair_desync(const ScenarioOptions& o);
+ScenarioResult scenario_pair_moved_frame(const ScenarioOptions& o);
+ScenarioResult scenario_pair_straggler(const ScenarioOptions& o);
 
 }  // namespace tlrt
