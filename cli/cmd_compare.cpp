@@ -5,10 +5,14 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <thread>
+#include <utility>
+#include <vector>
 
 #include "command.hpp"
 #include "compare_json.hpp"
 #include "input_database.hpp"
+#include "invocation.hpp"
 #include "terminal_text.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
 #include "tlscope/views/compare.hpp"
@@ -104,25 +108,47 @@ void print_compare_markdown(const views::Comparison& c, const std::string& a,
   for (const std::string& n : c.notes) std::printf("- %s\n", compare_md(n).c_str());
 }
 
-// One side's database, ingested through the cache when it is logs, analysed when it is not yet.
-std::optional<std::string> compare_input(const std::string& path) {
-  ReadInputs inputs;
-  inputs.paths = {path};
-  std::optional<std::string> db = resolve_read_database("compare", inputs);
-  if (!db) return std::nullopt;
-  model::analysis::EnsuredAnalysis analysed = model::analysis::ensure_analysis(*db);
-  if (!analysed.ok) {
+// A database that lacks the analysis tables (ingested with --no-analyze) gets them first.
+bool compare_analysed(const std::string& db) {
+  model::analysis::EnsuredAnalysis analysed = model::analysis::ensure_analysis(db);
+  if (!analysed.ok)
     std::fprintf(stderr, "tlscope compare: %s\n", terminal_safe(analysed.error).c_str());
-    return std::nullopt;
+  return analysed.ok;
+}
+
+// Both sides through the input cache. Logs of two runs are ingested at once, one per core; the
+// same inputs twice (the cache names a database after the input paths) are resolved once, so
+// two ingests never race for one cache file.
+std::optional<std::pair<std::string, std::string>> compare_inputs(const CompareOptions& o) {
+  ReadInputs a, b;
+  a.paths = {o.a};
+  b.paths = {o.b};
+  const bool same =
+      model::identify_inputs(a.paths).name_key == model::identify_inputs(b.paths).name_key;
+  model::ResolvedDatabase ra, rb;
+  if (same) {
+    ra = resolve_read_inputs_quietly(a);
+    rb = ra;
+  } else {
+    std::thread other([&] { rb = resolve_read_inputs_quietly(b); });
+    ra = resolve_read_inputs_quietly(a);
+    other.join();
   }
-  return db;
+  std::optional<std::string> path_a = report_resolved("compare", ra);
+  std::optional<std::string> path_b = same ? path_a : report_resolved("compare", rb);
+  std::vector<std::string> files = ra.files;
+  if (!same) files.insert(files.end(), rb.files.begin(), rb.files.end());
+  note_inputs(files);
+  if (!path_a || !path_b || !compare_analysed(*path_a) || !compare_analysed(*path_b))
+    return std::nullopt;
+  return std::pair{*path_a, *path_b};
 }
 
 int run_compare(const CompareOptions& o) {
-  std::optional<std::string> path_a = compare_input(o.a);
-  if (!path_a) return kUsageOrIo;
-  std::optional<std::string> path_b = compare_input(o.b);
-  if (!path_b) return kUsageOrIo;
+  std::optional<std::pair<std::string, std::string>> paths = compare_inputs(o);
+  if (!paths) return kUsageOrIo;
+  const std::string* path_a = &paths->first;
+  const std::string* path_b = &paths->second;
   views::Database a(*path_a), b(*path_b);
   for (const views::Database* db : {&a, &b}) {
     if (std::string why = db->not_tlscope_reason(); !why.empty()) {

@@ -24,26 +24,33 @@ CLI::Option* add_read_inputs(CLI::App* cmd, ReadInputs& inputs) {
   return positional;
 }
 
-std::optional<std::string> resolve_read_database(const char* command, const ReadInputs& inputs) {
+namespace {
+
+model::ResolveOptions read_options(const ReadInputs& inputs) {
   model::ResolveOptions options;
   options.db_path = inputs.db;
   options.jobs = std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
-  bool tty = isatty(STDERR_FILENO);
-  if (tty) {
-    options.progress = [](const model::IngestProgress& p) {
-      if (p.bytes_total > 0)
-        std::fprintf(stderr, "\ringesting %5.1f / %.1f MB", p.bytes_done / 1e6,
-                     p.bytes_total / 1e6);
-    };
-  }
-  // `--db FILE` without inputs names the database itself.
+  return options;
+}
+
+// `--db FILE` without inputs names the database itself.
+std::vector<std::string> read_input_paths(const ReadInputs& inputs, model::ResolveOptions& o) {
   std::vector<std::string> paths = inputs.paths;
   if (paths.empty() && !inputs.db.empty()) {
     paths.push_back(inputs.db);
-    options.db_path.clear();
+    o.db_path.clear();
   }
-  model::ResolvedDatabase r = model::resolve_input_database(paths, options);
-  if (tty && options.progress) std::fprintf(stderr, "\r%40s\r", "");
+  return paths;
+}
+
+}  // namespace
+
+model::ResolvedDatabase resolve_read_inputs_quietly(const ReadInputs& inputs) {
+  model::ResolveOptions options = read_options(inputs);
+  return model::resolve_input_database(read_input_paths(inputs, options), options);
+}
+
+std::optional<std::string> report_resolved(const char* command, const model::ResolvedDatabase& r) {
   note_inputs(r.files);
   if (!r.ok) {
     std::fprintf(stderr, "tlscope %s: %s\n", command, r.error.c_str());
@@ -59,6 +66,22 @@ std::optional<std::string> resolve_read_database(const char* command, const Read
                  r.path.c_str());
   }
   return r.path;
+}
+
+std::optional<std::string> resolve_read_database(const char* command, const ReadInputs& inputs) {
+  model::ResolveOptions options = read_options(inputs);
+  bool tty = isatty(STDERR_FILENO);
+  if (tty) {
+    options.progress = [](const model::IngestProgress& p) {
+      if (p.bytes_total > 0)
+        std::fprintf(stderr, "\ringesting %5.1f / %.1f MB", p.bytes_done / 1e6,
+                     p.bytes_total / 1e6);
+    };
+  }
+  model::ResolvedDatabase r =
+      model::resolve_input_database(read_input_paths(inputs, options), options);
+  if (tty && options.progress) std::fprintf(stderr, "\r%40s\r", "");
+  return report_resolved(command, r);
 }
 
 bool print_input_problems(const char* command, const std::vector<std::string>& paths) {

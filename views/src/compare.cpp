@@ -435,7 +435,7 @@ void remap_rank(RunFacts& run, int64_t from, int64_t to) {
 
 std::string ranks_text(const std::vector<int64_t>& ranks) {
   if (ranks.empty()) return "1 process (no ranks)";
-  return std::to_string(ranks.size()) + " (" + model::analysis::rank_words(ranks, 0) + ")";
+  return model::analysis::rank_words(ranks, 0);  // "ranks 0-2 (3 ranks)"
 }
 
 void add_run_notes(const char* side, const RunSummary& s, Comparison& out) {
