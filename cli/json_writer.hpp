@@ -1,7 +1,7 @@
 // Writing JSON for `--format json` (summary, compare): a small streaming writer whose strings are
 // always valid JSON whatever bytes the log held: invalid UTF-8 becomes U+FFFD, control characters
-// are escaped. Hand-written rather than a JSON library: the writer needs only this much, and the
-// escaping of hostile bytes is then one function with its own test (tests/cli/json_writer_test).
+// are escaped, by the one JSON string escaper the report uses (exporters/html.hpp). Hand-written
+// rather than a JSON library: the writer needs only this much (tests/cli/json_writer_test).
 #pragma once
 
 #include <cstdint>

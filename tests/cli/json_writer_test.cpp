@@ -20,6 +20,7 @@ TEST_CASE("json strings: quotes, backslashes and control characters are escaped"
   CHECK(js("line\nnext\ttab") == "\"line\\nnext\\ttab\"");
   CHECK(js(std::string("nul\0bell\a", 9)) == "\"nul\\u0000bell\\u0007\"");
   CHECK(js("\x1b[31mred") == "\"\\u001b[31mred\"");
+  CHECK(js("</script>") == "\"\\u003c/script\\u003e\"");
 }
 
 TEST_CASE("json strings: valid UTF-8 is kept, invalid bytes become U+FFFD") {
