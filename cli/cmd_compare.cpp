@@ -13,7 +13,9 @@
 #include "compare_json.hpp"
 #include "input_database.hpp"
 #include "invocation.hpp"
+#include "output_paths.hpp"
 #include "terminal_text.hpp"
+#include "tlscope/exporters/compare_report.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
 #include "tlscope/views/compare.hpp"
 
@@ -22,6 +24,7 @@ namespace {
 
 struct CompareOptions {
   std::string a, b, format = "text";
+  std::string out_dir;  // -o: the HTML page too
 };
 
 // Markdown of log text: one line, terminal-safe, with the characters markdown reads escaped.
@@ -161,6 +164,16 @@ int run_compare(const CompareOptions& o) {
     std::fprintf(stderr, "tlscope compare: %s\n", terminal_safe(c.error).c_str());
     return kUsageOrIo;
   }
+  if (!o.out_dir.empty()) {
+    if (refuse_output_over_input("compare", o.out_dir, {o.a, o.b})) return kUsageOrIo;
+    if (std::string error = exporters::write_compare_report(*c, o.a, o.b, o.out_dir);
+        !error.empty()) {
+      std::fprintf(stderr, "tlscope compare: %s\n", terminal_safe(error).c_str());
+      return kUsageOrIo;
+    }
+    std::fprintf(stderr, "tlscope compare: wrote %s/index.html\n",
+                 terminal_safe(o.out_dir).c_str());
+  }
   if (o.format == "json") {
     const std::string json = compare_json(*c);
     std::fwrite(json.data(), 1, json.size(), stdout);
@@ -180,6 +193,8 @@ const CommandRegistration compare_registration(13, [](CLI::App& app, int& exit_c
   cmd->add_option("B", o->b, "The second run")->required();
   cmd->add_option("--format", o->format, "text, markdown (for a bug or pull request) or json")
       ->check(CLI::IsMember({"text", "markdown", "json"}));
+  cmd->add_option("-o,--output", o->out_dir,
+                  "Also write the comparison as a page, DIR/index.html (works from file://)");
   cmd->callback([o, &exit_code] { exit_code = run_compare(*o); });
 });
 

@@ -53,3 +53,34 @@ TEST_CASE("compare: a run compared with itself has no difference") {
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("\"differences\": []") != std::string::npos);
 }
+
+TEST_CASE("compare -o DIR: a page of the same comparison, log text escaped") {
+  auto dir = e2e::scratch("compare_html");
+  // comp_failure.log with the function named as markup.
+  const std::string hostile = (dir / "hostile.log").string();
+  {
+    std::string log = e2e::slurp(kFailure);
+    for (size_t at = log.find("\"fn\""); at != std::string::npos; at = log.find("\"fn\"", at))
+      log.replace(at, 4, "\"<script>alert(1)</script>\"");
+    std::ofstream(hostile) << log;
+  }
+  auto r = e2e::run_tlscope(dir, "compare -o " + e2e::q((dir / "site").string()) + " " +
+                                     e2e::q(kSimple) + " " + e2e::q(kFailure));
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string page = e2e::slurp(dir / "site" / "index.html");
+  CHECK(page.find("B compiles a frame A did not: fn") != std::string::npos);
+  CHECK(page.find("<h2>frames</h2>") != std::string::npos);
+  CHECK(e2e::fs::exists(dir / "site" / "assets" / "report.css"));
+  // A log's text never becomes markup: the page's only tags are the page's own.
+  r = e2e::run_tlscope(dir, "compare -o " + e2e::q((dir / "hostile").string()) + " " +
+                                e2e::q(hostile) + " " + e2e::q(kSimple));
+  REQUIRE(r.exit_code == 0);
+  const std::string hostile_page = e2e::slurp(dir / "hostile" / "index.html");
+  CHECK(hostile_page.find("&lt;script&gt;alert(1)&lt;/script&gt;") != std::string::npos);
+  CHECK(hostile_page.find("<script") == std::string::npos);
+  // -o over an input is refused.
+  r = e2e::run_tlscope(
+      dir, "compare -o " + e2e::q(kSimple) + " " + e2e::q(kSimple) + " " + e2e::q(kFailure));
+  CHECK(r.exit_code == 2);
+}
