@@ -10,7 +10,7 @@
 namespace {
 
 struct Diff {
-  std::string kind, subject, a, b;
+  std::string kind, subject, a, b, text;
   std::vector<int64_t> ranks;
 };
 
@@ -34,6 +34,7 @@ std::vector<Diff> differences(const std::string& name, const std::string& a, con
     x.subject = opt(d["subject"]);
     x.a = opt(d["a"]);
     x.b = opt(d["b"]);
+    x.text = opt(d["text"]);
     for (simdjson::dom::element r : d["ranks"].get_array()) x.ranks.push_back(int64_t(r));
   }
   return out;
@@ -86,6 +87,8 @@ TEST_CASE("compare multi_rank_logs rank 1 with rank 3: 8 recompiles only rank 1 
     if (x.kind == "recompile_added") {
       ++added;
       CHECK(x.b.find("tensor 'x' size mismatch at index 0") != std::string::npos);
+      // Each extra compile's time is in its sentence (the log measured every one).
+      CHECK(x.text.find(" s compiling") != std::string::npos);
     }
   }
   CHECK(added == 8);

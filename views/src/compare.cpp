@@ -267,7 +267,9 @@ void compare_compiles(const std::string& frame, const std::vector<const CompileF
         kind = in_b ? DifferenceKind::compile_added : DifferenceKind::compile_removed;
         value = outcome_text(*only);
       }
-      diffs.add(kind, subject, in_b ? std::nullopt : value, in_b ? value : std::nullopt, rank);
+      // Within a kind, the costliest first: the compile time the extra compile took.
+      diffs.add(kind, subject, in_b ? std::nullopt : value, in_b ? value : std::nullopt, rank,
+                std::max(0.0, only->duration_us));
       continue;
     }
     const bool fail_a = x->outcome == CompileOutcome::failed;
@@ -282,7 +284,8 @@ void compare_compiles(const std::string& frame, const std::vector<const CompileF
     const std::string guard_a = comparable_text(x->recompile_reason);
     const std::string guard_b = comparable_text(y->recompile_reason);
     if (!x->recompile && y->recompile)
-      diffs.add(DifferenceKind::recompile_added, subject, std::nullopt, guard_b, rank);
+      diffs.add(DifferenceKind::recompile_added, subject, std::nullopt, guard_b, rank,
+                std::max(0.0, y->duration_us));
     else if (x->recompile && !y->recompile)
       diffs.add(DifferenceKind::recompile_removed, subject, guard_a, std::nullopt, rank);
     else if (x->recompile && y->recompile && guard_a != guard_b)

@@ -1,5 +1,6 @@
 // The sentences of a comparison (compare.hpp): one function per difference kind, declared from
 // the one list TLSCOPE_DIFFERENCE_KINDS so a new kind without words does not build.
+#include <cstdio>
 #include <string>
 
 #include "tlscope/model/analysis/rank_set.hpp"
@@ -12,6 +13,13 @@ namespace {
 std::string on_ranks(const Difference& d) {
   if (d.ranks.empty()) return "";
   return " on " + model::analysis::rank_words(d.ranks, 0);
+}
+// "; 8.20 s compiling" for a compile that only one run has and whose time the log measured.
+std::string cost(const Difference& d) {
+  if (d.weight <= 0) return "";
+  char text[48];
+  std::snprintf(text, sizeof text, "; %.2f s compiling", d.weight / 1e6);
+  return text;
 }
 const std::string& A(const Difference& d) {
   static const std::string none = "(none)";
@@ -38,7 +46,7 @@ std::string words_failure_changed(const Difference& d) {
   return d.subject + on_ranks(d) + " fails differently: " + A(d) + " in A, " + B(d) + " in B";
 }
 std::string words_recompile_added(const Difference& d) {
-  return "B recompiles " + d.subject + on_ranks(d) + ": guard `" + B(d) + "` failed";
+  return "B recompiles " + d.subject + on_ranks(d) + ": guard `" + B(d) + "` failed" + cost(d);
 }
 std::string words_recompile_removed(const Difference& d) {
   return "B no longer recompiles " + d.subject + on_ranks(d) + " (A: guard `" + A(d) + "` failed)";
@@ -48,7 +56,7 @@ std::string words_guard_changed(const Difference& d) {
          "` in B";
 }
 std::string words_compile_added(const Difference& d) {
-  return "B compiles " + d.subject + on_ranks(d) + " that A did not (" + B(d) + ")";
+  return "B compiles " + d.subject + on_ranks(d) + " that A did not (" + B(d) + cost(d) + ")";
 }
 std::string words_compile_removed(const Difference& d) {
   return "B does not compile " + d.subject + on_ranks(d) + " (A: " + A(d) + ")";

@@ -68,7 +68,9 @@ struct Difference {
   std::optional<std::string> a;  // its value in A; nullopt when A has none
   std::optional<std::string> b;  // and in B
   std::vector<int64_t> ranks;    // ranks it holds on; empty for a single process or whole run
-  double weight = 0;             // orders one kind's differences (a time delta in us)
+  // Orders one kind's differences, largest first: for a compile only one run has, its compile
+  // time (us, 0 when not measured); for compile_time, B's delta (us).
+  double weight = 0;
 };
 
 enum class FrameStatus { matched, only_a, only_b };
