@@ -93,3 +93,17 @@ TEST_CASE("compare multi_rank_logs rank 1 with rank 3: 8 recompiles only rank 1 
   }
   CHECK(added == 8);
 }
+
+TEST_CASE("compare's verdict folds one frame's recompiles into one line") {
+  const std::string dir = e2e::kLogs + "/multi_rank_logs/dedicated_log_torch_trace_rank_";
+  auto scratch = e2e::scratch("real_compare_verdict");
+  auto r =
+      e2e::run_tlscope(scratch, "compare " + e2e::q(dir + "3.log") + " " + e2e::q(dir + "1.log"));
+  REQUIRE(r.exit_code == 0);
+  // The verdict is the lines between the header and the first section.
+  const size_t start = r.out.find("\n\n") + 2, end = r.out.find("\n\n", start);
+  const std::string verdict = r.out.substr(start, end - start);
+  INFO(verdict);
+  CHECK(verdict.rfind("8 like this in kernel", 0) == 0);
+  CHECK(verdict.find("s compiling in all") != std::string::npos);
+}

@@ -2,6 +2,8 @@
 // the one list TLSCOPE_DIFFERENCE_KINDS so a new kind without words does not build.
 #include <cstdio>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "tlscope/model/analysis/rank_set.hpp"
 #include "tlscope/views/compare.hpp"
@@ -119,6 +121,31 @@ std::string difference_text(const Difference& d) {
   return d.subject;
 }
 
+namespace {
+
+// The frame part of a compile's subject ("f (file) compile #3" -> "f (file)"), "" otherwise.
+std::string_view frame_of(const std::string& subject) {
+  size_t at = subject.rfind(" compile #");
+  return at == std::string::npos ? std::string_view() : std::string_view(subject).substr(0, at);
+}
+
+// One verdict line for several differences of one kind in one frame on the same ranks: "B
+// recompiles f (file) 8 times on rank 3 (compiles #7-#14), e.g. ...; 3.93 s compiling in all".
+std::string folded_line(const std::vector<const Difference*>& group) {
+  const Difference& first = *group.front();
+  if (group.size() == 1) return difference_text(first);
+  double total = 0;
+  for (const Difference* d : group) total += d->weight;
+  Difference sample = first;
+  sample.weight = 0;
+  char cost[64] = "";
+  if (total > 0) std::snprintf(cost, sizeof cost, "; %.2f s compiling in all", total / 1e6);
+  return std::to_string(group.size()) + " like this in " + std::string(frame_of(first.subject)) +
+         ": " + difference_text(sample) + cost;
+}
+
+}  // namespace
+
 std::vector<std::string> verdict(const Comparison& c, size_t max_lines) {
   std::vector<std::string> lines;
   if (c.differences.empty()) {
@@ -126,12 +153,31 @@ std::vector<std::string> verdict(const Comparison& c, size_t max_lines) {
                     std::string(c.notes.empty() ? "." : " (see the notes)."));
     return lines;
   }
+  // Differences of one kind in one frame on the same ranks are one line: a recompile storm is
+  // one fact, not five lines of the verdict.
+  std::vector<std::vector<const Difference*>> groups;
   for (const Difference& d : c.differences) {
-    if (lines.size() == max_lines) break;
-    lines.push_back(difference_text(d));
+    const std::string_view frame = frame_of(d.subject);
+    bool joined = false;
+    for (auto& g : groups) {
+      const Difference& head = *g.front();
+      if (!frame.empty() && head.kind == d.kind && head.ranks == d.ranks &&
+          frame_of(head.subject) == frame) {
+        g.push_back(&d);
+        joined = true;
+        break;
+      }
+    }
+    if (!joined) groups.push_back({&d});
   }
-  if (c.differences.size() > lines.size())
-    lines.push_back("and " + std::to_string(c.differences.size() - lines.size()) +
+  size_t shown = 0;
+  for (const auto& g : groups) {
+    if (lines.size() == max_lines) break;
+    lines.push_back(folded_line(g));
+    shown += g.size();
+  }
+  if (c.differences.size() > shown)
+    lines.push_back("and " + std::to_string(c.differences.size() - shown) +
                     " more difference(s) below");
   return lines;
 }
