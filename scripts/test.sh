@@ -35,6 +35,12 @@ if [ "$fuzz_runs" != "0" ]; then
     --runs parser_fuzz=100000 --runs store_fuzz=10000 || true
 fi
 
+# The MCP test drives `tlscope mcp` with the official MCP TypeScript SDK client, from npm.
+if [ ! -d "$build/mcp-client/node_modules/@modelcontextprotocol/sdk" ]; then
+  npm install --prefix "$build/mcp-client" --no-audit --no-fund --silent \
+    @modelcontextprotocol/sdk@1.32.2 >/dev/null
+fi
+
 cd "$build"
 # Tests run tlscope as a user would; its cache, state and config go to the build folder, not ~.
 export XDG_CACHE_HOME="$build/test-home/cache" XDG_STATE_HOME="$build/test-home/state"
