@@ -14,6 +14,7 @@
 #include "input_database.hpp"
 #include "invocation.hpp"
 #include "output_paths.hpp"
+#include "run_history.hpp"
 #include "terminal_text.hpp"
 #include "tlscope/exporters/compare_report.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
@@ -122,10 +123,22 @@ bool compare_analysed(const std::string& db) {
 // Both sides through the input cache. Logs of two runs are ingested at once, one per core; the
 // same inputs twice (the cache names a database after the input paths) are resolved once, so
 // two ingests never race for one cache file.
+// A run reference (@1, @2, a run id: run_history.hpp) as the trace folder it names, so that the
+// same run named two ways is seen as the same inputs below.
+std::optional<std::string> compare_path(const std::string& input) {
+  std::string error;
+  std::optional<std::string> trace = resolve_run_reference(input, error);
+  if (!trace) return input;
+  if (trace->empty()) std::fprintf(stderr, "tlscope compare: %s\n", terminal_safe(error).c_str());
+  return trace->empty() ? std::nullopt : trace;
+}
+
 std::optional<std::pair<std::string, std::string>> compare_inputs(const CompareOptions& o) {
+  std::optional<std::string> in_a = compare_path(o.a), in_b = compare_path(o.b);
+  if (!in_a || !in_b) return std::nullopt;
   ReadInputs a, b;
-  a.paths = {o.a};
-  b.paths = {o.b};
+  a.paths = {*in_a};
+  b.paths = {*in_b};
   const bool same =
       model::identify_inputs(a.paths).name_key == model::identify_inputs(b.paths).name_key;
   model::ResolvedDatabase ra, rb;
@@ -189,8 +202,11 @@ const CommandRegistration compare_registration(13, [](CLI::App& app, int& exit_c
   auto o = std::make_shared<CompareOptions>();
   CLI::App* cmd = app.add_subcommand(
       "compare", "What changed between two runs (each a log file, rank directory or database)");
-  cmd->add_option("A", o->a, "The first run (the baseline)")->required();
-  cmd->add_option("B", o->b, "The second run")->required();
+  cmd->add_option("A", o->a,
+                  "The first run (the baseline): a log file, rank directory, database, or a run "
+                  "`tlscope run` recorded (@1 the newest, @2, ..., or its id)")
+      ->required();
+  cmd->add_option("B", o->b, "The second run, the same way (tlscope compare @2 @1)")->required();
   cmd->add_option("--format", o->format, "text, markdown (for a bug or pull request) or json")
       ->check(CLI::IsMember({"text", "markdown", "json"}));
   cmd->add_option("-o,--output", o->out_dir,
