@@ -84,3 +84,27 @@ TEST_CASE("compare -o DIR: a page of the same comparison, log text escaped") {
       dir, "compare -o " + e2e::q(kSimple) + " " + e2e::q(kSimple) + " " + e2e::q(kFailure));
   CHECK(r.exit_code == 2);
 }
+
+TEST_CASE("compare @2 @1: the last two runs `tlscope run` recorded") {
+  auto dir = e2e::scratch("compare_runs");
+  const std::string sample = std::string(TLSCOPE_BINARY_DIR) + "/samples/runtime/tlscope-sample";
+  const std::string env = "XDG_DATA_HOME=" + e2e::q((dir / "data").string()) + " ";
+  auto in_dir = [&](const std::string& args) {
+    std::string cmd = "cd " + e2e::q(dir.string()) + " && " + env + e2e::q(e2e::kTlscope) + " " +
+                      args + " >" + e2e::q((dir / "out.txt").string()) + " 2>" +
+                      e2e::q((dir / "err.txt").string());
+    int status = std::system(cmd.c_str());
+    return std::make_pair(WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+                          e2e::slurp(dir / "out.txt"));
+  };
+  REQUIRE(in_dir("run -o r1 -- " + e2e::q(sample) + " graph-breaks").first == 0);
+  REQUIRE(in_dir("run -o r2 -- " + e2e::q(sample) + " recompiles").first == 0);
+  auto [code, out] = in_dir("compare --format json @2 @1");
+  INFO(e2e::slurp(dir / "err.txt"));
+  REQUIRE(code == 0);
+  // graph-breaks' forward against recompiles' scaled_relu and step_decay: different programs.
+  CHECK(out.find("\"kind\": \"frame_removed\"") != std::string::npos);
+  CHECK(out.find("\"kind\": \"frame_added\"") != std::string::npos);
+  CHECK(out.find("scaled_relu") != std::string::npos);
+  CHECK(in_dir("compare @1 @7").first == 2);
+}
