@@ -22,7 +22,8 @@ CREATE TABLE IF NOT EXISTS events(
   byte_offset INTEGER NOT NULL, kind TEXT NOT NULL, rank INTEGER,
   compiled_autograd_id INTEGER, frame_id INTEGER, frame_compile_id INTEGER, attempt INTEGER,
   compile_id TEXT, glog_time TEXT, thread INTEGER, pathname TEXT, lineno INTEGER,
-  metadata TEXT, payload_id INTEGER, payload_lines INTEGER NOT NULL, md5_ok INTEGER);
+  metadata TEXT, payload_id INTEGER, payload_lines INTEGER NOT NULL, md5_ok INTEGER,
+  subgraph_name TEXT);
 CREATE TABLE IF NOT EXISTS payloads(
   id INTEGER PRIMARY KEY, md5 TEXT NOT NULL, size INTEGER NOT NULL, text TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS strings(file_id INTEGER NOT NULL, idx INTEGER, filename TEXT);
