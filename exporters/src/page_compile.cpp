@@ -160,7 +160,13 @@ class CompilePageWriter {
       for (const views::PayloadEntry& e : d.payloads)
         count += e.section == section && e.subgraph.empty();
       if (count == 0) continue;
-      h += "<h2>" + std::string(title) + " (" + std::to_string(count) + ")</h2>\n";
+      h += "<h2>" + std::string(title) + " (" + std::to_string(count) + ")";
+      if (section == views::PayloadSection::kGuards && !d.guard_latency.empty()) {
+        h += " <span class=\"muted\" id=\"compile-guard-latency\">guard latency ";
+        append_html_escaped(h, d.guard_latency);
+        h += "</span>";
+      }
+      h += "</h2>\n";
       for (const views::PayloadEntry& e : d.payloads)
         if (e.section == section && e.subgraph.empty()) payload_block(e, h, budget);
     }

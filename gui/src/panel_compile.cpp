@@ -110,7 +110,9 @@ class CompilePanel : public Panel {
       for (const auto& p : d.payloads) n += p.section == section && p.subgraph.empty();
       if (n == 0) continue;
       ImGui::SetNextItemOpen(section != views::PayloadSection::kArtifacts, ImGuiCond_Appearing);
-      const std::string header = std::string(title) + "  (" + std::to_string(n) + ")";
+      std::string header = std::string(title) + "  (" + std::to_string(n) + ")";
+      if (section == views::PayloadSection::kGuards && !d.guard_latency.empty())
+        header += "  guard latency " + d.guard_latency;
       if (!ImGui::CollapsingHeader((header + "###" + title).c_str())) continue;
       ui::record("section", header);
       bool first = true;

@@ -90,6 +90,14 @@ TEST_CASE("recompile_reasons: plain text for a frame's first recompile, a JSON l
                                  "0/2 after 0/1: x size 16->32 (2)"});
 }
 
+TEST_CASE("Dynamo's original and modified bytecode are filed as code") {
+  AnalyzedDb db("torch214_bytecode", {kFixture});
+  REQUIRE(db.report().ok);
+  CHECK(db.rows("SELECT name || ' ' || category FROM compile_directory WHERE name GLOB "
+                "'*BYTECODE' ORDER BY event_id") ==
+        std::vector<std::string>{"step_ORIGINAL_BYTECODE code", "step_MODIFIED_BYTECODE code"});
+}
+
 TEST_CASE("a compile that logged no compilation_metrics is no_metrics") {
   AnalyzedDb db("torch214_no_metrics", {kFixture});
   REQUIRE(db.report().ok);

@@ -153,7 +153,12 @@ TEST_CASE("a compile's page: artifacts grouped by subgraph, metrics kept whole")
     if (p.subgraph.empty()) main_graph.push_back(p.title());
   // The invented kind's record with a payload is listed with its compile too.
   CHECK(main_graph == std::vector<std::string>{"dynamo_output_graph", "fx_graph_cache_miss",
+                                               "step_ORIGINAL_BYTECODE", "step_MODIFIED_BYTECODE",
                                                "dynamo_cpp_guards_str", "invented_kind_alpha"});
+  // The bytecode sits with the generated code.
+  for (const auto& p : d.payloads)
+    if (p.title().find("_BYTECODE") != std::string::npos)
+      CHECK(p.section == views::PayloadSection::kCode);
   REQUIRE(d.metrics.size() == 1);
   const views::CompileMetrics& m = d.metrics[0];
   auto field = [&](const std::string& name) {
@@ -170,6 +175,9 @@ TEST_CASE("a compile's page: artifacts grouped by subgraph, metrics kept whole")
   CHECK(field("a_field_from_the_future") == "kept");
   CHECK(m.unknown_fields == std::vector<std::string>{"a_field_from_the_future"});
   CHECK(d.missing_metrics.empty());
+  // The guard dump's closing line, beside the guards.
+  CHECK(d.guard_latency == "14.50 us");
+  CHECK(detail_of(db, "0/1").guard_latency == "14.5 us");  // no dump: the metrics field
   CHECK(detail_of(db, "1/0").missing_metrics ==
         "compile 1/0 has no compilation_metrics: its times are unknown");
 }

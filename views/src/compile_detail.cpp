@@ -116,6 +116,10 @@ CompileDetailReader::CompileDetailReader(const Database& db)
           "tlscope_clip(CASE WHEN j.type IN ('object', 'array') THEN j.value ELSE j.atom END) "
           "END FROM events e, json_each(CASE WHEN json_valid(e.metadata) THEN e.metadata ELSE "
           "'{}' END) j WHERE e.id = ?1 AND j.type <> 'null' ORDER BY j.id")),
+      // The line is the dump's last: searched from where it starts, never copied whole.
+      guard_latency_(db.prepare(
+          "SELECT substr(text, instr(text, 'Guard latency = ') + 16, 40) FROM payloads WHERE id "
+          "= ?1 AND instr(text, 'Guard latency = ') > 0")),
       artifact_names_(std::make_unique<ArtifactNames>(db)) {
   Result<int> loaded;
   if (db.has_table("tensors")) {
@@ -314,6 +318,23 @@ Result<CompileDetail> CompileDetailReader::read(const CompileRow& compile) {
     while (payloads_.step()) d.payloads.push_back(payload_entry(payloads_, 0, name_error));
     if (!name_error.empty()) out.fail(name_error);
     if (!payloads_.error().empty()) out.fail(payloads_.error());
+  }
+  for (const PayloadEntry& p : d.payloads) {
+    if (p.kind != "dynamo_cpp_guards_str" || !guard_latency_.ok()) continue;
+    guard_latency_.reset();
+    guard_latency_.bind(1, p.payload_id);
+    if (guard_latency_.step()) {
+      std::string rest = guard_latency_.text(0);
+      size_t end = rest.find_first_of("\r\n");
+      if (end != std::string::npos) rest.resize(end);
+      d.guard_latency = rest;
+    }
+    if (!guard_latency_.error().empty()) out.fail(guard_latency_.error());
+  }
+  if (d.guard_latency.empty()) {
+    for (const CompileMetrics& m : d.metrics)
+      for (const MetricsField& f : m.more_fields)
+        if (f.name == "guard_latency_us") d.guard_latency = f.value + " us";
   }
   Key key{compile.file_id, compile.compile_id};
   if (auto it = tensors_.find(key); it != tensors_.end()) d.tensors = it->second;

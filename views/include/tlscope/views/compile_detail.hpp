@@ -72,7 +72,10 @@ struct OtherRecord {
 struct CompileDetail {
   CompileRow compile;
   // "compile 1/0 has no compilation_metrics: its times are unknown" when it logged none, else "".
-  std::string missing_metrics;  // status, failure (fail_type, fail_reason), recompile reason
+  std::string missing_metrics;
+  // What checking the guards cost, shown beside them: the guard dump's closing "Guard latency =
+  // 14.50 us" line (PyTorch 2.14), else compilation_metrics' guard_latency_us; "" when neither.
+  std::string guard_latency;  // status, failure (fail_type, fail_reason), recompile reason
   std::vector<CompileMetrics> metrics;
   std::vector<PayloadEntry> payloads;  // log order
   std::vector<InputTensorRow> tensors;
@@ -106,7 +109,7 @@ class CompileDetailReader {
   // the window cannot give them (then the compile's own statement runs, as it always did).
   bool window_payloads(int64_t compile_row, std::vector<PayloadEntry>& payloads);
 
-  Statement payloads_, text_, metrics_, metrics_json_;
+  Statement payloads_, text_, metrics_, metrics_json_, guard_latency_;
   struct ArtifactNames;  // compile_detail.cpp
   std::unique_ptr<ArtifactNames> artifact_names_;
   size_t reads_ = 0;
