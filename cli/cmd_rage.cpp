@@ -38,8 +38,8 @@ struct RageArgs {
   bool no_probe = false;
   unsigned jobs = 0;
   int level = 6;
-  bool commands = false;  // --commands: tlscope's own recorded invocations
-  std::string command;    // --command K: the bundle of one of them
+  bool commands = false;             // --commands: tlscope's own recorded invocations
+  std::string command;               // --command K: the bundle of one of them
   std::vector<std::string> include;  // with --command: files named to be bundled too
   bool logs_only = false;
   bool dry_run = false;
@@ -127,7 +127,8 @@ int run_rage(RageArgs args) {
                                     args.no_probe, args.jobs, args.level, args.include,
                                     args.logs_only, args.dry_run});
   if (!args.include.empty() || args.logs_only || args.dry_run) {
-    std::fprintf(stderr, "tlscope rage: --include, --logs-only and --dry-run go with --command K\n");
+    std::fprintf(stderr,
+                 "tlscope rage: --include, --logs-only and --dry-run go with --command K\n");
     return kUsageOrIo;
   }
   if (args.inputs.empty()) {

@@ -9,11 +9,11 @@
 #include <filesystem>
 #include <thread>
 
-#include "tlscope/version.hpp"
 #include "command.hpp"
 #include "rage_commands.hpp"
 #include "terminal_text.hpp"
 #include "tlscope/exporters/rage/command_bundle.hpp"
+#include "tlscope/version.hpp"
 
 namespace tlscope::cli {
 namespace {

@@ -76,8 +76,9 @@ TEST_CASE("rage --command: files that are not logs are refused unless named, --d
 
   // Named explicitly: bundled under extra/, redacted. (rage --command runs are not listed, so
   // K = 0 still names the ingest.)
-  Run named = c.tlscope("rage --command 0 --include netrc.log --logs-only -o named.tar.gz "
-                        "--no-probe");
+  Run named = c.tlscope(
+      "rage --command 0 --include netrc.log --logs-only -o named.tar.gz "
+      "--no-probe");
   INFO(named.err);
   REQUIRE(named.exit_code == 0);
   std::string with = c.unpacked("named.tar.gz");

@@ -247,8 +247,10 @@ std::string describe_command_bundle(const CommandBundleOptions& options,
     member("logs/" + fs::path(log).filename().string(),
            "<- " + log + " (" + std::to_string(ec ? 0 : bytes) + " bytes, redacted)");
   }
-  if (!plan.database.empty()) member("tlscope.db", "<- a redacted copy of " + plan.database);
-  else if (run) member("tlscope.db", "ingested from the redacted logs");
+  if (!plan.database.empty())
+    member("tlscope.db", "<- a redacted copy of " + plan.database);
+  else if (run)
+    member("tlscope.db", "ingested from the redacted logs");
   if (run && options.rage.with_report) member("report/", "the HTML report of tlscope.db");
   if (run) {
     member("manifest.json", "every file with its size and MD5, what was redacted");
@@ -329,10 +331,11 @@ RageResult write_command_bundle(const CommandBundleOptions& options) {
     rage.extra_files.emplace_back("extra/" + name, std::move(text));
   }
   rage.db_path = plan.database;
-  notes += rage.db_path.empty() ? "database: not the command's (it no longer exists, the command had "
-                                  "none, or it holds files left out); ingested from the bundled "
-                                  "logs when there are any\n"
-                                : "database: " + rage.db_path + " (bundled as a redacted copy)\n";
+  notes += rage.db_path.empty()
+               ? "database: not the command's (it no longer exists, the command had "
+                 "none, or it holds files left out); ingested from the bundled "
+                 "logs when there are any\n"
+               : "database: " + rage.db_path + " (bundled as a redacted copy)\n";
   notes += record.report.empty() ? "report: none written by the command\n"
                                  : "report: the command wrote " + record.report +
                                        "; the bundle's report/ is written from the bundled "
@@ -350,6 +353,20 @@ RageResult write_command_bundle(const CommandBundleOptions& options) {
   }
   CommandRecord shown = record;
   shown.argv = redacted_command_line(record.argv, redactor, counts);
+  // A value the command line held as a secret may come back elsewhere in the record, where no
+  // rule sees it as one: CLI11 lists unexpected arguments in its own order ("not expected:
+  // --api-key -p --password X Y"), a program echoes its flags. Each such value goes everywhere.
+  for (size_t i = 0; i < record.argv.size(); ++i) {
+    const std::string& value = record.argv[i];
+    if (shown.argv[i] == value || value.size() < 4) continue;
+    std::string marker = "<redacted:" + std::string(to_string(SecretKind::kSecretOption)) + ">";
+    for (std::string* text : {&shown.stderr_tail, &shown.cwd, &shown.report, &shown.database}) {
+      for (size_t at = text->find(value); at != std::string::npos; at = text->find(value, at)) {
+        text->replace(at, value.size(), marker);
+        at += marker.size();
+      }
+    }
+  }
   std::string json = command_record_json(shown);
   redactor.redact_text(json, counts);
   redactor.redact_text(notes, counts);

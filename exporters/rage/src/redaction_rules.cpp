@@ -244,8 +244,9 @@ bool prefixed_token(std::string_view s, size_t i, std::string_view prefix, size_
 }
 
 bool match_google(std::string_view s, size_t i, SecretMatch& m) {
-  return prefixed_token(s, i, "ya29.", 20, 0, [](char c) { return is_token_char(c) || c == '.'; },
-                        SecretKind::kGoogleToken, m) ||
+  return prefixed_token(
+             s, i, "ya29.", 20, 0, [](char c) { return is_token_char(c) || c == '.'; },
+             SecretKind::kGoogleToken, m) ||
          prefixed_token(s, i, "AIza", 35, 35, is_token_char, SecretKind::kGoogleToken, m);
 }
 
@@ -363,8 +364,8 @@ bool match_assignment(std::string_view s, size_t eq, SecretMatch& m) {
   while (name > 0 && (is_word(s[name - 1]) || s[name - 1] == '-')) --name;
   if (name == name_end) return false;
   std::string_view raw = s.substr(name, name_end - name);
-  if (equals_nocase(raw, "sig") && name_end == eq && (name == 0 || s[name - 1] == '?' ||
-                                                      s[name - 1] == '&' || is_space(s[name - 1])))
+  if (equals_nocase(raw, "sig") && name_end == eq &&
+      (name == 0 || s[name - 1] == '?' || s[name - 1] == '&' || is_space(s[name - 1])))
     return match_sas_signature(s, eq + 1, m);
   bool flag = raw[0] == '-';
   bool has_lower = std::any_of(raw.begin(), raw.end(), is_lower);
@@ -387,8 +388,8 @@ bool match_assignment(std::string_view s, size_t eq, SecretMatch& m) {
 // Header names whose whole value is a credential.
 bool is_secret_header_name(std::string_view name) {
   static constexpr std::string_view kHeaders[] = {
-      "cookie",        "set-cookie",    "x-api-key",           "api-key",
-      "x-auth-token",  "private-token", "authorization",       "proxy-authorization",
+      "cookie",         "set-cookie",          "x-api-key",     "api-key",
+      "x-auth-token",   "private-token",       "authorization", "proxy-authorization",
       "x-goog-api-key", "x-amz-security-token"};
   for (auto h : kHeaders)
     if (equals_nocase(name, h)) return true;
@@ -397,8 +398,8 @@ bool is_secret_header_name(std::string_view name) {
 
 // A type in an annotation (`token: str`), which is code, not a value.
 bool is_type_name(std::string_view v) {
-  static constexpr std::string_view kTypes[] = {"str",  "int",    "float",  "bool",  "bytes",
-                                                "Any",  "dict",   "list",   "tuple", "object",
+  static constexpr std::string_view kTypes[] = {"str",  "int",    "float",       "bool",  "bytes",
+                                                "Any",  "dict",   "list",        "tuple", "object",
                                                 "None", "Tensor", "torch.Tensor"};
   for (auto t : kTypes)
     if (v == t) return true;
@@ -535,7 +536,8 @@ bool match_encoded(std::string_view s, size_t i, SecretMatch& m) {
   SecretMatch inner;
   for (size_t k = 0; k < decoded.size(); ++k) {
     if (k > 0 && is_alnum(decoded[k - 1])) continue;
-    if (match_token_shape(decoded, k, inner)) return m = {i, tail, SecretKind::kEncodedSecret}, true;
+    if (match_token_shape(decoded, k, inner))
+      return m = {i, tail, SecretKind::kEncodedSecret}, true;
   }
   return false;
 }
@@ -674,9 +676,9 @@ bool is_secret_word_name(std::string_view name) {
 }
 
 bool contains_secret_word(std::string_view upper_name, bool env_words) {
-  static constexpr std::string_view kWords[] = {"TOKEN",      "SECRET",      "PASSWORD",
-                                                "PASSWD",     "API_KEY",     "APIKEY",
-                                                "ACCESS_KEY", "PRIVATE_KEY", "CREDENTIAL"};
+  static constexpr std::string_view kWords[] = {"TOKEN",      "SECRET", "PASSWORD",   "PASSWD",
+                                                "API_KEY",    "APIKEY", "ACCESS_KEY", "PRIVATE_KEY",
+                                                "CREDENTIAL", "_PWD"};
   static constexpr std::string_view kEnvOnly[] = {"KEY",     "AUTH",    "COOKIE",
                                                   "SESSION", "PRIVATE", "PASS"};
   for (auto w : kWords)

@@ -27,7 +27,7 @@ struct CommandBundleOptions {
 
 // What a command bundle would hold, decided before anything is written (`--dry-run` prints it).
 struct CommandBundlePlan {
-  std::vector<std::string> logs;      // inputs that read as TORCH_TRACE logs: bundled, redacted
+  std::vector<std::string> logs;  // inputs that read as TORCH_TRACE logs: bundled, redacted
   // Bundled as a redacted copy; empty when none, or when files were left out (it holds their
   // text too): the bundle then ingests its own database from the logs.
   std::string database;

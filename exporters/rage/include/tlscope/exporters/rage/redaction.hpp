@@ -37,7 +37,7 @@ namespace tlscope::exporters::rage {
     "the quoted value of a JSON or dict key that names a secret: `\"api_key\": \"...\"`, "        \
     "`'token': '...'`, `\\\"password\\\": \\\"...\\\"` inside a JSON string")                     \
   X(kSecretAssignment, "secret_assignment", "the value",                                          \
-    "the value in `NAME=value`, `name = value`, `--flag=value` or `name: value` (quoted or not) "  \
+    "the value in `NAME=value`, `name = value`, `--flag=value` or `name: value` (quoted or not) " \
     "whose name names a secret (below); `num_tokens=16` and numbers, `None`, `True`, `False` "    \
     "and type names (`token: str`) are left")                                                     \
   X(kSecretEnvVar, "secret_env_var", "the value",                                                 \
@@ -55,15 +55,15 @@ namespace tlscope::exporters::rage {
     "the value of `sig=` in a URL query (Azure SAS, signed URLs), 8 or more characters")          \
   X(kSecretHeader, "secret_header", "the value",                                                  \
     "the value of a `Cookie:`, `Set-Cookie:`, `X-Api-Key:`, `Api-Key:`, `X-Auth-Token:`, "        \
-    "`Private-Token:` or `Authorization:` header (other than Bearer and Basic), to the end of "    \
+    "`Private-Token:` or `Authorization:` header (other than Bearer and Basic), to the end of "   \
     "the line or string")                                                                         \
   X(kSecretOption, "secret_option", "the value",                                                  \
     "the value after a secret-named option and a space: `--password X`, `--api-key X`, `-p X` "   \
     "(not a path, number or option), also as `'--password', 'X'` in an argument list; netrc's "   \
     "`password X` after `machine` or `login`")                                                    \
   X(kEncodedSecret, "encoded_secret", "the encoded text",                                         \
-    "a base64 run of 16 or more characters whose decoded text holds one of the token shapes "    \
-    "above or a private key block")                                                        \
+    "a base64 run of 16 or more characters whose decoded text holds one of the token shapes "     \
+    "above or a private key block")                                                               \
   X(kHomeDirectory, "home_directory", "the directory",                                            \
     "with `--redact-paths`: `$HOME` becomes `~`")                                                 \
   X(kUserName, "user_name", "the name",                                                           \
