@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -90,6 +91,27 @@ int run_child(const std::vector<std::string>& command, const std::string& trace_
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
+// While the logs are ingested and reported, a signal that would end tlscope first says where the
+// trace it captured is: the user's data, kept (not removed, not left unnamed in $TMPDIR).
+char g_kept_message[4096];
+size_t g_kept_length = 0;
+
+void say_trace_kept(int sig) {
+  if (g_kept_length > 0) {
+    ssize_t ignored = write(STDERR_FILENO, g_kept_message, g_kept_length);
+    (void)ignored;
+  }
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+void keep_trace_on_signal(const std::string& trace) {
+  std::string text = "\ntlscope run: stopped by a signal; the trace logs are kept in " + trace + "\n";
+  g_kept_length = std::min(text.size(), sizeof g_kept_message);
+  std::memcpy(g_kept_message, text.data(), g_kept_length);
+  for (int sig : kForwarded) signal(sig, say_trace_kept);
+}
+
 bool has_trace_logs(const fs::path& dir) {
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
@@ -154,19 +176,33 @@ int run_run(RunArgs& args) {
                    "and keep TORCH_TRACE?); no report\n",
                    args.command[0].c_str(), trace.c_str());
   } else {
+    if (temporary) keep_trace_on_signal(trace);
+    // Each step that fails keeps the trace (it is the only copy of what the command logged) and
+    // makes the exit status non-zero.
+    bool failed = false;
     ReadInputs inputs;
     inputs.paths = {trace};
     inputs.db = (fs::path(args.folder.out_dir) / "tlscope.db").string();
     if (std::string why = claim_report_folder(args.folder.out_dir, inputs.db); !why.empty()) {
       std::fprintf(stderr, "tlscope run: %s: %s\n", args.folder.out_dir.c_str(), why.c_str());
+      failed = true;
     } else if (auto db = resolve_read_database("run", inputs)) {
       std::printf("\n");
-      run_subcommand({"summary", *db});
+      failed |= run_subcommand({"summary", *db}) != kOk;
       std::printf("\n");
       args.folder.command = "run";
       args.folder.db_path = *db;
-      write_report_folder(args.folder);
-      if (!temporary) std::printf("trace logs kept in %s\n", trace.c_str());
+      failed |= write_report_folder(args.folder) != kOk;
+    } else {
+      failed = true;
+    }
+    if (failed) {
+      std::fprintf(stderr, "tlscope run: a step failed; the trace logs are kept in %s\n",
+                   trace.c_str());
+      temporary = false;
+      if (status == 0) status = kUsageOrIo;
+    } else if (!temporary) {
+      std::printf("trace logs kept in %s\n", trace.c_str());
     }
   }
   if (temporary) {

@@ -45,6 +45,7 @@ std::optional<std::string> resolve_read_database(const char* command, const Read
   model::ResolvedDatabase r = model::resolve_input_database(paths, options);
   if (tty && options.progress) std::fprintf(stderr, "\r%40s\r", "");
   note_inputs(r.files);
+  if (!r.note.empty()) std::fprintf(stderr, "tlscope %s: note: %s\n", command, r.note.c_str());
   if (!r.ok) {
     std::fprintf(stderr, "tlscope %s: %s\n", command, r.error.c_str());
     return std::nullopt;

@@ -5,19 +5,12 @@
 #include <filesystem>
 
 #include "tlscope/model/input_cache.hpp"
+#include "tlscope/model/safe_output.hpp"
 #include "tlscope/model/schema.hpp"
 
 namespace tlscope::gui {
 namespace fs = std::filesystem;
 namespace {
-
-std::string xdg_dir(const char* variable, const char* home_fallback) {
-  const char* v = std::getenv(variable);
-  if (v && *v == '/') return (fs::path(v) / "tlscope").string();
-  const char* home = std::getenv("HOME");
-  if (home && *home) return (fs::path(home) / home_fallback / "tlscope").string();
-  return {};
-}
 
 bool ends_with(const std::string& s, std::string_view tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
@@ -26,7 +19,7 @@ bool ends_with(const std::string& s, std::string_view tail) {
 }  // namespace
 
 std::string user_config_dir() {
-  return xdg_dir("XDG_CONFIG_HOME", ".config");
+  return model::user_folder("config");
 }
 
 bool is_bundle_name(const std::string& path) {
