@@ -175,7 +175,7 @@ TEST_CASE("private state: LINK/../x.log reads the file the kernel would, with or
   auto body = [](const std::string& out) { return out.substr(out.find('\n')); };
   CHECK(cached.exit_code == direct.exit_code);
   CHECK(body(cached.out) == body(direct.out));
-X
+  CHECK(contains(cached.out, "17068 bytes"));  // comp_failure.log's size, not simple.log's
   REQUIRE(tlscope_in(dir, "ingest link/../x.log --db l.db").exit_code == 0);
   RunResult stored = tlscope_in(dir, "query l.db \"SELECT path FROM files\"");
   CHECK(contains(stored.out, (dir / "a" / "x.log").string()));

@@ -244,3 +244,18 @@ TEST_CASE("safe writes: a database path past SQLite's limit is named, not a temp
   CHECK_FALSE(contains(r.err, ".ingest-"));
   CHECK(files_in(deep).empty());
 }
+
+TEST_CASE("safe writes: a merge refused for a shard's content names that shard") {
+  fs::path dir = scratch("sw_merge_shard");
+  REQUIRE(tlscope_in(dir, "ingest --no-analyze " + q(kSimple) + " --db a.db").exit_code == 0);
+  REQUIRE(tlscope_in(dir, "ingest --no-analyze " + q(kLogs + "/comp_failure.log") + " --db b.db")
+              .exit_code == 0);
+  {
+    tlscope::model::Connection b((dir / "b.db").string());
+    b.exec("DROP TABLE payloads");
+  }
+  RunResult r = tlscope_in(dir, "merge a.db b.db --db out.db");
+  CHECK(r.exit_code == 2);
+  CHECK(contains(r.err, "tlscope merge: b.db: "));
+  CHECK_FALSE(fs::exists(dir / "out.db"));
+}
