@@ -106,7 +106,8 @@ void say_trace_kept(int sig) {
 }
 
 void keep_trace_on_signal(const std::string& trace) {
-  std::string text = "\ntlscope run: stopped by a signal; the trace logs are kept in " + trace + "\n";
+  std::string text =
+      "\ntlscope run: stopped by a signal; the trace logs are kept in " + trace + "\n";
   g_kept_length = std::min(text.size(), sizeof g_kept_message);
   std::memcpy(g_kept_message, text.data(), g_kept_length);
   for (int sig : kForwarded) signal(sig, say_trace_kept);

@@ -37,8 +37,7 @@ std::string folder_identity(const std::string& dir) {
 std::string stamp_text(const std::string& dir, const std::string& db_path) {
   return std::string(kStampMagic) + "\nThis folder is a tlscope report (tlscope " +
          std::string(tlscope::kVersion) + "); tlscope report may replace it whole.\n" +
-         folder_identity(dir) +
-         "\ndatabase: " + db_path + "\n";
+         folder_identity(dir) + "\ndatabase: " + db_path + "\n";
 }
 
 // "" when `dir` holds a stamp tlscope wrote for it: a regular file (not a link) of this user's
@@ -81,7 +80,8 @@ std::string report_folder_refusal(const std::string& name) {
   if (fs::is_empty(dir, ec) && !ec) return {};
   std::string why = stamp_problem(dir);
   if (why.empty()) return {};
-  return "is a folder that is not a tlscope report (" + why + "); not written over, give another -o";
+  return "is a folder that is not a tlscope report (" + why +
+         "); not written over, give another -o";
 }
 
 std::string claim_report_folder(const std::string& name, const std::string& db_path) {
@@ -90,8 +90,8 @@ std::string claim_report_folder(const std::string& name, const std::string& db_p
   if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
     return "cannot create the folder: " + std::string(std::strerror(errno));
   if (!stamp_problem(dir).empty()) {
-    if (std::string why = model::write_file_atomically(dir + "/" + kReportStamp,
-                                                       stamp_text(dir, db_path));
+    if (std::string why =
+            model::write_file_atomically(dir + "/" + kReportStamp, stamp_text(dir, db_path));
         !why.empty())
       return why;
   }
@@ -153,8 +153,8 @@ int write_report_folder(const ReportFolderOptions& o) {
   if (fs::path(db).parent_path() == fs::path(target)) {
     const std::string carried = building.path() + "/" + fs::path(db).filename().string();
     if (::link(db.c_str(), carried.c_str()) != 0)
-      return refuse("cannot keep the database " + o.db_path + " in the new report: " +
-                    std::strerror(errno));
+      return refuse("cannot keep the database " + o.db_path +
+                    " in the new report: " + std::strerror(errno));
   }
   if (std::string why = building.publish(0755, [&] { return report_folder_refusal(target); });
       !why.empty())

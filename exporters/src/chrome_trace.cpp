@@ -129,8 +129,9 @@ ChromeTraceResult export_chrome_trace(const std::string& db_path, const std::str
   // the path is replaced, never written through. Only a device or FIFO is written in place
   // (-o /dev/stdout, whose link a rename would replace; stdout may be a file then).
   struct stat st {};
-  bool in_place = out_path.rfind("/dev/", 0) == 0 || out_path.rfind("/proc/", 0) == 0 ||
-                  (::stat(out_path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode));
+  bool in_place =
+      out_path.rfind("/dev/", 0) == 0 || out_path.rfind("/proc/", 0) == 0 ||
+      (::stat(out_path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode));
   if (in_place) {
     int fd = ::open(out_path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
     bool written = fd >= 0 && write_trace(*trace, fd, result.events);

@@ -74,8 +74,8 @@ bool save_settings(const std::string& config_dir, const ViewerSettings& s, std::
   out << "window_width=" << s.window_width << "\nwindow_height=" << s.window_height
       << "\nnav_width=" << s.nav_width << "\ndetails_width=" << s.details_width << "\n";
   for (const auto& r : s.recent) out << "recent=" << r << "\n";
-  std::string why = model::write_file_atomically((fs::path(config_dir) / kFileName).string(),
-                                                 out.str(), 0600);
+  std::string why =
+      model::write_file_atomically((fs::path(config_dir) / kFileName).string(), out.str(), 0600);
   if (!why.empty() && error) *error = why;
   return why.empty();
 }

@@ -94,15 +94,15 @@ MergeResult merge_databases(const std::string& db_path, const std::vector<std::s
       db.exec("BEGIN IMMEDIATE");
       try {
         naming_shard(shards[i], [&] {
-        for (int64_t file : merger.files()) {
-          FileOutcome outcome = merger.copy_file(file);
-          if (outcome.duplicate_of.empty()) {
-            result.events += outcome.events;
-            result.errors += outcome.errors;
-            result.bytes += outcome.bytes;
+          for (int64_t file : merger.files()) {
+            FileOutcome outcome = merger.copy_file(file);
+            if (outcome.duplicate_of.empty()) {
+              result.events += outcome.events;
+              result.errors += outcome.errors;
+              result.bytes += outcome.bytes;
+            }
+            result.files.push_back(std::move(outcome));
           }
-          result.files.push_back(std::move(outcome));
-        }
         });
         db.exec("COMMIT");
       } catch (...) {

@@ -32,7 +32,8 @@ mode_t current_umask() {
   std::ifstream status("/proc/self/status");
   std::string line;
   while (std::getline(status, line))
-    if (line.rfind("Umask:", 0) == 0) return static_cast<mode_t>(std::strtoul(line.c_str() + 6, nullptr, 8));
+    if (line.rfind("Umask:", 0) == 0)
+      return static_cast<mode_t>(std::strtoul(line.c_str() + 6, nullptr, 8));
   return 022;
 }
 
@@ -254,7 +255,8 @@ std::string ensure_private_folder(const std::string& dir) {
     }
     if (::lstat(dir.c_str(), &st) != 0) return dir + ": " + std::strerror(errno);
   }
-  if (S_ISLNK(st.st_mode)) return dir + ": is a symbolic link; refused (tlscope keeps its state in a folder of its own)";
+  if (S_ISLNK(st.st_mode))
+    return dir + ": is a symbolic link; refused (tlscope keeps its state in a folder of its own)";
   if (!S_ISDIR(st.st_mode)) return dir + ": is not a folder";
   if (st.st_uid != ::geteuid())
     return dir + ": is owned by another user (uid " + std::to_string(st.st_uid) + "); refused";
@@ -282,7 +284,8 @@ std::string user_folder(std::string_view kind) {
     home = h;
   } else {
     // HOME unset or relative: the password database's home, never a folder shared with others.
-    struct passwd pw {}, *found = nullptr;
+    struct passwd pw {
+    }, *found = nullptr;
     char buf[4096];
     if (::getpwuid_r(::geteuid(), &pw, buf, sizeof buf, &found) == 0 && found && pw.pw_dir &&
         pw.pw_dir[0] == '/')

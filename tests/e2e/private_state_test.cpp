@@ -4,8 +4,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <catch2/catch.hpp>
+#include <chrono>
 
 #include "everyday_support.hpp"
 
@@ -102,8 +102,7 @@ TEST_CASE("private state: a 50 MB command log is bounded and every command stays
   }
   auto start = std::chrono::steady_clock::now();
   RunResult r = tlscope_in(dir, "--version");
-  double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   CHECK(r.exit_code == 0);
   CHECK(seconds < 0.5);
   start = std::chrono::steady_clock::now();
@@ -149,8 +148,8 @@ TEST_CASE("private state: a clean-up removes only builds nobody holds, whatever 
     fs::last_write_time(p, fs::file_time_type::clock::now() - std::chrono::hours(1));
   }
   // x.log changes, so the database is rebuilt while `live` is held.
-  RunResult r = run_line(dir, "echo >> x.log; flock " + q(live.string()) + " " + q(kTlscope) +
-                                  " summary x.log");
+  RunResult r = run_line(
+      dir, "echo >> x.log; flock " + q(live.string()) + " " + q(kTlscope) + " summary x.log");
   CHECK(r.exit_code == 0);
   CHECK(fs::exists(foreign));
   CHECK(fs::exists(live));

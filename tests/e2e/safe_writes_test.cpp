@@ -124,8 +124,8 @@ TEST_CASE("safe writes: a rewritten report keeps no stale page and the old one u
   int held = ::open((live / ".tlscope-lock").c_str(), O_RDONLY);
   REQUIRE(::flock(held, LOCK_EX) == 0);
   // A full disk (here: the file size limit) is exit 2 and the earlier report stays whole.
-  RunResult full = run_line(dir, "ulimit -f 8; " + q(kTlscope) + " report " + q(db) + " -o " +
-                                     q(out.string()));
+  RunResult full =
+      run_line(dir, "ulimit -f 8; " + q(kTlscope) + " report " + q(db) + " -o " + q(out.string()));
   CHECK(full.exit_code == 2);
   CHECK(contains(full.err, "file too large"));
   CHECK(slurp(out / "index.html") == index);
@@ -139,8 +139,9 @@ TEST_CASE("safe writes: two reports into one folder at once leave one whole repo
   fs::path dir = scratch("sw_report_race");
   std::string db = ingested(dir);
   std::string db2 = (dir / "t.db").string();
-  REQUIRE(tlscope_in(dir, "ingest " + q(kLogs + "/comp_failure.log") + " --db " + q(db2))
-              .exit_code == 0);
+  REQUIRE(
+      tlscope_in(dir, "ingest " + q(kLogs + "/comp_failure.log") + " --db " + q(db2)).exit_code ==
+      0);
   fs::path out = dir / "rep";
   for (int round = 0; round < 3; ++round) {
     RunResult r = run_line(dir, q(kTlscope) + " report " + q(db) + " -o rep & " + q(kTlscope) +
@@ -159,8 +160,8 @@ TEST_CASE("safe writes: two reports into one folder at once leave one whole repo
 TEST_CASE("safe writes: export and report past ulimit -f exit 2 and leave nothing") {
   fs::path dir = scratch("sw_fsize");
   std::string db = ingested(dir);
-  RunResult r = run_line(dir, "ulimit -f 4; " + q(kTlscope) + " export chrome-trace " + q(db) +
-                                  " -o trace.json");
+  RunResult r = run_line(
+      dir, "ulimit -f 4; " + q(kTlscope) + " export chrome-trace " + q(db) + " -o trace.json");
   CHECK(r.exit_code == 2);
   CHECK(contains(r.err, "trace.json"));
   CHECK(contains(r.err, "file too large"));
@@ -193,10 +194,10 @@ TEST_CASE("safe writes: export -o FILE replaces planted links, never writes thro
 TEST_CASE("safe writes: run keeps the trace when a later step fails, and says so") {
   fs::path dir = scratch("sw_run_keep");
   // The command writes its trace, then puts a file where the report folder goes.
-  std::string child = "sh -c " +
-                      q("cp " + kSimple +
-                        " \"$TORCH_TRACE/dedicated_log_torch_trace_rank_0_x.log\" && echo x > " +
-                        (dir / "out").string());
+  std::string child =
+      "sh -c " +
+      q("cp " + kSimple + " \"$TORCH_TRACE/dedicated_log_torch_trace_rank_0_x.log\" && echo x > " +
+        (dir / "out").string());
   RunResult r = run_line(dir, "TMPDIR=" + q(dir.string()) + " " + q(kTlscope) + " run -o " +
                                   q((dir / "out").string()) + " -- " + child);
   CHECK(r.exit_code != 0);
@@ -216,14 +217,15 @@ TEST_CASE("safe writes: SIGTERM while run ingests keeps the trace and says where
     for (int i = 0; i < 120; ++i) out << simple;  // ~30 MB: the ingest takes a while
   }
   // The command writes its trace and exits; a helper sends tlscope SIGTERM once it ingests.
-  std::string child = "sh -c " +
-                      q("cp " + big.string() +
-                        " \"$TORCH_TRACE/dedicated_log_torch_trace_rank_0_x.log\"; "
-                        "( for i in $(seq 1 400); do ls -a " +
-                        dir.string() + "/out 2>/dev/null | grep -q ingest- && break; "
-                        "sleep 0.02; done; kill -TERM $PPID ) >/dev/null 2>&1 &");
-  RunResult r = run_line(dir, "TMPDIR=" + q(dir.string()) + " " + q(kTlscope) + " run -o " +
-                                  q((dir / "out").string()) + " -- " + child + "; rc=$?; wait; exit $rc");
+  std::string child = "sh -c " + q("cp " + big.string() +
+                                   " \"$TORCH_TRACE/dedicated_log_torch_trace_rank_0_x.log\"; "
+                                   "( for i in $(seq 1 400); do ls -a " +
+                                   dir.string() +
+                                   "/out 2>/dev/null | grep -q ingest- && break; "
+                                   "sleep 0.02; done; kill -TERM $PPID ) >/dev/null 2>&1 &");
+  RunResult r =
+      run_line(dir, "TMPDIR=" + q(dir.string()) + " " + q(kTlscope) + " run -o " +
+                        q((dir / "out").string()) + " -- " + child + "; rc=$?; wait; exit $rc");
   CHECK(r.exit_code != 0);
   size_t at = r.err.find("kept in ");
   REQUIRE(at != std::string::npos);

@@ -79,7 +79,9 @@ void append_string_array(std::string& out, const std::vector<std::string>& items
 std::string read_tail(const std::string& path, uint64_t limit, std::string* problem) {
   int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) {
-    if (errno != ENOENT) *problem = path + ": " + (errno == ELOOP ? "is a symbolic link" : std::strerror(errno)) + "; not read";
+    if (errno != ENOENT)
+      *problem = path + ": " + (errno == ELOOP ? "is a symbolic link" : std::strerror(errno)) +
+                 "; not read";
     return {};
   }
   struct stat st {};
@@ -99,7 +101,8 @@ std::string read_tail(const std::string& path, uint64_t limit, std::string* prob
     }
     text.resize(got);
     // Started inside a record: its rest is no record.
-    if (from > 0) text.erase(0, text.find('\n') == std::string::npos ? text.size() : text.find('\n') + 1);
+    if (from > 0)
+      text.erase(0, text.find('\n') == std::string::npos ? text.size() : text.find('\n') + 1);
   }
   close(fd);
   return text;
@@ -311,8 +314,8 @@ std::string append_command_record(const std::string& dir, const CommandRecord& r
   std::string text = bounded_json(record);
   // Without O_NONBLOCK a FIFO planted there would block the open; without O_NOFOLLOW a link
   // would be written through.
-  int fd = open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
-                0600);
+  int fd =
+      open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
   if (fd < 0) {
     struct stat st {};
     if (errno == ELOOP) return path + ": is a symbolic link; refused";
