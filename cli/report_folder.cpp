@@ -59,7 +59,9 @@ std::string stamp_problem(const std::string& dir) {
   const std::string identity = folder_identity(dir);
   if (text.rfind(std::string(kStampMagic) + "\n", 0) != 0 ||
       text.find("\n" + identity + "\n") == std::string::npos)
-    return std::string("its ") + kReportStamp + " was not written by tlscope for this folder";
+    return std::string("its ") + kReportStamp +
+           " was not written by tlscope for this folder: planted, copied, or left by an older "
+           "tlscope; remove the folder yourself if it is a report";
   return {};
 }
 

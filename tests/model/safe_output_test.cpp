@@ -12,7 +12,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "scratch_files.hpp"
+#include "common/scratch_files.hpp"
 
 namespace fs = std::filesystem;
 using namespace tlscope::model;
@@ -140,12 +140,18 @@ TEST_CASE("safe output: user folders ignore relative values and never fall back 
   ::setenv("XDG_CACHE_HOME", "/abs/cache", 1);
   CHECK(user_folder("cache") == "/abs/cache/tlscope");
   ::unsetenv("XDG_CACHE_HOME");
+  std::string saved_state = std::getenv("XDG_STATE_HOME") ? std::getenv("XDG_STATE_HOME") : "";
+  std::string saved_config = std::getenv("XDG_CONFIG_HOME") ? std::getenv("XDG_CONFIG_HOME") : "";
+  ::unsetenv("XDG_STATE_HOME");
+  ::unsetenv("XDG_CONFIG_HOME");
   ::setenv("HOME", "/home/someone", 1);
   CHECK(user_folder("cache") == "/home/someone/.cache/tlscope");
   CHECK(user_folder("state") == "/home/someone/.local/state/tlscope");
   CHECK(user_folder("config") == "/home/someone/.config/tlscope");
   ::setenv("HOME", saved_home.c_str(), 1);
   if (saved_cache) ::setenv("XDG_CACHE_HOME", cache.c_str(), 1);
+  if (!saved_state.empty()) ::setenv("XDG_STATE_HOME", saved_state.c_str(), 1);
+  if (!saved_config.empty()) ::setenv("XDG_CONFIG_HOME", saved_config.c_str(), 1);
 }
 
 TEST_CASE("safe output: paths resolve as the kernel does, .. after a link included") {
