@@ -206,6 +206,7 @@ int run_run(RunArgs& args) {
       std::printf("trace logs kept in %s\n", trace.c_str());
     }
   }
+  for (int sig : kForwarded) signal(sig, SIG_DFL);  // the trace is no longer announced as kept
   if (temporary) {
     std::error_code ec;
     fs::remove_all(trace, ec);
