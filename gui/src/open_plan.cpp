@@ -74,9 +74,18 @@ OpenPlan plan_open(const std::vector<std::string>& inputs) {
     plan.error = identity.problems.front();
     return plan;
   }
+  // The viewer keeps what it opens in the input cache: it must be this user's private folder.
+  const std::string cache = model::input_cache_dir();
+  if (std::string why = cache.empty() ? std::string("no cache folder: HOME and XDG_CACHE_HOME "
+                                                    "are unset")
+                                      : model::ensure_private_folder(cache);
+      !why.empty()) {
+    plan.error = why;
+    return plan;
+  }
   if (bundles) {
     // Keyed by content (path, size, mtime): a changed bundle is extracted afresh.
-    plan.db_path = model::input_cache_dir() + "/bundle-" + identity.content_key + ".db";
+    plan.db_path = cache + "/bundle-" + identity.content_key + ".db";
     std::error_code ec;
     plan.ready = fs::is_regular_file(plan.db_path, ec);
   } else {

@@ -255,7 +255,9 @@ InputIdentity identify_inputs(const std::vector<std::string>& inputs) {
 }
 
 std::string cached_database_path(const InputIdentity& identity) {
-  return input_cache_dir() + "/" + identity.name_key + ".db";
+  std::string dir = input_cache_dir();
+  if (dir.empty()) return {};  // no cache folder: never a path under /
+  return dir + "/" + identity.name_key + ".db";
 }
 
 ResolvedDatabase resolve_input_database(const std::vector<std::string>& inputs,

@@ -30,7 +30,8 @@ struct InputIdentity {
 };
 InputIdentity identify_inputs(const std::vector<std::string>& inputs);
 
-// input_cache_dir()/<name_key>.db: the one place the CLI and the viewer look for these inputs.
+// input_cache_dir()/<name_key>.db: the one place the CLI and the viewer look for these inputs
+// ("" when there is no cache folder).
 std::string cached_database_path(const InputIdentity& identity);
 
 struct ResolveOptions {
