@@ -273,6 +273,9 @@ std::string user_folder(std::string_view kind) {
   } else if (kind == "state") {
     upper = "XDG_STATE_HOME";
     fallback = ".local/state";
+  } else if (kind == "data") {
+    upper = "XDG_DATA_HOME";
+    fallback = ".local/share";
   } else {
     upper = "XDG_CONFIG_HOME";
     fallback = ".config";

@@ -102,8 +102,9 @@ class PrivateFolder {
 // 0700 (its missing parents too) when it does not exist. "" or why not, naming `dir`.
 std::string ensure_private_folder(const std::string& dir);
 
-// Where tlscope keeps per-user state of `kind` ("cache", "state", "config"):
-// $XDG_<KIND>_HOME/tlscope when that is absolute, else <home>/.cache|.local/state|.config/tlscope
+// Where tlscope keeps per-user state of `kind` ("cache", "state", "data", "config"):
+// $XDG_<KIND>_HOME/tlscope when that is absolute, else
+// <home>/.cache|.local/state|.local/share|.config/tlscope
 // with home $HOME when absolute, else the password database's home of this user. "" when none
 // is known (a relative value counts as unset; nothing falls back to a shared /tmp).
 std::string user_folder(std::string_view kind);
