@@ -11,10 +11,15 @@
 #include <vector>
 
 #include "command.hpp"
+#include "compare_json.hpp"
 #include "mcp/mcp_server.hpp"
 #include "mcp/run_answers.hpp"
+#include "summary_json.hpp"
 #include "terminal_text.hpp"
+#include "tlscope/model/analysis/analyze.hpp"
 #include "tlscope/model/input_cache.hpp"
+#include "tlscope/views/compare.hpp"
+#include "tlscope/views/run_summary.hpp"
 
 namespace tlscope::cli {
 namespace {
@@ -31,6 +36,35 @@ std::string open_run_database(const std::string& resolved_path) {
   return r.path;
 }
 
+// A database the input cache resolved, with its analysis tables (a database ingested with
+// --no-analyze gets them, as `tlscope compare` does).
+void require_analysis(const std::string& db) {
+  model::analysis::EnsuredAnalysis analysed = model::analysis::ensure_analysis(db);
+  if (!analysed.ok) throw mcp::ToolError(analysed.error);
+}
+
+// The answers of `summary --format json` and `compare --format json`: the same views/ models
+// written by the same writers, read back as JSON for the protocol.
+mcp::json summary_answer(const std::string& db_path) {
+  require_analysis(db_path);
+  views::Database db(db_path);
+  if (std::string why = db.not_tlscope_reason(); !why.empty()) throw mcp::ToolError(why);
+  views::Result<views::RunSummary> s = views::load_run_summary(db);
+  if (!s.ok()) throw mcp::ToolError(s.error);
+  return mcp::json::parse(summary_json(*s));
+}
+
+mcp::json compare_answer(const std::string& a_path, const std::string& b_path) {
+  require_analysis(a_path);
+  require_analysis(b_path);
+  views::Database a(a_path), b(b_path);
+  for (const views::Database* db : {&a, &b})
+    if (std::string why = db->not_tlscope_reason(); !why.empty()) throw mcp::ToolError(why);
+  views::Result<views::Comparison> c = views::compare_runs(a, b);
+  if (!c.ok()) throw mcp::ToolError(c.error);
+  return mcp::json::parse(compare_json(*c));
+}
+
 int run_mcp(const McpArgs& args) {
   std::vector<std::string> roots = args.roots;
   if (roots.empty()) {
@@ -38,8 +72,8 @@ int run_mcp(const McpArgs& args) {
     std::unique_ptr<char, decltype(&free)> cwd(getcwd(nullptr, 0), &free);
     if (cwd) roots.emplace_back(cwd.get());
   }
-  mcp::ToolContext context{mcp::AllowedRoots(roots), open_run_database, nullptr, nullptr,
-                           mcp::compile_json, mcp::query_json};
+  mcp::ToolContext context{mcp::AllowedRoots(roots), open_run_database, summary_answer,
+                           compare_answer,           mcp::compile_json, mcp::query_json};
   for (const std::string& problem : context.roots.problems())
     std::fprintf(stderr, "tlscope mcp: --root %s\n", terminal_safe(problem).c_str());
   if (context.roots.roots().empty()) {

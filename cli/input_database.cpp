@@ -27,41 +27,57 @@ CLI::Option* add_read_inputs(CLI::App* cmd, ReadInputs& inputs) {
   return positional;
 }
 
-std::optional<std::string> resolve_read_database(const char* command, const ReadInputs& inputs) {
+namespace {
+
+model::ResolveOptions read_options(const ReadInputs& inputs) {
   model::ResolveOptions options;
   options.db_path = inputs.db;
   options.jobs = std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
-  bool tty = isatty(STDERR_FILENO);
-  if (tty) {
-    options.progress = [](const model::IngestProgress& p) {
-      if (p.bytes_total > 0)
-        std::fprintf(stderr, "\ringesting %5.1f / %.1f MB", p.bytes_done / 1e6,
-                     p.bytes_total / 1e6);
-    };
-  }
-  // `--db FILE` without inputs names the database itself; `@1`, `@2`, ... a run `tlscope run`
-  // recorded (run_history.hpp).
+  return options;
+}
+
+// `--db FILE` without inputs names the database itself; `@1`, `@2`, ... a run `tlscope run`
+// recorded (run_history.hpp). nullopt with `error` set when a run reference names no run.
+std::optional<std::vector<std::string>> read_input_paths(const ReadInputs& inputs,
+                                                         model::ResolveOptions& o,
+                                                         std::string& error) {
   std::vector<std::string> paths = inputs.paths;
   for (std::string& path : paths) {
-    std::string error;
     if (std::optional<std::string> trace = resolve_run_reference(path, error)) {
-      if (trace->empty()) {
-        std::fprintf(stderr, "tlscope %s: %s\n", command, terminal_safe(error).c_str());
-        return std::nullopt;
-      }
+      if (trace->empty()) return std::nullopt;
       path = *trace;
     }
   }
   if (paths.empty() && !inputs.db.empty()) {
     paths.push_back(inputs.db);
-    options.db_path.clear();
+    o.db_path.clear();
   }
-  model::ResolvedDatabase r = model::resolve_input_database(paths, options);
-  if (tty && options.progress) std::fprintf(stderr, "\r%40s\r", "");
+  return paths;
+}
+
+model::ResolvedDatabase resolve_with(const ReadInputs& inputs, model::ResolveOptions& options) {
+  std::string error;
+  std::optional<std::vector<std::string>> paths = read_input_paths(inputs, options, error);
+  if (!paths) {
+    model::ResolvedDatabase refused;
+    refused.error = error;
+    return refused;
+  }
+  return model::resolve_input_database(*paths, options);
+}
+
+}  // namespace
+
+model::ResolvedDatabase resolve_read_inputs_quietly(const ReadInputs& inputs) {
+  model::ResolveOptions options = read_options(inputs);
+  return resolve_with(inputs, options);
+}
+
+std::optional<std::string> report_resolved(const char* command, const model::ResolvedDatabase& r) {
   note_inputs(r.files);
   if (!r.note.empty()) std::fprintf(stderr, "tlscope %s: note: %s\n", command, r.note.c_str());
   if (!r.ok) {
-    std::fprintf(stderr, "tlscope %s: %s\n", command, r.error.c_str());
+    std::fprintf(stderr, "tlscope %s: %s\n", command, terminal_safe(r.error).c_str());
     return std::nullopt;
   }
   note_database(r.path);
@@ -74,6 +90,21 @@ std::optional<std::string> resolve_read_database(const char* command, const Read
                  r.path.c_str());
   }
   return r.path;
+}
+
+std::optional<std::string> resolve_read_database(const char* command, const ReadInputs& inputs) {
+  model::ResolveOptions options = read_options(inputs);
+  bool tty = isatty(STDERR_FILENO);
+  if (tty) {
+    options.progress = [](const model::IngestProgress& p) {
+      if (p.bytes_total > 0)
+        std::fprintf(stderr, "\ringesting %5.1f / %.1f MB", p.bytes_done / 1e6,
+                     p.bytes_total / 1e6);
+    };
+  }
+  model::ResolvedDatabase r = resolve_with(inputs, options);
+  if (tty && options.progress) std::fprintf(stderr, "\r%40s\r", "");
+  return report_resolved(command, r);
 }
 
 bool print_input_problems(const char* command, const std::vector<std::string>& paths) {
