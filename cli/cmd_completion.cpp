@@ -3,11 +3,11 @@
 // CMakeLists.txt) and the install puts it in share/bash-completion/completions; users without
 // the install can `source <(tlscope completion bash)`.
 #include <cstdio>
-#include <fstream>
 #include <memory>
 
-#include "tlscope/version.hpp"
 #include "command.hpp"
+#include "tlscope/model/safe_output.hpp"
+#include "tlscope/version.hpp"
 
 namespace tlscope::cli {
 namespace {
@@ -89,10 +89,9 @@ const CommandRegistration completion_registration(95, [](CLI::App& app, int& exi
       std::fputs(script.c_str(), stdout);
       return;
     }
-    std::ofstream out(args->out, std::ios::binary | std::ios::trunc);
-    out << script;
-    if (!out) {
-      std::fprintf(stderr, "tlscope completion: %s: cannot write\n", args->out.c_str());
+    // Replaced atomically, never written through a link there (model/safe_output.hpp).
+    if (std::string why = model::write_file_atomically(args->out, script); !why.empty()) {
+      std::fprintf(stderr, "tlscope completion: %s\n", why.c_str());
       exit_code = kUsageOrIo;
     }
   });

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -95,6 +96,28 @@ int run_child(const std::vector<std::string>& command, const std::string& trace_
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
+// While the logs are ingested and reported, a signal that would end tlscope first says where the
+// trace it captured is: the user's data, kept (not removed, not left unnamed in $TMPDIR).
+char g_kept_message[4096];
+size_t g_kept_length = 0;
+
+void say_trace_kept(int sig) {
+  if (g_kept_length > 0) {
+    ssize_t ignored = write(STDERR_FILENO, g_kept_message, g_kept_length);
+    (void)ignored;
+  }
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+void keep_trace_on_signal(const std::string& trace) {
+  std::string text =
+      "\ntlscope run: stopped by a signal; the trace logs are kept in " + trace + "\n";
+  g_kept_length = std::min(text.size(), sizeof g_kept_message);
+  std::memcpy(g_kept_message, text.data(), g_kept_length);
+  for (int sig : kForwarded) signal(sig, say_trace_kept);
+}
+
 bool has_trace_logs(const fs::path& dir) {
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
@@ -160,7 +183,8 @@ int run_run(RunArgs& args) {
   int status = run_child(args.command, trace);
   if (run) {
     run->exit_status = status;
-    run->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    run->seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::string error;
     if (!save_run(*run, error)) std::fprintf(stderr, "tlscope run: %s\n", error.c_str());
   }
@@ -179,18 +203,23 @@ int run_run(RunArgs& args) {
                    "and keep TORCH_TRACE?); no report\n",
                    args.command[0].c_str(), trace.c_str());
   } else {
+    keep_trace_on_signal(trace);
+    // Each step that fails keeps the trace (it is the only copy of what the command logged) and
+    // makes the exit status non-zero.
+    bool failed = false;
     ReadInputs inputs;
     inputs.paths = {trace};
     inputs.db = (fs::path(args.folder.out_dir) / "tlscope.db").string();
     if (std::string why = claim_report_folder(args.folder.out_dir, inputs.db); !why.empty()) {
       std::fprintf(stderr, "tlscope run: %s: %s\n", args.folder.out_dir.c_str(), why.c_str());
+      failed = true;
     } else if (auto db = resolve_read_database("run", inputs)) {
       std::printf("\n");
-      run_subcommand({"summary", *db});
+      failed |= run_subcommand({"summary", *db}) != kOk;
       std::printf("\n");
       args.folder.command = "run";
       args.folder.db_path = *db;
-      write_report_folder(args.folder);
+      failed |= write_report_folder(args.folder) != kOk;
       if (run) {
         // What compare and `tlscope runs` show of the run: its PyTorch, read once from the logs.
         views::Database read(*db);
@@ -200,13 +229,22 @@ int run_run(RunArgs& args) {
         if (!run->torch_version.empty() && !save_run(*run, error))
           std::fprintf(stderr, "tlscope run: %s\n", error.c_str());
       }
-      if (run)
-        std::printf("run recorded as %s (tlscope runs; tlscope compare @2 @1), trace in %s\n",
-                    run->id.c_str(), trace.c_str());
-      else if (!temporary)
-        std::printf("trace logs kept in %s\n", trace.c_str());
+    } else {
+      failed = true;
+    }
+    if (failed) {
+      std::fprintf(stderr, "tlscope run: a step failed; the trace logs are kept in %s\n",
+                   trace.c_str());
+      temporary = false;
+      if (status == 0) status = kUsageOrIo;
+    } else if (run) {
+      std::printf("run recorded as %s (tlscope runs; tlscope compare @2 @1), trace in %s\n",
+                  run->id.c_str(), trace.c_str());
+    } else if (!temporary) {
+      std::printf("trace logs kept in %s\n", trace.c_str());
     }
   }
+  for (int sig : kForwarded) signal(sig, SIG_DFL);  // the trace is no longer announced as kept
   if (temporary) {
     std::error_code ec;
     fs::remove_all(trace, ec);

@@ -75,6 +75,7 @@ model::ResolvedDatabase resolve_read_inputs_quietly(const ReadInputs& inputs) {
 
 std::optional<std::string> report_resolved(const char* command, const model::ResolvedDatabase& r) {
   note_inputs(r.files);
+  if (!r.note.empty()) std::fprintf(stderr, "tlscope %s: note: %s\n", command, r.note.c_str());
   if (!r.ok) {
     std::fprintf(stderr, "tlscope %s: %s\n", command, terminal_safe(r.error).c_str());
     return std::nullopt;

@@ -15,6 +15,7 @@
 
 #include "command.hpp"
 #include "invocation.hpp"
+#include "tlscope/model/safe_output.hpp"
 #include "tlscope/model/sqlite.hpp"
 #include "tlscope/version.hpp"
 
@@ -121,6 +122,9 @@ int main(int argc, char** argv) {
   open_standard_streams();             // before anything opens a file
   set_heap_policy();                   // before the first allocation of any size
   tlscope::model::configure_sqlite();  // before any thread or database exists
+  // Past `ulimit -f` a write fails with EFBIG and is reported (exit 2, temporaries removed)
+  // instead of SIGXFSZ killing tlscope with its temporaries in place.
+  tlscope::model::ignore_file_size_signal();
   begin_invocation(argc, argv, std::string(tlscope::kVersion).c_str());
   return end_invocation(run_subcommand(std::vector<std::string>(argv + 1, argv + argc)));
 }

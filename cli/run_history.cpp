@@ -16,6 +16,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tlscope/model/safe_output.hpp"
+
 namespace tlscope::cli {
 namespace {
 
@@ -24,11 +26,6 @@ using nlohmann::json;
 
 // run.json larger than this is not a run record (a planted file): skipped, never read whole.
 constexpr std::uintmax_t kMaxRecordBytes = 1 << 20;
-
-std::string absolute_env(const char* name) {
-  const char* value = std::getenv(name);
-  return value && value[0] == '/' ? std::string(value) : std::string();
-}
 
 // Creates `dir` 0700 when missing and checks it is a real folder of this user's, not open to
 // others: another user's planted folder must not receive this user's traces.
@@ -107,7 +104,8 @@ json run_record_json(const RunRecord& r) {
 std::optional<RunRecord> read_record(const fs::path& dir) {
   std::error_code ec;
   const fs::path file = dir / "run.json";
-  if (!fs::is_regular_file(fs::symlink_status(file, ec)) || fs::file_size(file, ec) > kMaxRecordBytes)
+  if (!fs::is_regular_file(fs::symlink_status(file, ec)) ||
+      fs::file_size(file, ec) > kMaxRecordBytes)
     return std::nullopt;
   std::ifstream in(file);
   json j = json::parse(in, nullptr, false);
@@ -140,19 +138,16 @@ std::optional<RunRecord> read_record(const fs::path& dir) {
 }  // namespace
 
 std::string runs_folder(std::string& error) {
-  std::string data = absolute_env("XDG_DATA_HOME");
-  if (data.empty()) {
-    const std::string home = absolute_env("HOME");
-    if (home.empty()) {
-      error = "no runs folder: neither XDG_DATA_HOME nor HOME is an absolute path";
-      return "";
-    }
-    data = home + "/.local/share";
+  // The one rule for tlscope's per-user folders (model/safe_output.hpp): $XDG_DATA_HOME or the
+  // user's home, never a shared fallback; a link, another user's or an open folder is refused.
+  const std::string tlscope = model::user_folder("data");
+  if (tlscope.empty()) {
+    error = "no runs folder: neither XDG_DATA_HOME nor a home folder is known";
+    return "";
   }
-  std::error_code ec;
-  fs::create_directories(data, ec);
-  const std::string tlscope = data + "/tlscope", runs = tlscope + "/runs";
-  if (!private_folder(tlscope, error) || !private_folder(runs, error)) return "";
+  if (error = model::ensure_private_folder(tlscope); !error.empty()) return "";
+  const std::string runs = tlscope + "/runs";
+  if (!private_folder(runs, error)) return "";
   return runs;
 }
 
@@ -196,7 +191,8 @@ bool save_run(const RunRecord& run, std::string& error) {
     error = partial + ": " + std::strerror(errno);
     return false;
   }
-  const std::string text = run_record_json(run).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  const std::string text =
+      run_record_json(run).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
   bool ok = write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
   ok = close(fd) == 0 && ok;
   if (!ok || rename(partial.c_str(), path.c_str()) != 0) {

@@ -2,11 +2,16 @@
 // metadata, then complete (X) and instant (i) events), streaming in 1 MB chunks.
 #include "tlscope/exporters/chrome_trace.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 
 #include "tlscope/exporters/html.hpp"
+#include "tlscope/model/safe_output.hpp"
 #include "tlscope/views/database.hpp"
 #include "tlscope/views/trace_events.hpp"
 
@@ -73,15 +78,17 @@ void append_metadata(std::string& buf, const char* what, int64_t pid, int64_t ti
   buf += "}}";
 }
 
-bool write_trace(const views::TraceEvents& trace, std::ofstream& out, uint64_t& count) {
+// Writes to `fd`; false (errno set) when a write failed.
+bool write_trace(const views::TraceEvents& trace, int fd, uint64_t& count) {
   std::string buf = "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n";
-  bool first = true;
+  bool first = true, ok = true;
+  int failure = 0;
   auto next = [&] {
     if (!first) buf += ",\n";
     first = false;
     ++count;
     if (buf.size() > (1 << 20)) {
-      out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+      if (ok && !model::write_all(fd, buf)) ok = false, failure = errno;
       buf.clear();
     }
   };
@@ -101,8 +108,8 @@ bool write_trace(const views::TraceEvents& trace, std::ofstream& out, uint64_t& 
     append_event(buf, e);
   }
   buf += "\n]}\n";
-  out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
-  return static_cast<bool>(out);
+  if (!ok) errno = failure;
+  return ok && model::write_all(fd, buf);
 }
 
 }  // namespace
@@ -117,26 +124,34 @@ ChromeTraceResult export_chrome_trace(const std::string& db_path, const std::str
     result.error = trace.error;
     return result;
   }
-  // A regular file (or a new one) is written beside its path and renamed over it once complete,
-  // so a full disk keeps the earlier trace instead of a cut one under its name. Anything else is
-  // written through: a device or FIFO, and a symlink, which a rename would replace (-o
-  // /dev/stdout with stdout on a file turned the /dev/stdout link into a file).
-  std::error_code ec;
-  fs::file_status target = fs::symlink_status(out_path, ec);
-  bool in_place = fs::exists(target) && !fs::is_regular_file(target);
-  std::string write_path = in_place ? out_path : out_path + ".partial";
-  std::ofstream out(write_path, std::ios::binary | std::ios::trunc);
-  if (!out) {
-    result.error = out_path + ": cannot write";
-    return result;
-  }
-  bool written = write_trace(*trace, out, result.events);
-  out.close();  // the last buffered bytes can fail here too
-  if (!written || out.fail() ||
-      (!in_place && std::rename(write_path.c_str(), out_path.c_str()) != 0)) {
-    if (!in_place) fs::remove(write_path, ec);
-    result.error = out_path + ": write failed";
-    return result;
+  // A file is written into a private temporary beside its path and renamed over it once
+  // complete (model::AtomicFile): a full disk keeps the earlier trace, and a symlink planted at
+  // the path is replaced, never written through. Only a device or FIFO is written in place
+  // (-o /dev/stdout, whose link a rename would replace; stdout may be a file then).
+  struct stat st {};
+  bool in_place =
+      out_path.rfind("/dev/", 0) == 0 || out_path.rfind("/proc/", 0) == 0 ||
+      (::stat(out_path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode));
+  if (in_place) {
+    int fd = ::open(out_path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+    bool written = fd >= 0 && write_trace(*trace, fd, result.events);
+    int err = errno;
+    if (fd >= 0) ::close(fd);
+    if (!written) {
+      result.error = out_path + ": cannot write: " + model::write_error_text(err);
+      return result;
+    }
+  } else {
+    model::AtomicFile out;
+    if (std::string why = out.open(out_path); !why.empty()) {
+      result.error = why;
+      return result;
+    }
+    if (!write_trace(*trace, out.fd(), result.events))
+      result.error = out_path + ": cannot write: " + model::write_error_text(errno);
+    else
+      result.error = out.commit();
+    if (!result.error.empty()) return result;
   }
   result.skipped = trace->skipped;
   result.ok = true;

@@ -1,12 +1,16 @@
 // Page shell, file output and shared link helpers of the HTML report.
 #include "site.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
+
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <system_error>
 
 #include "tlscope/exporters/html.hpp"
+#include "tlscope/model/safe_output.hpp"
 #include "tlscope/views/screens.hpp"
 
 namespace tlscope::exporters {
@@ -32,11 +36,19 @@ bool Site::write(const std::string& rel, std::string_view content) {
       std::filesystem::create_directories(path.parent_path(), ec);
     }
   }
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(content.data(), static_cast<std::streamsize>(content.size()));
-  out.close();
-  if (!out) {
-    if (error_.empty()) error_ = path.string() + ": cannot write";
+  // A new file, never through a link: the report is written into a fresh private folder
+  // (cli/report_folder.cpp), and here a name already taken is unlinked, not opened.
+  int fd = model::create_new_file(path.string());
+  if (fd < 0 && errno == EEXIST && ::unlink(path.c_str()) == 0)
+    fd = model::create_new_file(path.string());
+  bool written = fd >= 0 && model::write_all(fd, content);
+  int err = errno;
+  if (fd >= 0 && ::close(fd) != 0 && written) {
+    written = false;
+    err = errno;
+  }
+  if (!written) {
+    if (error_.empty()) error_ = path.string() + ": cannot write: " + model::write_error_text(err);
     return false;
   }
   ++files_;

@@ -7,12 +7,13 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "open_plan.hpp"
+#include "tlscope/model/safe_output.hpp"
 
 namespace tlscope::gui {
 namespace {
@@ -58,7 +59,7 @@ bool is_database_name(const std::string& name) {
 }  // namespace
 
 bool extract_bundle_database(const std::string& bundle, const std::string& db_path,
-                             std::string* error) {
+                             std::string* error, const std::function<bool()>& cancelled) {
   auto fail = [&](const std::string& why) {
     if (error) *error = bundle + ": " + why;
     return false;
@@ -94,26 +95,20 @@ bool extract_bundle_database(const std::string& bundle, const std::string& db_pa
     }
     const bool regular = type == '0' || type == '\0';
     if (regular && is_database_name(name)) {
-      const std::string part = db_path + ".part";
-      std::ofstream out(part, std::ios::binary | std::ios::trunc);
-      if (!out) return fail("cannot write " + part);
+      model::AtomicFile out;
+      if (std::string why = out.open(db_path, 0600); !why.empty()) return fail(why);
       uint64_t left = size;
       while (left > 0) {
         size_t n = static_cast<size_t>(std::min<uint64_t>(left, buf.size()));
-        if (!read_exact(f.get(), buf.data(), n)) {
-          out.close();
-          std::filesystem::remove(part);
-          return fail("truncated archive (in " + name + ")");
-        }
-        out.write(buf.data(), static_cast<std::streamsize>(n));
+        if (!read_exact(f.get(), buf.data(), n)) return fail("truncated archive (in " + name + ")");
+        if (!out.write(std::string_view(buf.data(), n))) return fail(out.error());
         left -= n;
       }
-      out.close();
-      std::error_code ec;
-      if (!out || (std::filesystem::rename(part, db_path, ec), ec)) {
-        std::filesystem::remove(part, ec);
-        return fail("cannot write " + db_path);
+      if (cancelled && cancelled()) {
+        if (error) *error = db_path + ": cancelled; nothing was kept";
+        return false;
       }
+      if (std::string why = out.commit(); !why.empty()) return fail(why);
       return true;
     }
     // Skip the entry's data.

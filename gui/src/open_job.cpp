@@ -2,6 +2,7 @@
 // and renames when complete, so a killed or cancelled viewer never leaves a half-built database
 // that a later start would reuse); a bundle's database is extracted the same way.
 #include "open_job.hpp"
+#include "tlscope/model/safe_output.hpp"
 
 #include <sys/resource.h>
 #include <unistd.h>
@@ -105,20 +106,15 @@ void OpenJob::run() {
 void OpenJob::run_open(std::string& error) {
   if (plan_.kind == InputKind::kBundle) {
     set_stage("extracting the bundle's database");
-    std::error_code ec;
-    fs::create_directories(fs::path(plan_.db_path).parent_path(), ec);
-    const std::string building = plan_.db_path + ".building-" + std::to_string(getpid());
-    if (ec) {
-      error = fs::path(plan_.db_path).parent_path().string() + ": " + ec.message();
-    } else if (extract_bundle_database(plan_.inputs[0], building, &error)) {
-      if (cancel_) {
-        error = plan_.db_path + ": cancelled; nothing was kept";
-      } else {
-        fs::rename(building, plan_.db_path, ec);
-        if (ec) error = plan_.db_path + ": " + ec.message();
-      }
+    // The bundle cache is the input cache: this user's folder only, a link or another user's
+    // folder refused (model::ensure_private_folder).
+    std::string folder = fs::path(plan_.db_path).parent_path().string();
+    if (std::string why = model::ensure_private_folder(folder); !why.empty()) {
+      error = why;
+    } else {
+      extract_bundle_database(plan_.inputs[0], plan_.db_path, &error,
+                              [this] { return cancel_.load(std::memory_order_relaxed); });
     }
-    if (!error.empty()) fs::remove(building, ec);
   } else {
     set_stage("ingesting");
     model::ResolveOptions options;

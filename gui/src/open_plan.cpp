@@ -5,19 +5,12 @@
 #include <filesystem>
 
 #include "tlscope/model/input_cache.hpp"
+#include "tlscope/model/safe_output.hpp"
 #include "tlscope/model/schema.hpp"
 
 namespace tlscope::gui {
 namespace fs = std::filesystem;
 namespace {
-
-std::string xdg_dir(const char* variable, const char* home_fallback) {
-  const char* v = std::getenv(variable);
-  if (v && *v == '/') return (fs::path(v) / "tlscope").string();
-  const char* home = std::getenv("HOME");
-  if (home && *home) return (fs::path(home) / home_fallback / "tlscope").string();
-  return {};
-}
 
 bool ends_with(const std::string& s, std::string_view tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
@@ -26,7 +19,7 @@ bool ends_with(const std::string& s, std::string_view tail) {
 }  // namespace
 
 std::string user_config_dir() {
-  return xdg_dir("XDG_CONFIG_HOME", ".config");
+  return model::user_folder("config");
 }
 
 bool is_bundle_name(const std::string& path) {
@@ -81,9 +74,18 @@ OpenPlan plan_open(const std::vector<std::string>& inputs) {
     plan.error = identity.problems.front();
     return plan;
   }
+  // The viewer keeps what it opens in the input cache: it must be this user's private folder.
+  const std::string cache = model::input_cache_dir();
+  if (std::string why = cache.empty() ? std::string("no cache folder: HOME and XDG_CACHE_HOME "
+                                                    "are unset")
+                                      : model::ensure_private_folder(cache);
+      !why.empty()) {
+    plan.error = why;
+    return plan;
+  }
   if (bundles) {
     // Keyed by content (path, size, mtime): a changed bundle is extracted afresh.
-    plan.db_path = model::input_cache_dir() + "/bundle-" + identity.content_key + ".db";
+    plan.db_path = cache + "/bundle-" + identity.content_key + ".db";
     std::error_code ec;
     plan.ready = fs::is_regular_file(plan.db_path, ec);
   } else {

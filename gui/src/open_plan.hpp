@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,8 @@ struct OpenPlan {
   std::string title;  // what the window title and the recent list show
 };
 
-// $XDG_CONFIG_HOME/tlscope, else ~/.config/tlscope. Empty when neither variable nor HOME is set.
+// model::user_folder("config"): $XDG_CONFIG_HOME/tlscope, else ~/.config/tlscope. Empty when no
+// home is known.
 // (The cache folder is model::input_cache_dir(), shared with the CLI.)
 std::string user_config_dir();
 
@@ -35,8 +37,10 @@ bool is_bundle_name(const std::string& path);  // .tar.gz or .tgz
 OpenPlan plan_open(const std::vector<std::string>& inputs);
 
 // Extracts the database of a rage bundle (its tlscope.db entry: the first .db in the archive)
-// to `db_path`, never to a name taken from the archive; false with `error` naming the bundle.
+// to `db_path`, never to a name taken from the archive: written into a private temporary beside
+// it (model::AtomicFile) and renamed into place, unless `cancelled` says so by then. False with
+// `error` naming the bundle (or saying it was cancelled).
 bool extract_bundle_database(const std::string& bundle, const std::string& db_path,
-                             std::string* error);
+                             std::string* error, const std::function<bool()>& cancelled = {});
 
 }  // namespace tlscope::gui

@@ -1,5 +1,6 @@
 // viewer.conf: one "key=value" a line, written under a temporary name and renamed.
 #include "settings.hpp"
+#include "tlscope/model/safe_output.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -63,26 +64,20 @@ ViewerSettings load_settings(const std::string& config_dir) {
 
 bool save_settings(const std::string& config_dir, const ViewerSettings& s, std::string* error) {
   if (config_dir.empty()) return true;
-  std::error_code ec;
-  fs::create_directories(config_dir, ec);
-  const fs::path path = fs::path(config_dir) / kFileName;
-  const fs::path part = path.string() + ".part";
-  {
-    std::ofstream out(part, std::ios::trunc);
-    out << "window_width=" << s.window_width << "\nwindow_height=" << s.window_height
-        << "\nnav_width=" << s.nav_width << "\ndetails_width=" << s.details_width << "\n";
-    for (const auto& r : s.recent) out << "recent=" << r << "\n";
-    if (!out.flush()) {
-      if (error) *error = part.string() + ": cannot write";
-      return false;
-    }
-  }
-  fs::rename(part, path, ec);
-  if (ec) {
-    if (error) *error = path.string() + ": " + ec.message();
+  // The settings hold recent paths: the folder is this user's only (a link or a folder of
+  // another user is refused), and the file is replaced atomically, never written through.
+  if (std::string why = model::ensure_private_folder(config_dir); !why.empty()) {
+    if (error) *error = why;
     return false;
   }
-  return true;
+  std::ostringstream out;
+  out << "window_width=" << s.window_width << "\nwindow_height=" << s.window_height
+      << "\nnav_width=" << s.nav_width << "\ndetails_width=" << s.details_width << "\n";
+  for (const auto& r : s.recent) out << "recent=" << r << "\n";
+  std::string why =
+      model::write_file_atomically((fs::path(config_dir) / kFileName).string(), out.str(), 0600);
+  if (!why.empty() && error) *error = why;
+  return why.empty();
 }
 
 }  // namespace tlscope::gui

@@ -1,5 +1,6 @@
 // The UI dump recorder and the drawing helpers that feed it.
 #include "ui_dump.hpp"
+#include "tlscope/model/safe_output.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -81,19 +82,10 @@ std::string UiDump::json(size_t frame) const {
 }
 
 bool UiDump::write(const std::string& path, size_t frame, std::string* error) const {
-  const std::string part = path + ".part";
-  {
-    std::ofstream out(part, std::ios::binary | std::ios::trunc);
-    out << json(frame);
-    if (!out.flush()) {
-      if (error) *error = part + ": cannot write the UI dump";
-      return false;
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(part, path, ec);
-  if (ec) {
-    if (error) *error = path + ": cannot write the UI dump: " + ec.message();
+  // Through a private temporary beside `path`, renamed over it: a link planted at the path or at
+  // any predictable name beside it is replaced, never written through.
+  if (std::string why = model::write_file_atomically(path, json(frame)); !why.empty()) {
+    if (error) *error = why + " (the UI dump)";
     return false;
   }
   return true;

@@ -13,6 +13,7 @@
 #include <random>
 
 #include "tlscope/model/schema.hpp"
+#include "tlscope/parser/reader.hpp"
 
 namespace tlscope::model {
 namespace {
@@ -20,6 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kTempInfix = ".ingest-";
+constexpr size_t kSqliteMaxPath = 512;  // the unix VFS's mxPathname
 
 std::string errno_text() {
   return std::strerror(errno);
@@ -84,6 +86,14 @@ IngestTarget::IngestTarget(std::string db_path) : db_path_(std::move(db_path)) {
     return;
   }
   fresh_ = true;
+  // SQLite's unix VFS opens absolute paths of at most 512 bytes: a longer one fails deep inside
+  // with a message naming the temporary. Said here, naming the user's path.
+  const std::string absolute = parser::resolved_path(db_path_);
+  if (absolute.size() + std::strlen(kTempInfix) + 8 + 4 >= kSqliteMaxPath)
+    throw SqliteError(db_path_ + ": the path is " + std::to_string(absolute.size()) +
+                      " bytes long; SQLite opens database paths of at most " +
+                      std::to_string(kSqliteMaxPath - std::strlen(kTempInfix) - 13) +
+                      " bytes here: choose a shorter path");
   removed_ = remove_leftovers(db_path_);
   for (int attempt = 0; attempt < 16 && lock_fd_ < 0; ++attempt) {
     temp_path_ = db_path_ + kTempInfix + random_suffix();

@@ -21,9 +21,11 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <random>
 
 #include "interrupt_on_cancel.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
+#include "tlscope/model/safe_output.hpp"
 #include "tlscope/model/schema.hpp"
 #include "tlscope/parser/md5.hpp"
 #include "tlscope/parser/reader.hpp"
@@ -44,13 +46,12 @@ void release_freed_heap() {
 namespace fs = std::filesystem;
 
 constexpr const char* kIdentityKey = "input_identity";
-constexpr const char* kBuildingInfix = ".building-";
 constexpr int kCacheDays = 30;
 
+// The kernel's view of a path (symlinks, then `..`): a lexical normalisation would take
+// `LINK/../x.log` to the wrong file.
 std::string absolute_path(const std::string& path) {
-  std::error_code ec;
-  fs::path p = fs::absolute(path, ec);
-  return (ec ? fs::path(path) : p).lexically_normal().string();
+  return resolved_path(path);
 }
 
 std::string join(const std::vector<std::string>& parts, std::string_view separator) {
@@ -89,30 +90,18 @@ StoredIdentity read_identity(const std::string& path) {
   return stored;
 }
 
-// Builds left by killed commands: `<target>.building-<pid>...` whose process is gone.
-void remove_dead_builds(const fs::path& target) {
-  std::error_code ec;
-  std::string prefix = target.filename().string() + kBuildingInfix;
-  for (fs::directory_iterator it(target.parent_path().empty() ? "." : target.parent_path(), ec),
-       end;
-       !ec && it != end; it.increment(ec)) {
-    std::string name = it->path().filename().string();
-    if (name.compare(0, prefix.size(), prefix) != 0) continue;
-    long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
-    if (pid <= 0 || (kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)) {
-      std::error_code ignored;
-      fs::remove(it->path(), ignored);
-    }
-  }
-}
-
 // Ingests and analyses `files` into `target` through a private building file.
 bool build_database(const std::string& target, const InputIdentity& identity,
                     const ResolveOptions& options, ResolvedDatabase& r) {
-  remove_dead_builds(target);
-  std::string building = target + kBuildingInfix + std::to_string(getpid());
+  // Builds left by killed commands are the temporaries beside `target` whose lock nobody holds
+  // (a live build in another pid namespace holds its lock: a pid would say nothing there).
+  remove_stale_temporaries(target);
+  // A private name beside the target; the ingest makes its own locked temporary for it, named
+  // with it as prefix, and publishes it here only once complete.
+  char random[16];
+  std::snprintf(random, sizeof random, "%08x", static_cast<unsigned>(std::random_device{}()));
+  std::string building = temporary_prefix(target) + random;
   std::error_code ec;
-  fs::remove(building, ec);
   auto fail = [&](const std::string& error) {
     std::error_code ignored;
     fs::remove(building, ignored);
@@ -165,10 +154,31 @@ bool build_database(const std::string& target, const InputIdentity& identity,
     return fail(target + ": " + e.what());
   }
   if (!r.ingest.problems.empty()) return fail(join(r.ingest.problems, "; "));
+  // The cache holds whatever the logs hold: this user's only.
+  if (options.db_path.empty()) ::chmod(building.c_str(), 0600);
   fs::rename(building, target, ec);
   if (ec) return fail(target + ": cannot put the database in place: " + ec.message());
   r.ingested = true;
   return true;
+}
+
+// A folder of this process's own (mkdtemp, 0700, in $TMPDIR or /tmp), removed at exit: where
+// logs are read when the cache cannot be used. "" when none can be made.
+std::string process_scratch_folder() {
+  static std::string folder = [] {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern =
+        std::string(tmp && tmp[0] == '/' ? tmp : "/tmp") + "/tlscope-nocache-XXXXXX";
+    if (!::mkdtemp(pattern.data())) return std::string();
+    static std::string removed_at_exit;
+    removed_at_exit = pattern;
+    std::atexit([] {
+      std::error_code ec;
+      fs::remove_all(removed_at_exit, ec);
+    });
+    return pattern;
+  }();
+  return folder;
 }
 
 // Cached databases unused for kCacheDays are removed when a new one is built: the cache only
@@ -187,10 +197,7 @@ void forget_unused_databases() {
 }  // namespace
 
 std::string input_cache_dir() {
-  const char* xdg = std::getenv("XDG_CACHE_HOME");
-  if (xdg && xdg[0] == '/') return std::string(xdg) + "/tlscope";
-  const char* home = std::getenv("HOME");
-  return std::string(home && home[0] ? home : "/tmp") + "/.cache/tlscope";
+  return user_folder("cache");
 }
 
 bool is_database_file(const std::string& path) {
@@ -248,7 +255,9 @@ InputIdentity identify_inputs(const std::vector<std::string>& inputs) {
 }
 
 std::string cached_database_path(const InputIdentity& identity) {
-  return input_cache_dir() + "/" + identity.name_key + ".db";
+  std::string dir = input_cache_dir();
+  if (dir.empty()) return {};  // no cache folder: never a path under /
+  return dir + "/" + identity.name_key + ".db";
 }
 
 ResolvedDatabase resolve_input_database(const std::vector<std::string>& inputs,
@@ -283,18 +292,27 @@ ResolvedDatabase resolve_input_database(const std::vector<std::string>& inputs,
   }
   r.files = identity.files;
   std::string target = options.db_path;
-  if (target.empty()) {
-    std::error_code ec;
-    fs::create_directories(input_cache_dir(), ec);
-    // The cache holds whatever the logs hold: readable by this user only.
-    fs::permissions(input_cache_dir(), fs::perms::owner_all, ec);
-    if (!fs::is_directory(input_cache_dir(), ec)) {
-      r.error = input_cache_dir() +
-                ": cannot create the cache folder (set XDG_CACHE_HOME, or "
-                "name a database with --db)";
-      return r;
+  bool cached = target.empty();
+  if (cached) {
+    // The cache must be this user's own folder (not a link, not another user's, not writable by
+    // others). When it is not, the command still runs: the logs are ingested into a private
+    // temporary folder removed at exit, and the note says why the cache was not used.
+    std::string dir = input_cache_dir();
+    std::string why = dir.empty() ? "no home folder is known (HOME unset) and XDG_CACHE_HOME is "
+                                    "not set"
+                                  : ensure_private_folder(dir);
+    if (why.empty()) {
+      target = cached_database_path(identity);
+    } else {
+      std::string scratch = process_scratch_folder();
+      if (scratch.empty()) {
+        r.error = why + "; name a database with --db";
+        return r;
+      }
+      r.note = why + "; the cache is not used (the logs are read into a temporary database)";
+      target = scratch + "/" + identity.name_key + ".db";
+      cached = false;
     }
-    target = cached_database_path(identity);
   }
   std::error_code ec;
   if (fs::exists(fs::symlink_status(target, ec))) {
@@ -305,7 +323,7 @@ ResolvedDatabase resolve_input_database(const std::vector<std::string>& inputs,
     StoredIdentity stored = read_identity(target);
     if (stored.content_key == identity.content_key) {
       // A use counts as fresh for the cache's clean-up (forget_unused_databases).
-      if (options.db_path.empty()) utimensat(AT_FDCWD, target.c_str(), nullptr, 0);
+      if (cached) utimensat(AT_FDCWD, target.c_str(), nullptr, 0);
       r.ok = true;
       r.path = target;
       return r;
@@ -318,7 +336,7 @@ ResolvedDatabase resolve_input_database(const std::vector<std::string>& inputs,
     }
   }
   if (!build_database(target, identity, options, r)) return r;
-  if (options.db_path.empty()) forget_unused_databases();
+  if (cached) forget_unused_databases();
   r.ok = true;
   r.path = target;
   return r;

@@ -48,6 +48,19 @@ void check_inputs(const std::string& db_path, const std::vector<std::string>& sh
   }
 }
 
+// Runs `step` on `shard`; a failure there (a table missing, a value refused) is refused naming
+// the shard at fault, not the output database.
+template <typename Step>
+void naming_shard(const std::string& shard, Step&& step) {
+  try {
+    step();
+  } catch (const MergeRefused&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw MergeRefused(shard + ": " + e.what());
+  }
+}
+
 }  // namespace
 
 MergeResult merge_databases(const std::string& db_path, const std::vector<std::string>& shards) {
@@ -68,25 +81,29 @@ MergeResult merge_databases(const std::string& db_path, const std::vector<std::s
     const char* kProblems = "SELECT count(*) FROM ingest_errors WHERE file_id IS NULL";
     int64_t problems_before = db.scalar_int(kProblems).value_or(0);
     for (size_t i = 0; i < shards.size(); ++i) {
-      merger.attach(static_cast<int64_t>(i), shards[i]);
-      db.exec("BEGIN IMMEDIATE");
-      merger.copy_input_problems();
-      db.exec("COMMIT");
-      merger.detach();
+      naming_shard(shards[i], [&] {
+        merger.attach(static_cast<int64_t>(i), shards[i]);
+        db.exec("BEGIN IMMEDIATE");
+        merger.copy_input_problems();
+        db.exec("COMMIT");
+        merger.detach();
+      });
     }
     for (size_t i = 0; i < shards.size(); ++i) {
       merger.attach(static_cast<int64_t>(i), shards[i]);
       db.exec("BEGIN IMMEDIATE");
       try {
-        for (int64_t file : merger.files()) {
-          FileOutcome outcome = merger.copy_file(file);
-          if (outcome.duplicate_of.empty()) {
-            result.events += outcome.events;
-            result.errors += outcome.errors;
-            result.bytes += outcome.bytes;
+        naming_shard(shards[i], [&] {
+          for (int64_t file : merger.files()) {
+            FileOutcome outcome = merger.copy_file(file);
+            if (outcome.duplicate_of.empty()) {
+              result.events += outcome.events;
+              result.errors += outcome.errors;
+              result.bytes += outcome.bytes;
+            }
+            result.files.push_back(std::move(outcome));
           }
-          result.files.push_back(std::move(outcome));
-        }
+        });
         db.exec("COMMIT");
       } catch (...) {
         try {

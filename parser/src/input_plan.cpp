@@ -1,5 +1,8 @@
 // Expanding command-line paths into sources, and ranks from PyTorch's trace file names.
+#include <stdlib.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <system_error>
 
@@ -100,6 +103,28 @@ std::optional<int64_t> rank_from_filename(std::string_view path) {
   return std::nullopt;
 }
 
+std::string resolved_path(const std::string& path) {
+  if (path.empty()) return path;
+  if (char* real = ::realpath(path.c_str(), nullptr)) {
+    std::string r = real;
+    std::free(real);
+    return r;
+  }
+  // Not there (yet): resolve the folder it would be in, keep the last name.
+  std::string trimmed = path;
+  while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
+  fs::path p(trimmed);
+  fs::path name = p.filename();
+  if (name.empty() || name == "." || name == ".." || !p.has_parent_path()) {
+    std::error_code ec;
+    fs::path absolute = fs::absolute(p, ec);
+    return ec || name.empty() || name == "." || name == ".." ? path : absolute.string();
+  }
+  std::string dir = resolved_path(p.parent_path().string());
+  if (dir.empty() || dir[0] != '/') return path;
+  return (fs::path(dir) / name).string();
+}
+
 InputPlan plan_inputs(const std::vector<std::string>& paths) {
   InputPlan plan;
   for (const std::string& path : paths) {
@@ -115,13 +140,13 @@ InputPlan plan_inputs(const std::vector<std::string>& paths) {
     }
     if (!fs::is_directory(status)) {
       if (fs::is_regular_file(status))
-        plan.sources.push_back(make_source(path));
+        plan.sources.push_back(make_source(resolved_path(path)));
       else
         plan.problems.push_back(not_regular_problem(path, status.type()));
       continue;
     }
     std::vector<SourceInfo> found;
-    fs::directory_iterator it(path, ec), end;
+    fs::directory_iterator it(resolved_path(path), ec), end;
     if (ec) {
       plan.problems.push_back(path + ": cannot list directory: " + ec.message());
       continue;

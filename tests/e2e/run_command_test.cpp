@@ -35,8 +35,13 @@ TEST_CASE("run: the sample's output, then the summary and the report, the run re
 
 TEST_CASE("run: without a usable history folder the trace goes to a temporary folder, removed") {
   fs::path dir = scratch("run_no_history");
-  RunResult r = tlscope_in(dir, "run -o rep -- " + q(kSample) + " graph-breaks",
-                           "TMPDIR=" + q(dir.string()) + " XDG_DATA_HOME=relative HOME=relative");
+  // A history folder open to others is refused (a relative XDG_DATA_HOME or HOME counts as
+  // unset, so the user's own home would be used instead).
+  fs::create_directories(dir / "data" / "tlscope");
+  fs::permissions(dir / "data" / "tlscope", fs::perms(0777));
+  RunResult r =
+      tlscope_in(dir, "run -o rep -- " + q(kSample) + " graph-breaks",
+                 "TMPDIR=" + q(dir.string()) + " XDG_DATA_HOME=" + q((dir / "data").string()));
   REQUIRE(r.exit_code == 0);
   CHECK(contains(r.err, "this run is not kept for compare"));
   CHECK(contains(r.out, (dir / "tlscope-run-").string()));

@@ -11,7 +11,9 @@ using namespace e2e;
 
 namespace {
 
-std::string data_env(const fs::path& dir) { return "XDG_DATA_HOME=" + q((dir / "data").string()); }
+std::string data_env(const fs::path& dir) {
+  return "XDG_DATA_HOME=" + q((dir / "data").string());
+}
 
 }  // namespace
 
@@ -63,7 +65,8 @@ TEST_CASE("runs: the command's status and a git commit are recorded") {
                           .c_str()) == 0);
   const std::string log = kLogs + "/simple.log";
   RunResult r = tlscope_in(
-      dir, "run -- sh -c 'cp \"$0\" \"$TORCH_TRACE\"/dedicated_log_torch_trace_x.log; exit 5' " + q(log),
+      dir,
+      "run -- sh -c 'cp \"$0\" \"$TORCH_TRACE\"/dedicated_log_torch_trace_x.log; exit 5' " + q(log),
       env);
   CHECK(r.exit_code == 5);
   // A run that wrote no logs is not kept: there is nothing to compare.
@@ -81,14 +84,14 @@ TEST_CASE("runs: a history folder open to others or a planted link is refused") 
   chmod((dir / "data" / "tlscope").c_str(), 0777);
   RunResult open = tlscope_in(dir, "runs", data_env(dir));
   CHECK(open.exit_code == 2);
-  CHECK(contains(open.err, "open to others"));
+  CHECK(contains(open.err, "writable by other users"));  // model::ensure_private_folder's words
   fs::remove_all(dir / "data");
   fs::create_directories(dir / "elsewhere");
   fs::create_directories(dir / "data");
   fs::create_directory_symlink(dir / "elsewhere", dir / "data" / "tlscope");
   RunResult link = tlscope_in(dir, "runs", data_env(dir));
   CHECK(link.exit_code == 2);
-  CHECK(contains(link.err, "not a folder"));
+  CHECK(contains(link.err, "symbolic link"));
   // `run` still runs the command and reports; it says the run is not kept.
   RunResult run = tlscope_in(dir, "run -o rep -- " + q(kSample) + " mlp", data_env(dir));
   CHECK(run.exit_code == 0);

@@ -339,3 +339,33 @@ TEST_CASE("settings keep the layout and recent files between runs") {
   CHECK(odd.window_width == 1280);
   CHECK(odd.nav_width == 100.0f);  // clamped to the smallest usable width
 }
+
+TEST_CASE("the viewer's files never go through a link planted at or beside them") {
+  auto dir = gui_test::scratch("planted_links");
+  const fs::path victim = dir / "victim";
+  tlscope::test::spit(victim, "precious");
+  // The UI dump, with the old predictable FILE.part and FILE itself planted.
+  const fs::path dump_path = dir / "d.json";
+  fs::create_symlink(victim, dump_path.string() + ".part");
+  fs::create_symlink(victim, dump_path);
+  UiDump dump;
+  dump.begin_frame("errors");
+  std::string error;
+  REQUIRE(dump.write(dump_path.string(), 1, &error));
+  CHECK(tlscope::test::slurp(victim) == "precious");
+  CHECK_FALSE(fs::is_symlink(dump_path));
+  // The settings file: written 0600 in a private folder; a planted .part is ignored.
+  const fs::path config = dir / "config" / "tlscope";
+  fs::create_directories(config);
+  fs::permissions(config, fs::perms::owner_all);
+  fs::create_symlink(victim, config / "viewer.conf.part");
+  REQUIRE(save_settings(config.string(), ViewerSettings{}, &error));
+  CHECK(tlscope::test::slurp(victim) == "precious");
+  CHECK((fs::status(config / "viewer.conf").permissions() & fs::perms::all) ==
+        (fs::perms::owner_read | fs::perms::owner_write));
+  // A settings folder that is a link is refused, its target untouched.
+  fs::create_directory_symlink(dir, dir / "config" / "linked");
+  CHECK_FALSE(save_settings((dir / "config" / "linked").string(), ViewerSettings{}, &error));
+  CHECK(error.find("symbolic link") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "viewer.conf"));
+}

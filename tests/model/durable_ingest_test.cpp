@@ -96,7 +96,9 @@ TEST_CASE("a re-ingest replaces the rows of a file whose ingest did not complete
     c.exec("UPDATE files SET completed = 0 WHERE id = 1");
   }
   model::IngestResult again = model::ingest(db, {kSimple});
-  CHECK(again.replaced == std::vector<std::string>{kSimple});
+  // Files are named as the kernel resolves them (TLSCOPE_SHARED_LOGS holds a `..`).
+  const std::string simple = fs::canonical(kSimple).string();
+  CHECK(again.replaced == std::vector<std::string>{simple});
   CHECK(again.events == 76);
   // Exactly the rows of one ingest of both files: nothing of the old copy stayed, nothing of the
   // other file went.
@@ -106,7 +108,7 @@ TEST_CASE("a re-ingest replaces the rows of a file whose ingest did not complete
   CHECK(count(c,
               "SELECT count(*) FROM events e JOIN files f ON f.id = e.file_id "
               "WHERE f.path = '" +
-                  kSimple + "'") == 76);
+                  simple + "'") == 76);
   CHECK(count(c,
               "SELECT count(*) FROM events WHERE payload_id IS NOT NULL AND payload_id NOT IN "
               "(SELECT id FROM payloads)") == 0);
@@ -351,7 +353,7 @@ TEST_CASE("a cancelled append takes this run's files out again and keeps the ear
   CHECK_THROWS_AS(model::ingest(db, {kSimple, big}, o), model::IngestCancelled);
   CHECK(describe(table_rows(db)) == describe(before));
   Connection c(db, OpenMode::kReadOnly);
-  CHECK(text(c, "SELECT group_concat(path) FROM files") == kCorrupted);
+  CHECK(text(c, "SELECT group_concat(path) FROM files") == fs::canonical(kCorrupted).string());
   CHECK(text(c, "PRAGMA integrity_check") == "ok");
   CHECK(text(c, "PRAGMA journal_mode") == "delete");  // the append's WAL is closed again
 }

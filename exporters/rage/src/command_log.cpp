@@ -16,11 +16,15 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <fstream>
 #include <sstream>
+
+#include "tlscope/model/safe_output.hpp"
 
 namespace tlscope::exporters::rage {
 namespace {
+
+constexpr const char* kRotatedSuffix = ".1";
+constexpr size_t kMaxRecordBytes = 64 * 1024;  // one line of the log
 
 // Length of the valid UTF-8 sequence at s[i], or 0 when the bytes there are not one.
 size_t utf8_length(std::string_view s, size_t i) {
@@ -70,28 +74,58 @@ void append_string_array(std::string& out, const std::vector<std::string>& items
   out += ']';
 }
 
-bool make_dirs(const std::string& dir) {
+// The last `limit` bytes of the regular file `path` that start a line, read without blocking:
+// a FIFO, a device or a link there is refused ("" and `problem` set), never read.
+std::string read_tail(const std::string& path, uint64_t limit, std::string* problem) {
+  int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno != ENOENT)
+      *problem = path + ": " + (errno == ELOOP ? "is a symbolic link" : std::strerror(errno)) +
+                 "; not read";
+    return {};
+  }
   struct stat st {};
-  if (stat(dir.c_str(), &st) == 0) return S_ISDIR(st.st_mode);
-  size_t slash = dir.find_last_of('/');
-  if (slash != std::string::npos && slash > 0 && !make_dirs(dir.substr(0, slash))) return false;
-  // The records hold command lines and paths: this user's only.
-  return mkdir(dir.c_str(), 0700) == 0 || errno == EEXIST;
+  std::string text;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    *problem = path + ": not a regular file; not read";
+  } else {
+    uint64_t size = static_cast<uint64_t>(st.st_size);
+    uint64_t from = size > limit ? size - limit : 0;
+    text.resize(static_cast<size_t>(size - from));
+    size_t got = 0;
+    while (got < text.size()) {
+      ssize_t n = pread(fd, text.data() + got, text.size() - got, static_cast<off_t>(from + got));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      got += static_cast<size_t>(n);
+    }
+    text.resize(got);
+    // Started inside a record: its rest is no record.
+    if (from > 0)
+      text.erase(0, text.find('\n') == std::string::npos ? text.size() : text.find('\n') + 1);
+  }
+  close(fd);
+  return text;
 }
 
-// Reads the log: every line parsed, the last line of each id kept, newest first.
+// Reads the log (the rotated file, then the current one), tails only: every line parsed, the
+// last line of each id kept, newest first.
 CommandListing read_log(const std::string& path) {
   CommandListing listing;
-  std::ifstream in(path, std::ios::binary);
   std::vector<CommandRecord> all;
-  std::string line;
-  for (size_t n = 1; std::getline(in, line); ++n) {
-    if (line.empty()) continue;
-    std::string error;
-    if (auto record = parse_command_record(line, &error))
-      all.push_back(std::move(*record));
-    else
-      listing.problems.push_back(path + ":" + std::to_string(n) + ": " + error);
+  for (const std::string& file : {path + kRotatedSuffix, path}) {
+    std::string problem;
+    std::istringstream in(read_tail(file, kCommandLogReadBytes, &problem));
+    if (!problem.empty()) listing.problems.push_back(problem);
+    std::string line;
+    for (size_t n = 1; std::getline(in, line); ++n) {
+      if (line.empty()) continue;
+      std::string error;
+      if (auto record = parse_command_record(line, &error))
+        all.push_back(std::move(*record));
+      else
+        listing.problems.push_back(file + ":" + std::to_string(n) + ": " + error);
+    }
   }
   // Ids sort like start times; the later line of an id is its end record.
   std::stable_sort(all.begin(), all.end(),
@@ -107,29 +141,52 @@ CommandListing read_log(const std::string& path) {
   return listing;
 }
 
-bool write_all(int fd, const std::string& text) {
-  size_t done = 0;
-  while (done < text.size()) {
-    ssize_t n = write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<size_t>(n);
-  }
-  return true;
+// Rotation, under the exclusive lock on `fd` (the current log): its tail becomes the rotated
+// file (replaced atomically) and the current file starts again empty. Whatever the log's size
+// (a planted 50 MB one included), this reads and writes at most kCommandLogRotateBytes.
+void rotate_log(const std::string& path, int fd) {
+  std::string problem;
+  std::string tail = read_tail(path, kCommandLogRotateBytes, &problem);
+  if (!problem.empty()) return;
+  model::write_file_atomically(path + kRotatedSuffix, tail, 0600);
+  if (ftruncate(fd, 0) != 0) return;  // best effort: the log only grows until the next try
 }
 
-// Rewrites the log with its newest records. The caller holds the exclusive lock on `fd`.
-void prune_log(const std::string& path) {
-  CommandListing listing = read_log(path);
+// A string of at most `limit` bytes: the start (or with `keep_end`, the end) and a note.
+std::string clipped(const std::string& s, size_t limit, bool keep_end = false) {
+  if (s.size() <= limit) return s;
+  std::string note = "[" + std::to_string(s.size() - limit) + " bytes cut]";
+  return keep_end ? note + s.substr(s.size() - limit) : s.substr(0, limit) + note;
+}
+
+// `record` with every field at most `field` bytes and each list at most `items` long.
+CommandRecord bounded(const CommandRecord& record, size_t field, size_t items) {
+  CommandRecord r = record;
+  r.cwd = clipped(r.cwd, field);
+  r.database = clipped(r.database, field);
+  r.report = clipped(r.report, field);
+  r.version = clipped(r.version, 64);
+  r.stderr_tail = clipped(r.stderr_tail, 2 * field, true);
+  for (std::vector<std::string>* list : {&r.argv, &r.inputs}) {
+    if (list->size() > items) {
+      size_t cut = list->size() - items;
+      list->resize(items);
+      list->push_back("[" + std::to_string(cut) + " more]");
+    }
+    for (std::string& item : *list) item = clipped(item, field);
+  }
+  return r;
+}
+
+// The record's line, at most kMaxRecordBytes whatever the command line or stderr held: fields
+// are clipped, harder when escaping (up to 6 bytes a byte) still makes the line too long.
+std::string bounded_json(const CommandRecord& record) {
   std::string text;
-  for (auto it = listing.records.rbegin(); it != listing.records.rend(); ++it)
-    text += command_record_json(*it);
-  std::string temp = path + ".prune-" + std::to_string(getpid());
-  int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (fd < 0) return;  // pruning is best effort: the log only grows until the next try
-  bool ok = write_all(fd, text);
-  close(fd);
-  if (!ok || rename(temp.c_str(), path.c_str()) != 0) unlink(temp.c_str());
+  for (auto [field, items] : {std::pair<size_t, size_t>{2048, 64}, {256, 16}, {64, 4}}) {
+    text = command_record_json(bounded(record, field, items));
+    if (text.size() <= kMaxRecordBytes) break;
+  }
+  return text;
 }
 
 std::string read_string(simdjson::ondemand::value v) {
@@ -141,10 +198,7 @@ std::string read_string(simdjson::ondemand::value v) {
 }  // namespace
 
 std::string command_log_dir() {
-  const char* xdg = std::getenv("XDG_STATE_HOME");
-  if (xdg && xdg[0] == '/') return std::string(xdg) + "/tlscope";
-  const char* home = std::getenv("HOME");
-  return std::string(home && home[0] ? home : "/tmp") + "/.local/state/tlscope";
+  return model::user_folder("state");
 }
 
 void stamp_new_record(CommandRecord& record) {
@@ -253,32 +307,37 @@ std::string command_log_path(const std::string& dir) {
 }
 
 std::string append_command_record(const std::string& dir, const CommandRecord& record) {
-  if (!make_dirs(dir)) return dir + ": " + std::strerror(errno);
+  if (dir.empty()) return "no home folder is known (HOME unset) and XDG_STATE_HOME is not set";
+  // The records hold command lines and paths: a folder of this user's only.
+  if (std::string why = model::ensure_private_folder(dir); !why.empty()) return why;
   std::string path = command_log_path(dir);
-  std::string text = command_record_json(record);
-  for (int attempt = 0; attempt < 3; ++attempt) {
-    int fd = open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (fd < 0) return path + ": " + std::strerror(errno);
-    flock(fd, LOCK_SH);
-    // A prune renames a new file into place: append to that one, not to the replaced inode.
-    struct stat opened {
-    }, now{};
-    if (fstat(fd, &opened) != 0 || stat(path.c_str(), &now) != 0 || opened.st_ino != now.st_ino) {
-      close(fd);
-      continue;
-    }
-    if (!write_all(fd, text)) {
-      std::string why = path + ": " + std::strerror(errno);
-      close(fd);
-      return why;
-    }
-    if (static_cast<uint64_t>(opened.st_size) + text.size() > kCommandLogPruneBytes &&
-        flock(fd, LOCK_EX | LOCK_NB) == 0)
-      prune_log(path);
-    close(fd);
-    return {};
+  std::string text = bounded_json(record);
+  // Without O_NONBLOCK a FIFO planted there would block the open; without O_NOFOLLOW a link
+  // would be written through.
+  int fd =
+      open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
+  if (fd < 0) {
+    struct stat st {};
+    if (errno == ELOOP) return path + ": is a symbolic link; refused";
+    if (lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+      return path + ": not a regular file; refused";
+    return path + ": " + std::strerror(errno);
   }
-  return path + ": replaced while appending";
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+    close(fd);
+    return path + ": not a regular file of this user's; refused";
+  }
+  // One write under the exclusive lock: concurrent commands never interleave or lose a record,
+  // and a rotation never runs while another command appends.
+  flock(fd, LOCK_EX);
+  std::string why;
+  if (!model::write_all(fd, text)) why = path + ": " + model::write_error_text(errno);
+  if (why.empty() && fstat(fd, &st) == 0 &&
+      static_cast<uint64_t>(st.st_size) > kCommandLogRotateBytes)
+    rotate_log(path, fd);
+  close(fd);
+  return why;
 }
 
 CommandListing list_command_records(const std::string& dir) {

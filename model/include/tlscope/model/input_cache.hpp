@@ -13,7 +13,9 @@
 
 namespace tlscope::model {
 
-// $XDG_CACHE_HOME/tlscope, or ~/.cache/tlscope when XDG_CACHE_HOME is unset or not absolute.
+// user_folder("cache") (safe_output.hpp): $XDG_CACHE_HOME/tlscope, or ~/.cache/tlscope when
+// XDG_CACHE_HOME is unset or not absolute; "" when no home is known. Used only when it is this
+// user's own private folder (ensure_private_folder).
 std::string input_cache_dir();
 
 // True when `path` is a regular file starting with SQLite's header.
@@ -28,7 +30,8 @@ struct InputIdentity {
 };
 InputIdentity identify_inputs(const std::vector<std::string>& inputs);
 
-// input_cache_dir()/<name_key>.db: the one place the CLI and the viewer look for these inputs.
+// input_cache_dir()/<name_key>.db: the one place the CLI and the viewer look for these inputs
+// ("" when there is no cache folder).
 std::string cached_database_path(const InputIdentity& identity);
 
 struct ResolveOptions {
@@ -49,6 +52,7 @@ struct ResolvedDatabase {
   bool given = false;              // the input was a database, read as is
   bool ingested = false;           // built (ingested and analysed) by this call
   bool cancelled = false;          // stopped by ResolveOptions::cancelled (error says so)
+  std::string note;                // why the cache was not used (then the database is temporary)
   std::vector<std::string> files;  // the log files behind it (empty when given)
   IngestResult ingest;             // when ingested
 };

@@ -38,7 +38,14 @@ struct InputPlan {
   std::vector<std::string> unreadable;
 };
 
+// Sources carry their paths as the kernel resolves them (resolved_path), so `LINK/../x.log` is the
+// file the kernel would open and the same input is named one way everywhere (the cache key, the
+// database's files table, the command log); problems name the paths as given.
 InputPlan plan_inputs(const std::vector<std::string>& paths);
+
+// `path` as the kernel resolves it (realpath(3)): links followed, then `..`. A path that does not
+// exist yet resolves its existing folder and keeps its last name; the input when nothing resolves.
+std::string resolved_path(const std::string& path);
 
 // Rank from `dedicated_log_torch_trace_rank_<N>[_suffix].log`; nullopt for other names.
 std::optional<int64_t> rank_from_filename(std::string_view path);

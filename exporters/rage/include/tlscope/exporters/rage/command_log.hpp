@@ -1,13 +1,19 @@
 // tlscope's record of its own invocations, so `tlscope rage --command K` can bundle one when
 // tlscope itself misbehaved: $XDG_STATE_HOME/tlscope/commands.jsonl (fallback
-// ~/.local/state/tlscope), one JSON record a line, the newest 100 kept. A record is appended when
+// ~/.local/state/tlscope), one JSON record a line, the newest 100 listed. A record is appended when
 // the command starts (exit_status absent) and again, complete, when it ends (the later line of an
 // id wins), so a crash or a kill leaves a record that says the command never finished.
 //
 // Why one appended file rather than a file per record: an append is an open, a write and a close
 // on a file that exists; creating, renaming and unlinking files costs journal work (an unlink
-// took 1.6-2.6 ms on this VM's ext4 under load, against the budget of 1 ms per invocation). The
-// file is rewritten with the newest records only once it passes kCommandLogPruneBytes.
+// took 1.6-2.6 ms on this VM's ext4 under load, against the budget of 1 ms per invocation).
+//
+// Bounded whatever is planted there (docs/security.md, "State and caches"): a record's fields are
+// clipped (a record stays under 64 KiB even of hostile bytes; a few hundred bytes usually);
+// each append is one write under an exclusive flock; past kCommandLogRotateBytes the log's tail
+// goes to commands.jsonl.1 and the log starts again; a reader reads only the last
+// kCommandLogReadBytes of each file. A FIFO, device or link at either name is refused, never
+// opened for blocking or followed.
 #pragma once
 
 #include <cstdint>
@@ -19,7 +25,8 @@
 namespace tlscope::exporters::rage {
 
 inline constexpr size_t kCommandsKept = 100;
-inline constexpr uint64_t kCommandLogPruneBytes = 512 * 1024;
+inline constexpr uint64_t kCommandLogRotateBytes = 512 * 1024;
+inline constexpr uint64_t kCommandLogReadBytes = 1024 * 1024;
 
 struct CommandRecord {
   std::string id;           // the file's stem: "<UTC start>-<pid>", ordered like the start times
@@ -36,7 +43,8 @@ struct CommandRecord {
   std::string stderr_tail;          // the last lines tlscope wrote to stderr
 };
 
-// $XDG_STATE_HOME/tlscope, or ~/.local/state/tlscope: the folder of commands.jsonl.
+// model::user_folder("state"): $XDG_STATE_HOME/tlscope, or ~/.local/state/tlscope; "" when no
+// home is known. The folder of commands.jsonl.
 std::string command_log_dir();
 std::string command_log_path(const std::string& dir);
 
@@ -44,9 +52,9 @@ std::string command_log_path(const std::string& dir);
 std::string command_record_json(const CommandRecord& record);
 std::optional<CommandRecord> parse_command_record(std::string_view json, std::string* error);
 
-// Appends `record` to the log in `dir` (created 0700), under a shared lock; past
-// kCommandLogPruneBytes the log is rewritten with the newest kCommandsKept records, under an
-// exclusive one. Returns "" or what went wrong, naming the path.
+// Appends `record` (bounded) to the log in `dir` (created 0700; a folder of another user's, a
+// link or one writable by others is refused) in one write under an exclusive lock, rotating the
+// log past kCommandLogRotateBytes. Returns "" or what went wrong, naming the path.
 std::string append_command_record(const std::string& dir, const CommandRecord& record);
 
 struct CommandListing {
