@@ -8,8 +8,8 @@
 #include <thread>
 
 #include "invocation.hpp"
-#include "tlscope/model/input_cache.hpp"
 #include "tlscope/parser/reader.hpp"
+#include "tlscope/views/open_run.hpp"
 
 namespace tlscope::cli {
 
@@ -25,12 +25,12 @@ CLI::Option* add_read_inputs(CLI::App* cmd, ReadInputs& inputs) {
 }
 
 std::optional<std::string> resolve_read_database(const char* command, const ReadInputs& inputs) {
-  model::ResolveOptions options;
+  views::OpenLogsOptions options;
   options.db_path = inputs.db;
   options.jobs = std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
   bool tty = isatty(STDERR_FILENO);
   if (tty) {
-    options.progress = [](const model::IngestProgress& p) {
+    options.progress = [](const views::OpenProgress& p) {
       if (p.bytes_total > 0)
         std::fprintf(stderr, "\ringesting %5.1f / %.1f MB", p.bytes_done / 1e6,
                      p.bytes_total / 1e6);
@@ -42,23 +42,22 @@ std::optional<std::string> resolve_read_database(const char* command, const Read
     paths.push_back(inputs.db);
     options.db_path.clear();
   }
-  model::ResolvedDatabase r = model::resolve_input_database(paths, options);
+  views::Result<views::OpenedRun> r = views::open_logs(paths, options);
   if (tty && options.progress) std::fprintf(stderr, "\r%40s\r", "");
-  note_inputs(r.files);
-  if (!r.ok) {
+  note_inputs(r->files);
+  if (!r.ok()) {
     std::fprintf(stderr, "tlscope %s: %s\n", command, r.error.c_str());
     return std::nullopt;
   }
-  note_database(r.path);
-  if (r.ingested) {
+  note_database(r->path);
+  if (r->ingested) {
     std::fprintf(stderr,
                  "tlscope %s: ingested %zu file(s), %llu events, %llu input errors in %.2f s "
                  "-> %s\n",
-                 command, r.ingest.files.size(), static_cast<unsigned long long>(r.ingest.events),
-                 static_cast<unsigned long long>(r.ingest.errors), r.ingest.seconds,
-                 r.path.c_str());
+                 command, r->ingested_files, static_cast<unsigned long long>(r->events),
+                 static_cast<unsigned long long>(r->errors), r->seconds, r->path.c_str());
   }
-  return r.path;
+  return r->path;
 }
 
 bool print_input_problems(const char* command, const std::vector<std::string>& paths) {

@@ -188,17 +188,6 @@ std::string compile_link(int64_t file_id, std::optional<int64_t> rank, std::stri
   return a + "]</a>";
 }
 
-std::string format_us(double us) {
-  char buf[64];
-  if (us < 1000)
-    std::snprintf(buf, sizeof buf, "%.0f µs", us);
-  else if (us < 1e6)
-    std::snprintf(buf, sizeof buf, "%.2f ms", us / 1e3);
-  else
-    std::snprintf(buf, sizeof buf, "%.2f s", us / 1e6);
-  return buf;
-}
-
 std::string plural(int64_t n, std::string_view noun) {
   std::string s = std::to_string(n) + " " + std::string(noun);
   if (n != 1) s += noun.ends_with('s') ? "es" : "s";

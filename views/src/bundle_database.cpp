@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "open_plan.hpp"
+#include "tlscope/views/open_run.hpp"
 
-namespace tlscope::gui {
+namespace tlscope::views {
 namespace {
 
 constexpr size_t kBlock = 512;
@@ -55,14 +55,9 @@ bool is_database_name(const std::string& name) {
   return base.size() > 3 && base.compare(base.size() - 3, 3, ".db") == 0;
 }
 
-}  // namespace
-
-bool extract_bundle_database(const std::string& bundle, const std::string& db_path,
-                             std::string* error) {
-  auto fail = [&](const std::string& why) {
-    if (error) *error = bundle + ": " + why;
-    return false;
-  };
+// The extraction; false after `fail` has named what went wrong.
+template <typename Fail>
+bool extract(const std::string& bundle, const std::string& db_path, Fail&& fail) {
   std::unique_ptr<gzFile_s, GzCloser> f(gzopen(bundle.c_str(), "rb"));
   if (!f) return fail("cannot open");
   // A bundle holds one database (TOP/tlscope.db): the first .db entry is it, in one pass.
@@ -126,4 +121,15 @@ bool extract_bundle_database(const std::string& bundle, const std::string& db_pa
   return fail("no database in the bundle (no tlscope.db entry)");
 }
 
-}  // namespace tlscope::gui
+}  // namespace
+
+Result<bool> extract_bundle_database(const std::string& bundle, const std::string& db_path) {
+  Result<bool> out;
+  out.value = extract(bundle, db_path, [&](const std::string& why) {
+    out.fail(bundle + ": " + why);
+    return false;
+  });
+  return out;
+}
+
+}  // namespace tlscope::views
