@@ -1,6 +1,6 @@
 // The inputs of a reading command (summary, report, export, tensor): log files, rank directories,
 // .gz or one database, plus `--db` to name where logs are ingested. One call resolves them to the
-// database to read (views/open_run.hpp), printing what it did and what went wrong.
+// database to read (model/input_cache.hpp), printing what it did and what went wrong.
 #pragma once
 
 #include <CLI/CLI.hpp>
