@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <vector>
 
-#include "tlscope/exporters/rage/command_log.hpp"
+#include "tlscope/command_log/command_log.hpp"
 
-namespace rage = tlscope::exporters::rage;
+namespace command_log = tlscope::command_log;
 
 int main(int argc, char** argv) {
   CLI::App app{"Time the command log's writes"};
@@ -22,17 +22,17 @@ int main(int argc, char** argv) {
   std::filesystem::remove_all(dir);
   std::vector<double> micros;
   for (int i = 0; i < runs; ++i) {
-    rage::CommandRecord r;
+    command_log::CommandRecord r;
     r.version = "0.1.0";
     r.cwd = "/home/user/project";
     r.argv = {"/usr/bin/tlscope", "summary", "/tmp/torch_trace_dir"};
     auto start = std::chrono::steady_clock::now();
-    rage::stamp_new_record(r);
+    command_log::stamp_new_record(r);
     r.id += "-" + std::to_string(i);  // one process, many records
-    std::string error = rage::append_command_record(dir, r);
+    std::string error = command_log::append_command_record(dir, r);
     r.exit_status = 0;
     r.stderr_tail = "tlscope summary: ingested 4 file(s), 1151 events in 0.15 s\n";
-    if (error.empty()) error = rage::append_command_record(dir, r);
+    if (error.empty()) error = command_log::append_command_record(dir, r);
     auto end = std::chrono::steady_clock::now();
     if (!error.empty()) {
       std::fprintf(stderr, "%s\n", error.c_str());
@@ -47,8 +47,8 @@ int main(int argc, char** argv) {
   std::printf(
       "%d invocations recorded (start + end record, newest %zu kept): mean %.1f us, median "
       "%.1f us, p99 %.1f us, max %.1f us; %zu records kept\n",
-      runs, rage::kCommandsKept, sum / runs, at(0.5), at(0.99), micros.back(),
-      rage::list_command_records(dir).records.size());
+      runs, command_log::kCommandsKept, sum / runs, at(0.5), at(0.99), micros.back(),
+      command_log::list_command_records(dir).records.size());
   std::filesystem::remove_all(dir);
   return 0;
 }

@@ -35,6 +35,8 @@ const CommandRegistration gui_registration(80, [](CLI::App& app, int& exit_code)
   cmd->add_option("--select", opts->select,
                   "select finding:K (1-based), compile:0/0, collective:GROUP:SEQ, zone:NAME or "
                   "sql:QUERY");
+  cmd->add_flag("--test-mode", opts->test,
+                "read and write no remembered layout, window size or recent files (tests)");
   cmd->add_option("--screenshot", opts->screenshot_path,
                   "render --frames frames once open, save the last as this PNG and exit");
   cmd->add_option("--dump-ui", opts->dump_ui_path,

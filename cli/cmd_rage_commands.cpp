@@ -20,14 +20,14 @@ namespace {
 
 namespace rage = exporters::rage;
 
-std::string shown_status(const rage::CommandRecord& r) {
+std::string shown_status(const command_log::CommandRecord& r) {
   if (r.exit_status) return std::to_string(*r.exit_status);
   // No exit status: still running, or ended without reaching the end of main.
   bool alive = r.pid > 0 && kill(static_cast<pid_t>(r.pid), 0) == 0;
   return alive ? "running" : "died";
 }
 
-std::string shown_command(const rage::CommandRecord& r) {
+std::string shown_command(const command_log::CommandRecord& r) {
   std::string text;
   for (size_t i = 0; i < r.argv.size(); ++i) {
     std::string arg = i == 0 ? std::filesystem::path(r.argv[0]).filename().string() : r.argv[i];
@@ -40,9 +40,9 @@ std::string shown_command(const rage::CommandRecord& r) {
 
 // The records K counts: not this process, nor earlier `tlscope rage --commands/--command` runs,
 // so the K that --commands printed still names the same command when --command K comes next.
-rage::CommandListing listed_commands(const std::string& dir) {
-  rage::CommandListing listing = rage::list_command_records(dir);
-  auto browsing = [](const rage::CommandRecord& r) {
+command_log::CommandListing listed_commands(const std::string& dir) {
+  command_log::CommandListing listing = command_log::list_command_records(dir);
+  auto browsing = [](const command_log::CommandRecord& r) {
     if (r.pid == getpid() && r.exit_status == std::nullopt) return true;
     if (r.argv.size() < 2 || r.argv[1] != "rage") return false;
     return std::any_of(r.argv.begin(), r.argv.end(), [](const std::string& a) {
@@ -57,8 +57,8 @@ rage::CommandListing listed_commands(const std::string& dir) {
 }  // namespace
 
 int list_recorded_commands() {
-  std::string dir = rage::command_log_dir();
-  rage::CommandListing listing = listed_commands(dir);
+  std::string dir = command_log::command_log_dir();
+  command_log::CommandListing listing = listed_commands(dir);
   for (const std::string& p : listing.problems)
     std::fprintf(stderr, "tlscope rage: %s\n", terminal_safe(p).c_str());
   std::printf(
@@ -67,7 +67,7 @@ int list_recorded_commands() {
       listing.records.size(), terminal_safe(dir).c_str());
   std::printf("%4s  %-26s  %7s  %9s  %s\n", "K", "started (UTC)", "exit", "time", "command");
   for (size_t k = 0; k < listing.records.size(); ++k) {
-    const rage::CommandRecord& r = listing.records[k];
+    const command_log::CommandRecord& r = listing.records[k];
     std::printf("%4zu  %-26s  %7s  %7.2f s  %s\n", k, terminal_safe(r.started_utc).c_str(),
                 shown_status(r).c_str(), r.duration_s, shown_command(r).c_str());
   }
@@ -75,9 +75,9 @@ int list_recorded_commands() {
 }
 
 int bundle_recorded_command(const RecordedCommandBundle& args) {
-  std::string dir = rage::command_log_dir();
-  rage::CommandListing listing = listed_commands(dir);
-  const rage::CommandRecord* chosen = nullptr;
+  std::string dir = command_log::command_log_dir();
+  command_log::CommandListing listing = listed_commands(dir);
+  const command_log::CommandRecord* chosen = nullptr;
   char* end = nullptr;
   unsigned long k = std::strtoul(args.key.c_str(), &end, 10);
   bool index = !args.key.empty() && *end == '\0';

@@ -71,11 +71,12 @@ int run_tensor(const TensorArgs& a) {
       std::fprintf(stderr, "tlscope tensor: %s\n", db.error().c_str());
       return kUsageOrIo;
     }
-    auto rows = views::load_tensors(db, &error);
-    if (!error.empty()) {
-      std::fprintf(stderr, "tlscope tensor: %s\n", error.c_str());
+    views::Result<std::vector<views::TensorRow>> loaded = views::load_tensors(db);
+    if (!loaded.ok()) {
+      std::fprintf(stderr, "tlscope tensor: %s\n", loaded.error.c_str());
       return kUsageOrIo;
     }
+    const std::vector<views::TensorRow>& rows = loaded.value;
     const views::TensorRow* found = nullptr;
     size_t matches = 0;
     for (const auto& r : rows) {

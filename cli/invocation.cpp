@@ -19,12 +19,10 @@
 #include <cstring>
 #include <filesystem>
 
-#include "tlscope/exporters/rage/command_log.hpp"
+#include "tlscope/command_log/command_log.hpp"
 
 namespace tlscope::cli {
 namespace {
-
-namespace rage = exporters::rage;
 
 constexpr size_t kTailBytes = 8192;
 constexpr size_t kTailLines = 20;
@@ -32,7 +30,7 @@ constexpr size_t kTailLines = 20;
 struct Invocation {
   bool active = false;
   std::string dir;
-  rage::CommandRecord record;
+  command_log::CommandRecord record;
   std::chrono::steady_clock::time_point started;
   std::string tail;  // the last bytes written to stderr
   FILE* real_stderr = nullptr;
@@ -105,14 +103,14 @@ void begin_invocation(int argc, char** argv, const char* version) {
   for (int i = 0; i < argc; ++i) line += (i ? " " : "") + shell_word(argv[i]);
   const char* setting = std::getenv("TLSCOPE_COMMAND_LOG");
   if (setting && std::strcmp(setting, "off") == 0) return;
-  rage::CommandRecord& r = inv.record;
-  rage::stamp_new_record(r);
+  command_log::CommandRecord& r = inv.record;
+  command_log::stamp_new_record(r);
   r.version = version;
   for (int i = 0; i < argc; ++i) r.argv.emplace_back(argv[i]);
   char cwd[PATH_MAX];
   if (getcwd(cwd, sizeof cwd)) r.cwd = cwd;
-  inv.dir = rage::command_log_dir();
-  if (std::string error = rage::append_command_record(inv.dir, r); !error.empty()) {
+  inv.dir = command_log::command_log_dir();
+  if (std::string error = command_log::append_command_record(inv.dir, r); !error.empty()) {
     warn(error);
     return;
   }
@@ -135,12 +133,13 @@ int end_invocation(int exit_code) {
     stderr = inv.real_stderr;
     std::fclose(tee);
   }
-  rage::CommandRecord& r = inv.record;
+  command_log::CommandRecord& r = inv.record;
   r.exit_status = exit_code;
   r.duration_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - inv.started).count();
   r.stderr_tail = last_lines(inv.tail);
-  if (std::string error = rage::append_command_record(inv.dir, r); !error.empty()) warn(error);
+  if (std::string error = command_log::append_command_record(inv.dir, r); !error.empty())
+    warn(error);
   return exit_code;
 }
 

@@ -1,4 +1,4 @@
-// This run of tlscope as its command log records it (exporters/rage/command_log.hpp): argv, cwd,
+// This run of tlscope as its command log records it (command_log/command_log.hpp): argv, cwd,
 // version, exit status, duration, the inputs, database and report it used, and the tail of what
 // it wrote to stderr. Recording never fails a command: a log that cannot be written gives one
 // warning and the command goes on.

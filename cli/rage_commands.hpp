@@ -1,5 +1,5 @@
 // `tlscope rage --commands` and `tlscope rage --command K`: tlscope's own recorded invocations
-// (exporters/rage/command_log.hpp), listed newest first, and the bug bundle of one of them.
+// (command_log/command_log.hpp), listed newest first, and the bug bundle of one of them.
 #pragma once
 
 #include <string>

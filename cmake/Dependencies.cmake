@@ -53,3 +53,24 @@ function(tlscope_compile_light target)
     target_compile_options(${target} PRIVATE -O0)
   endif()
 endfunction()
+
+# The layer check: `target` (a front end: the report, the viewer) must include no model/ header
+# and name nothing in model::, so it sees the model only as views/ presents it. The link alone
+# cannot say so (views/ links the model publicly), so a build step reads the target's sources
+# and headers before it compiles them; it reruns when one of them changes.
+function(tlscope_forbid_model_headers target)
+  file(GLOB_RECURSE checked CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/*.cpp
+       ${CMAKE_CURRENT_SOURCE_DIR}/src/*.hpp ${CMAKE_CURRENT_SOURCE_DIR}/include/*.hpp)
+  set(stamp ${CMAKE_CURRENT_BINARY_DIR}/${target}_layer_check.stamp)
+  set(list_file ${CMAKE_CURRENT_BINARY_DIR}/${target}_layer_check.files)
+  file(WRITE ${list_file} "${checked}")
+  add_custom_command(
+    OUTPUT ${stamp}
+    COMMAND ${CMAKE_COMMAND} -DLIST=${list_file} -DSTAMP=${stamp}
+            -P ${PROJECT_SOURCE_DIR}/cmake/layer_check.cmake
+    DEPENDS ${checked} ${PROJECT_SOURCE_DIR}/cmake/layer_check.cmake
+    COMMENT "Checking that ${target} reaches the model only through views/"
+    VERBATIM)
+  add_custom_target(${target}_layer_check DEPENDS ${stamp})
+  add_dependencies(${target} ${target}_layer_check)
+endfunction()

@@ -11,7 +11,7 @@
 #include <filesystem>
 
 #include "tlscope/exporters/html.hpp"
-#include "tlscope/model/safe_output.hpp"
+#include "tlscope/views/safe_output.hpp"
 #include "tlscope/views/database.hpp"
 #include "tlscope/views/trace_events.hpp"
 
@@ -88,7 +88,7 @@ bool write_trace(const views::TraceEvents& trace, int fd, uint64_t& count) {
     first = false;
     ++count;
     if (buf.size() > (1 << 20)) {
-      if (ok && !model::write_all(fd, buf)) ok = false, failure = errno;
+      if (ok && !views::write_all(fd, buf)) ok = false, failure = errno;
       buf.clear();
     }
   };
@@ -109,7 +109,7 @@ bool write_trace(const views::TraceEvents& trace, int fd, uint64_t& count) {
   }
   buf += "\n]}\n";
   if (!ok) errno = failure;
-  return ok && model::write_all(fd, buf);
+  return ok && views::write_all(fd, buf);
 }
 
 }  // namespace
@@ -125,7 +125,7 @@ ChromeTraceResult export_chrome_trace(const std::string& db_path, const std::str
     return result;
   }
   // A file is written into a private temporary beside its path and renamed over it once
-  // complete (model::AtomicFile): a full disk keeps the earlier trace, and a symlink planted at
+  // complete (views::AtomicFile): a full disk keeps the earlier trace, and a symlink planted at
   // the path is replaced, never written through. Only a device or FIFO is written in place
   // (-o /dev/stdout, whose link a rename would replace; stdout may be a file then).
   struct stat st {};
@@ -138,17 +138,17 @@ ChromeTraceResult export_chrome_trace(const std::string& db_path, const std::str
     int err = errno;
     if (fd >= 0) ::close(fd);
     if (!written) {
-      result.error = out_path + ": cannot write: " + model::write_error_text(err);
+      result.error = out_path + ": cannot write: " + views::write_error_text(err);
       return result;
     }
   } else {
-    model::AtomicFile out;
+    views::AtomicFile out;
     if (std::string why = out.open(out_path); !why.empty()) {
       result.error = why;
       return result;
     }
     if (!write_trace(*trace, out.fd(), result.events))
-      result.error = out_path + ": cannot write: " + model::write_error_text(errno);
+      result.error = out_path + ": cannot write: " + views::write_error_text(errno);
     else
       result.error = out.commit();
     if (!result.error.empty()) return result;

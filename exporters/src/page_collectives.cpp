@@ -19,9 +19,12 @@ constexpr size_t kMaxBars = 300000;
 }  // namespace
 
 void write_collectives_page(ReportContext& ctx) {
-  std::string error = ctx.shared.trace_runs_error;
-  const views::CollectiveTimeline c =
-      views::load_collective_timeline(ctx.db, ctx.shared.trace_runs, &error);
+  views::Result<views::CollectiveTimeline> loaded =
+      views::load_collective_timeline(ctx.db, ctx.shared.trace_runs.value);
+  const views::CollectiveTimeline& c = loaded.value;
+  // The runs' failure first: the bars were placed on what they read.
+  const std::string& error =
+      ctx.shared.trace_runs.ok() ? loaded.error : ctx.shared.trace_runs.error;
   if (!error.empty()) ctx.warnings.push_back("collective timeline: " + error);
   std::vector<std::string> problems;
   for (const views::CollectiveFinding& f : c.findings) {

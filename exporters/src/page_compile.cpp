@@ -101,7 +101,7 @@ class CompilePageWriter {
     if (!c.co_name.empty())
       row("code", html_escape(c.co_name) + " <span class=\"muted\">" + html_escape(c.co_filename) +
                       ":" + std::to_string(c.co_firstlineno) + "</span>");
-    if (c.duration_us > 0) row("duration", format_us(c.duration_us));
+    if (c.duration_us > 0) row("duration", format_duration_us(c.duration_us));
     if (!c.fail_type.empty())
       row("failure", "<span class=\"bad\">" + html_escape(c.fail_type) + "</span> " +
                          html_escape(c.fail_reason));
@@ -316,9 +316,10 @@ void write_payload_files(ReportContext& ctx, views::CompileDetailReader& reader,
     const PayloadFile& f = plan.files[i];
     if (f.rel.ends_with(".txt")) {
       // Written from SQLite's copy of the text: a payload of hundreds of MB is held once.
-      std::string error;
-      if (!reader.with_payload_text(
-              f.payload_id, [&](std::string_view text) { ctx.site.write(f.rel, text); }, error))
+      if (!reader
+               .with_payload_text(f.payload_id,
+                                  [&](std::string_view text) { ctx.site.write(f.rel, text); })
+               .value)
         ctx.site.write(f.rel, "");
       continue;
     }

@@ -12,9 +12,12 @@ constexpr size_t kMaxBars = 200000;
 }
 
 void write_compile_timeline_page(ReportContext& ctx) {
-  std::string error = ctx.shared.trace_runs_error;
-  const views::TraceRuns& runs = ctx.shared.trace_runs;
-  const views::PhaseTimeline phases = views::load_phase_timeline(ctx.db, runs, &error);
+  const views::TraceRuns& runs = ctx.shared.trace_runs.value;
+  views::Result<views::PhaseTimeline> loaded = views::load_phase_timeline(ctx.db, runs);
+  const views::PhaseTimeline& phases = loaded.value;
+  // The runs' failure first: the phases were placed on what they read.
+  const std::string& error =
+      ctx.shared.trace_runs.ok() ? loaded.error : ctx.shared.trace_runs.error;
   if (!error.empty()) ctx.warnings.push_back("compile timeline: " + error);
   TimelineData data = phase_timeline_data(phases, kMaxBars);
   if (data.dropped)

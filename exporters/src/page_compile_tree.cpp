@@ -25,7 +25,8 @@ std::string compile_item(const CompileRow& c) {
   std::string h = "<li class=\"compile\">" +
                   compile_link(c.file_id, views::rank_opt(c.rank), c.compile_id, 0) + status_tag(c);
   if (!c.co_name.empty()) h += " " + html_escape(c.co_name);
-  if (c.duration_us > 0) h += " <span class=\"muted\">" + format_us(c.duration_us) + "</span>";
+  if (c.duration_us > 0)
+    h += " <span class=\"muted\">" + format_duration_us(c.duration_us) + "</span>";
   if (!c.fail_type.empty()) h += " <span class=\"bad\">" + html_escape(c.fail_type) + "</span>";
   if (!c.recompile_reason.empty())
     h += " <span class=\"muted\">recompiled: " + html_escape(c.recompile_reason) + "</span>";

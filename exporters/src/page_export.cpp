@@ -115,22 +115,18 @@ void write_export_page(ReportContext& ctx) {
       continue;
     }
     // A large program is written out from SQLite's copy of the text, never copied whole.
-    std::string error;
-    bool read = reader->with_payload_text(
-        p.payload_id,
-        [&](std::string_view text) {
-          if (text.size() > kMaxInlineProgram) {
-            std::string rel = "payloads/" + std::to_string(p.payload_id) + ".txt";
-            ctx.site.write(rel, text);
-            h += "<p><a href=\"" + rel + "\">the program as text</a> (" + std::to_string(p.size) +
-                 " bytes)</p>\n";
-          } else {
-            h += "<pre class=\"code exported-program\">" +
-                 highlight_code(text, CodeLanguage::kPython) + "</pre>\n";
-          }
-        },
-        error);
-    if (!read) h += "<p class=\"bad\">" + html_escape(error) + "</p>\n";
+    views::Result<bool> read = reader->with_payload_text(p.payload_id, [&](std::string_view text) {
+      if (text.size() > kMaxInlineProgram) {
+        std::string rel = "payloads/" + std::to_string(p.payload_id) + ".txt";
+        ctx.site.write(rel, text);
+        h += "<p><a href=\"" + rel + "\">the program as text</a> (" + std::to_string(p.size) +
+             " bytes)</p>\n";
+      } else {
+        h += "<pre class=\"code exported-program\">" + highlight_code(text, CodeLanguage::kPython) +
+             "</pre>\n";
+      }
+    });
+    if (!read.value) h += "<p class=\"bad\">" + html_escape(read.error) + "</p>\n";
   }
   ctx.site.write("export.html", h + page_tail(0));
 }

@@ -27,8 +27,7 @@ struct SharedViews {
   // provenance pages, their list on index.html and the compile pages' links to them
   views::Result<std::vector<views::ProvenanceGraphRow>> provenance_graphs;
   // the runs of the two timelines (collectives.html, compile_timeline.html), and why a read failed
-  views::TraceRuns trace_runs;
-  std::string trace_runs_error;
+  views::Result<views::TraceRuns> trace_runs;
 };
 
 // The report's page families, one row each: X(screen, writer). A row declares the family's

@@ -3,6 +3,7 @@
 #include "parity_html.hpp"
 
 #include "tlscope/exporters/html.hpp"
+#include "tlscope/views/time_format.hpp"
 
 namespace tlscope::exporters {
 
@@ -46,9 +47,10 @@ std::string runtime_row(const views::GraphRuntimeRow& g) {
   std::string r = "<tr class=\"graph-runtime\" data-compile=\"" + html_escape(g.compile_id) +
                   "\" data-difference-ns=\"" + std::to_string(g.difference_ns) + "\"><td>";
   append_html_escaped(r, g.compile_id);
-  r += "</td><td>rank " + std::to_string(g.fastest_rank) + " (" + views::format_ns(g.fastest_ns) +
-       ")</td><td>rank " + std::to_string(g.slowest_rank) + " (" + views::format_ns(g.slowest_ns) +
-       ")</td><td class=\"num\">" + views::format_ns(g.difference_ns) + "</td><td>" +
+  r += "</td><td>rank " + std::to_string(g.fastest_rank) + " (" +
+       views::format_duration_us(g.fastest_ns / 1e3) + ")</td><td>rank " +
+       std::to_string(g.slowest_rank) + " (" + views::format_duration_us(g.slowest_ns / 1e3) +
+       ")</td><td class=\"num\">" + views::format_duration_us(g.difference_ns / 1e3) + "</td><td>" +
        ranks_text(g.ranks) + "</td>";
   r += g.missing_ranks.empty() ? "<td></td>"
                                : "<td class=\"bad\">" + ranks_text(g.missing_ranks) + "</td>";

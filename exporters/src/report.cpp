@@ -10,7 +10,7 @@
 
 #include "assets.hpp"
 #include "pages.hpp"
-#include "tlscope/model/analysis/analyze.hpp"
+#include "tlscope/views/open_run.hpp"
 #include "tlscope/views/read_snapshot.hpp"
 #include "tlscope/views/screens.hpp"
 #include "tlscope/views/store_health.hpp"
@@ -89,17 +89,14 @@ ReportResult write_report(const ReportOptions& options) {
   // The pages read the analysis tables: a database ingested without them gets them now, written
   // through a connection of its own (this one has no transaction open, so its next statement
   // reads the new schema).
-  if (!model::analysis::has_analysis_tables(db.handle())) {
-    model::analysis::EnsuredAnalysis analysis = model::analysis::ensure_analysis(options.db_path);
-    if (!analysis.ok) {
-      result.error = analysis.error;
-      return result;
-    }
-    result.ran_analysis = analysis.ran;
+  views::Result<bool> analysis = views::ensure_run_analysis(db, options.db_path);
+  if (!analysis.ok()) {
+    result.error = analysis.error;
+    return result;
   }
+  result.ran_analysis = analysis.value;
   // One read transaction for the whole report (see read_snapshot.hpp).
   std::optional<views::ReadSnapshot> snapshot(std::in_place, db);
-#include "tlscope/views/screens.hpp"
   Site site(options.out_dir);
   for (const Asset& asset : report_assets())
     site.write("assets/" + std::string(asset.name), asset.text);
@@ -123,8 +120,7 @@ ReportResult write_report(const ReportOptions& options) {
     shared.snapshots = std::move(views::load_tensor_snapshots(db).value);
   });
   timed("provenance graphs", [&] { shared.provenance_graphs = views::load_provenance_graphs(db); });
-  timed("trace runs",
-        [&] { shared.trace_runs = views::load_trace_runs(db, &shared.trace_runs_error); });
+  timed("trace runs", [&] { shared.trace_runs = views::load_trace_runs(db); });
   size_t threads = report_threads(options);
   std::vector<WorkItem> items = family_items(ctx, threads);
   // On several threads the summary's loads run beside the other families (its page comes last).

@@ -117,7 +117,8 @@ std::string compile_runtime_html(const views::CompileRuntime& rt) {
     for (const views::KernelAutotune& k : rt.kernels) {
       h += "<tr>" + code_cell(k.kernel) + cell(k.cache_state) + "<td class=\"num\">" +
            (k.configs >= 0 ? std::to_string(k.configs) : "") + "</td><td class=\"num\">" +
-           (k.compile_time_us >= 0 ? format_us(static_cast<double>(k.compile_time_us)) : "") +
+           (k.compile_time_us >= 0 ? format_duration_us(static_cast<double>(k.compile_time_us))
+                                   : "") +
            "</td></tr>\n";
     }
     h += "</tbody></table>\n";

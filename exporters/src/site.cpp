@@ -10,7 +10,7 @@
 #include <system_error>
 
 #include "tlscope/exporters/html.hpp"
-#include "tlscope/model/safe_output.hpp"
+#include "tlscope/views/safe_output.hpp"
 #include "tlscope/views/screens.hpp"
 
 namespace tlscope::exporters {
@@ -38,17 +38,17 @@ bool Site::write(const std::string& rel, std::string_view content) {
   }
   // A new file, never through a link: the report is written into a fresh private folder
   // (cli/report_folder.cpp), and here a name already taken is unlinked, not opened.
-  int fd = model::create_new_file(path.string());
+  int fd = views::create_new_file(path.string());
   if (fd < 0 && errno == EEXIST && ::unlink(path.c_str()) == 0)
-    fd = model::create_new_file(path.string());
-  bool written = fd >= 0 && model::write_all(fd, content);
+    fd = views::create_new_file(path.string());
+  bool written = fd >= 0 && views::write_all(fd, content);
   int err = errno;
   if (fd >= 0 && ::close(fd) != 0 && written) {
     written = false;
     err = errno;
   }
   if (!written) {
-    if (error_.empty()) error_ = path.string() + ": cannot write: " + model::write_error_text(err);
+    if (error_.empty()) error_ = path.string() + ": cannot write: " + views::write_error_text(err);
     return false;
   }
   ++files_;
@@ -198,17 +198,6 @@ std::string compile_link(int64_t file_id, std::optional<int64_t> rank, std::stri
   a += "[";
   append_html_escaped(a, compile_id);
   return a + "]</a>";
-}
-
-std::string format_us(double us) {
-  char buf[64];
-  if (us < 1000)
-    std::snprintf(buf, sizeof buf, "%.0f µs", us);
-  else if (us < 1e6)
-    std::snprintf(buf, sizeof buf, "%.2f ms", us / 1e3);
-  else
-    std::snprintf(buf, sizeof buf, "%.2f s", us / 1e6);
-  return buf;
 }
 
 std::string plural(int64_t n, std::string_view noun) {

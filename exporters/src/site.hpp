@@ -15,6 +15,7 @@
 #include "tlscope/exporters/report.hpp"
 #include "tlscope/views/database.hpp"
 #include "tlscope/views/result.hpp"
+#include "tlscope/views/time_format.hpp"
 
 namespace tlscope::exporters {
 
@@ -98,8 +99,8 @@ std::string compile_link(int64_t file_id, std::optional<int64_t> rank, std::stri
 std::string tensor_page(std::string_view dtype, std::string_view size, std::string_view stride);
 std::string rank_label(std::optional<int64_t> rank);
 
-// "1.2 ms", "3.4 s" from microseconds.
-std::string format_us(double us);
+// "1.23 ms", "3.40 s" from microseconds: the one duration format of every front end.
+using views::format_duration_us;
 std::string plural(int64_t n, std::string_view noun);
 
 }  // namespace tlscope::exporters

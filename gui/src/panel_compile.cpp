@@ -186,9 +186,11 @@ class CompilePanel : public Panel {
       error_ = "no compile " + key + " in this database";
       return;
     }
-    if (!db_ || db_->path() != ctx.data.db_path) {
-      reader_.reset();
-      db_ = std::make_unique<views::Database>(ctx.data.db_path);
+    if (db_ != ctx.data.db) {
+      reader_.reset();  // every reader before the connection it reads
+      shapes_reader_.reset();
+      runtime_reader_.reset();
+      db_ = ctx.data.db;
       reader_ = std::make_unique<views::CompileDetailReader>(*db_);
       shapes_reader_ = std::make_unique<views::CompileShapesReader>(*db_);
       runtime_reader_ = std::make_unique<views::CompileRuntimeReader>(*db_);
@@ -219,7 +221,9 @@ class CompilePanel : public Panel {
   }
 
   std::string key_, error_;
-  std::unique_ptr<views::Database> db_;
+  // The session's connection, shared while what this panel read from it lives: a new open
+  // replaces the session's, and a reader must not outlive its connection.
+  std::shared_ptr<const views::Database> db_;
   std::unique_ptr<views::CompileDetailReader> reader_;
   std::unique_ptr<views::CompileShapesReader> shapes_reader_;
   std::unique_ptr<views::CompileRuntimeReader> runtime_reader_;

@@ -3,11 +3,11 @@
 // panel on it.
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
 #include <set>
 
 #include "panel.hpp"
 #include "status_colours.hpp"
+#include "tlscope/views/time_format.hpp"
 
 namespace tlscope::gui {
 namespace {
@@ -160,11 +160,7 @@ class CompileTreePanel : public Panel {
     const std::string key = compile_key(c);
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + x);
     std::string label = "[" + c.compile_id + "] " + status_words(c);
-    if (c.duration_us >= 0) {
-      char ms[32];
-      std::snprintf(ms, sizeof ms, "  %.1f ms", c.duration_us / 1000.0);
-      label += ms;
-    }
+    if (c.duration_us >= 0) label += "  " + views::format_duration_us(c.duration_us);
     if (c.graph_op_count >= 0) label += "  " + std::to_string(c.graph_op_count) + " ops";
     if (c.failed()) label += "  " + c.fail_type;
     ImGui::PushStyleColor(ImGuiCol_Text, colour_of(c));

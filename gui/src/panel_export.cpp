@@ -163,10 +163,10 @@ class ExportPanel : public Panel {
 
   // The program's text, read once per payload (the reader reads the log's tensors when made).
   const CodeText& text_of(PanelContext& ctx, int64_t payload_id) {
-    if (!db_ || db_->path() != ctx.data.db_path) {
+    if (db_ != ctx.data.db) {
       texts_.clear();
       reader_.reset();
-      db_ = std::make_unique<views::Database>(ctx.data.db_path);
+      db_ = ctx.data.db;
       reader_ = std::make_unique<views::CompileDetailReader>(*db_);
     }
     auto at = texts_.find(payload_id);
@@ -179,7 +179,9 @@ class ExportPanel : public Panel {
         .first->second;
   }
 
-  std::unique_ptr<views::Database> db_;
+  // The session's connection, shared while what this panel read from it lives: a new open
+  // replaces the session's, and a reader must not outlive its connection.
+  std::shared_ptr<const views::Database> db_;
   std::unique_ptr<views::CompileDetailReader> reader_;
   std::map<int64_t, CodeText> texts_;  // by payload id
 };

@@ -5,6 +5,7 @@
 // rank divergence table.
 #include "panel.hpp"
 #include "status_colours.hpp"
+#include "tlscope/views/rank_words.hpp"
 #include "tlscope/views/unknown_records.hpp"
 
 namespace tlscope::gui {
@@ -160,9 +161,9 @@ class FindingsPanel : public Panel {
     if (!f.row->ranks.empty())
       ui::text("details", "on " + views::rank_words(f.row->ranks, ctx.data.findings.job_ranks));
     if (f.place && f.place->other_ranks != "[]") {
-      ui::text("details", "against " + views::rank_words(
-                                           model::analysis::ranks_from_json(f.place->other_ranks),
-                                           ctx.data.findings.job_ranks));
+      ui::text("details",
+               "against " + views::rank_words(views::ranks_from_json(f.place->other_ranks),
+                                              ctx.data.findings.job_ranks));
     }
     if (f.place && f.place->is_collective()) {
       ui::text("details", "collective: group " + f.place->pg_name + ", sequence " +

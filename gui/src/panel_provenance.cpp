@@ -98,10 +98,10 @@ class ProvenancePanel : public Panel {
 
  private:
   void ensure_graphs(PanelContext& ctx) {
-    if (loaded_path_ == ctx.data.db_path) return;
-    loaded_path_ = ctx.data.db_path;
-    db_ = std::make_unique<views::Database>(ctx.data.db_path);
-    auto r = views::load_provenance_graphs(*db_);
+    if (db_ == ctx.data.db) return;
+    db_ = ctx.data.db;
+    auto r = db_ ? views::load_provenance_graphs(*db_)
+                 : views::Result<std::vector<views::ProvenanceGraphRow>>{};
     error_ = r.error;
     graphs_ = std::move(r.value);
     current_ = -1;
@@ -189,8 +189,10 @@ class ProvenancePanel : public Panel {
     ImGui::EndChild();
   }
 
-  std::string loaded_path_, error_;
-  std::unique_ptr<views::Database> db_;
+  std::string error_;
+  // The session's connection, shared while what this panel read from it lives: a new open
+  // replaces the session's, and a reader must not outlive its connection.
+  std::shared_ptr<const views::Database> db_;
   std::vector<views::ProvenanceGraphRow> graphs_;
   int current_ = -1, selected_ = -1;
   std::optional<views::ProvenanceView> view_;

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "status_colours.hpp"
+#include "tlscope/views/time_format.hpp"
 #include "ui_dump.hpp"
 
 namespace tlscope::gui {
@@ -57,10 +58,10 @@ void ParitySections::build(const views::CollectiveParity& p, const views::GraphR
     std::vector<TableCell>& row = runtimes_.rows.emplace_back();
     row.push_back(TableCell(g.compile_id));
     row.push_back(number_cell(g.fastest_rank));
-    row.push_back(TableCell(views::format_ns(g.fastest_ns), g.fastest_ns));
+    row.push_back(TableCell(views::format_duration_us(g.fastest_ns / 1e3), g.fastest_ns));
     row.push_back(number_cell(g.slowest_rank));
-    row.push_back(TableCell(views::format_ns(g.slowest_ns), g.slowest_ns));
-    row.push_back(TableCell(views::format_ns(g.difference_ns), g.difference_ns));
+    row.push_back(TableCell(views::format_duration_us(g.slowest_ns / 1e3), g.slowest_ns));
+    row.push_back(TableCell(views::format_duration_us(g.difference_ns / 1e3), g.difference_ns));
     TableCell missing(ranks_text(g.missing_ranks));
     if (!g.missing_ranks.empty()) missing.colour = kColourWarning;
     row.push_back(std::move(missing));

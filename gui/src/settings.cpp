@@ -1,6 +1,6 @@
 // viewer.conf: one "key=value" a line, written under a temporary name and renamed.
 #include "settings.hpp"
-#include "tlscope/model/safe_output.hpp"
+#include "tlscope/views/safe_output.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -66,7 +66,7 @@ bool save_settings(const std::string& config_dir, const ViewerSettings& s, std::
   if (config_dir.empty()) return true;
   // The settings hold recent paths: the folder is this user's only (a link or a folder of
   // another user is refused), and the file is replaced atomically, never written through.
-  if (std::string why = model::ensure_private_folder(config_dir); !why.empty()) {
+  if (std::string why = views::ensure_private_folder(config_dir); !why.empty()) {
     if (error) *error = why;
     return false;
   }
@@ -75,7 +75,7 @@ bool save_settings(const std::string& config_dir, const ViewerSettings& s, std::
       << "\nnav_width=" << s.nav_width << "\ndetails_width=" << s.details_width << "\n";
   for (const auto& r : s.recent) out << "recent=" << r << "\n";
   std::string why =
-      model::write_file_atomically((fs::path(config_dir) / kFileName).string(), out.str(), 0600);
+      views::write_file_atomically((fs::path(config_dir) / kFileName).string(), out.str(), 0600);
   if (!why.empty() && error) *error = why;
   return why.empty();
 }

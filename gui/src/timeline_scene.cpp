@@ -7,27 +7,22 @@
 
 namespace tlscope::gui {
 
-std::shared_ptr<TimelineScene> load_timeline_scene(const std::string& db_path) {
+std::shared_ptr<TimelineScene> load_timeline_scene(const views::Database& db) {
   auto s = std::make_shared<TimelineScene>();
-  s->db_path = db_path;
-  views::Database db(db_path);
+  s->db_path = db.path();
   if (!db.ok()) {
     s->problems.push_back(db.error());
     return s;
   }
-  std::string why;
-  auto note = [&](const char* what) {
-    if (!why.empty()) s->problems.push_back(std::string(what) + ": " + why);
-    why.clear();
+  auto take = [&](const char* what, auto result, auto& into) {
+    if (!result.ok()) s->problems.push_back(std::string(what) + ": " + result.error);
+    into = std::move(result.value);
   };
-  s->runs = views::load_trace_runs(db, &why);
-  note("runs");
+  take("runs", views::load_trace_runs(db), s->runs);
   int64_t unmatched = 0;
-  std::vector<views::TimelineInterval> ivs =
-      views::phase_intervals(db, s->runs, &s->phase_zones, &unmatched, &why);
-  note("compile phases");
-  s->collectives = views::load_collective_timeline(db, s->runs, &why);
-  note("collectives");
+  std::vector<views::TimelineInterval> ivs;
+  take("compile phases", views::phase_intervals(db, s->runs, &s->phase_zones, &unmatched), ivs);
+  take("collectives", views::load_collective_timeline(db, s->runs), s->collectives);
   for (auto& iv : views::collective_intervals(s->collectives)) ivs.push_back(std::move(iv));
   // The same depth cap as the report's compile timeline, so their lanes agree.
   s->timeline = views::build_timeline(std::move(ivs), views::kPhaseMaxDepth);
@@ -62,7 +57,12 @@ std::shared_ptr<TimelineScene> timeline_scene(const ViewerData& data) {
   static const ViewerData* owner = nullptr;
   static std::shared_ptr<TimelineScene> scene;
   if (owner != &data || !scene || scene->db_path != data.db_path) {
-    scene = load_timeline_scene(data.db_path);
+    if (data.db) {
+      scene = load_timeline_scene(*data.db);
+    } else {
+      scene = std::make_shared<TimelineScene>();
+      scene->problems.push_back("no database is open");
+    }
     owner = &data;
   }
   return scene;

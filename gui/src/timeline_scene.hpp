@@ -30,7 +30,7 @@ struct TimelineScene {
   std::vector<std::string> problems;  // what failed to load
 };
 
-std::shared_ptr<TimelineScene> load_timeline_scene(const std::string& db_path);
+std::shared_ptr<TimelineScene> load_timeline_scene(const views::Database& db);
 // The scene of the database `data` holds, loaded on first use and shared by the panels.
 std::shared_ptr<TimelineScene> timeline_scene(const ViewerData& data);
 

@@ -107,10 +107,15 @@ void TimelinePanel::describe_interval(PanelContext& ctx, int interval) {
   if (details_for_ != interval) {
     details_for_ = interval;
     details_.clear();
-    views::Database db(ctx.data.db_path);
+    const views::Database* db = ctx.data.db.get();
     std::string why;
-    if (db.ok()) details_ = views::phase_event_fields(db, iv.source_id, &why);
-    if (!db.ok()) why = db.error();
+    if (db && db->ok()) {
+      views::Result<views::EventFields> fields = views::phase_event_fields(*db, iv.source_id);
+      details_ = std::move(fields.value);
+      why = fields.error;
+    } else {
+      why = db ? db->error() : "no database is open";
+    }
     if (!why.empty()) details_.emplace_back("error", why);
   }
   for (const auto& [name, value] : details_) {

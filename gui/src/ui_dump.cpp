@@ -1,6 +1,6 @@
 // The UI dump recorder and the drawing helpers that feed it.
 #include "ui_dump.hpp"
-#include "tlscope/model/safe_output.hpp"
+#include "tlscope/views/safe_output.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -84,7 +84,7 @@ std::string UiDump::json(size_t frame) const {
 bool UiDump::write(const std::string& path, size_t frame, std::string* error) const {
   // Through a private temporary beside `path`, renamed over it: a link planted at the path or at
   // any predictable name beside it is replaced, never written through.
-  if (std::string why = model::write_file_atomically(path, json(frame)); !why.empty()) {
+  if (std::string why = views::write_file_atomically(path, json(frame)); !why.empty()) {
     if (error) *error = why + " (the UI dump)";
     return false;
   }

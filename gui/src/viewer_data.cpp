@@ -28,13 +28,15 @@ const views::CompileRow* find_compile(const ViewerData& data, std::string_view k
 
 bool load_viewer_data(const std::string& db_path, const ViewerOptions& options, ViewerData& data,
                       std::string* error) {
-  views::Database db(db_path);
+  auto connection = std::make_shared<views::Database>(db_path);
+  const views::Database& db = *connection;
   std::string refused = db.not_tlscope_reason();
   if (!refused.empty()) {
     if (error) *error = refused;
     return false;
   }
   data.db_path = db_path;
+  data.db = connection;
   auto take = [&](auto result, auto& into) {
     if (!result.ok()) data.load_problems.push_back(result.error);
     into = std::move(result.value);
@@ -59,13 +61,13 @@ bool load_viewer_data(const std::string& db_path, const ViewerOptions& options, 
   take(views::load_tensor_snapshots(db), data.snapshots);
   take(views::load_tensor_layouts(db), data.layouts);
   take(views::load_export_report(db), data.export_report);
-  std::string why;
-  data.tensors = views::load_tensors(db, &why);
-  if (!why.empty()) data.load_problems.push_back(why);
-  why.clear();
-  data.timeline = views::load_phase_timeline(db, views::load_trace_runs(db, &why), &why).timeline;
-  if (!why.empty()) data.load_problems.push_back(why);
-  data.timeline_scene = load_timeline_scene(db_path);
+  take(views::load_tensors(db), data.tensors);
+  views::TraceRuns runs;
+  take(views::load_trace_runs(db), runs);
+  views::PhaseTimeline phases;
+  take(views::load_phase_timeline(db, runs), phases);
+  data.timeline = std::move(phases.timeline);
+  data.timeline_scene = load_timeline_scene(db);
 
   for (const auto& group : data.findings.groups) {
     for (const auto& row : group.rows) data.finding_order.push_back({&row, &group, nullptr});

@@ -11,6 +11,7 @@
 #include "tlscope/gui/viewer.hpp"
 #include "tlscope/views/collective_parity.hpp"
 #include "tlscope/views/compile_tree.hpp"
+#include "tlscope/views/database.hpp"
 #include "tlscope/views/export_report.hpp"
 #include "tlscope/views/finding_places.hpp"
 #include "tlscope/views/findings.hpp"
@@ -66,6 +67,11 @@ struct FindingEntry {
 
 struct ViewerData {
   std::string db_path;
+  // The one read connection of the database on screen: every panel reads through it (details,
+  // compile pages, programs, provenance, the timeline's scene). One connection reads the schema
+  // once (~100 tables and views: each open costs ~1 M instructions) and gives every panel the same
+  // view of a database that another process may be rewriting.
+  std::shared_ptr<const views::Database> db;
   views::Summary summary;
   views::RunEnvironment environment;  // PyTorch version and config (the findings panel header)
   views::Findings findings;

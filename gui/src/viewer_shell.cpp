@@ -82,13 +82,12 @@ std::optional<OpenProgress> ViewerShell::open_progress() const {
 
 void ViewerShell::poll_job() {
   if (!job_ || !job_->done()) return;
-  std::string error;
-  std::string db = job_->result(&error);
+  views::Result<std::string> db = job_->result();
   // Read on the job's thread: taking it here costs the frame nothing.
   std::unique_ptr<ViewerData> data = job_->take_data();
   job_.reset();
-  if (db.empty() || !data) {
-    open_error_ = error;
+  if (!db.ok() || !data) {
+    open_error_ = db.error;
     return;
   }
   data_ = std::move(data);

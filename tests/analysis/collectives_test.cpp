@@ -7,7 +7,6 @@
 #include "analysis/findings_messages.hpp"
 #include "analysis/fixture_db.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
-#include "tlscope/model/analysis/collectives.hpp"
 
 using namespace tlscope::model::analysis;
 using tlscope::test::Ctx;
@@ -96,24 +95,25 @@ TEST_CASE("collectives: desync, missing and straggler named with their ranks") {
             "rank 3 arrived 400.2 ms after the others' median arrival at sequence 3 of group dp") !=
         std::string::npos);
 
-  auto matches = load_collective_matches(db.db());
-  REQUIRE(matches.size() == 8);
-  const CollectiveMatch& m3 = matches[2];
-  CHECK(m3.seq == 3);
-  CHECK(m3.last_rank == 3);
-  CHECK(m3.arrival_skew_us == Approx(400'300));
-  // The others waited 400300 + 400200 + 400100 us for rank 3.
-  CHECK(m3.wait_us == Approx(1'200'600));
-  const CollectiveMatch& m1 = matches[0];
-  CHECK(m1.duration_us == Approx(1000));
-  CHECK(*m1.bandwidth_gbps == Approx(4096.0 / 1000.0 / 1e3));
-  CHECK_FALSE(matches[4].ops_agree);
-  CHECK(matches[7].missing_ranks == std::vector<int64_t>{1});
-
-  auto timelines = load_rank_timelines(db.db());
-  REQUIRE(timelines.size() == 4);
-  CHECK(timelines[1].ops.size() == 7);
-  CHECK(timelines[2].ops[4].op == "all_gather");
+  // The matches and timelines as the views read them.
+  CHECK(db.scalar("SELECT count(*) FROM collective_matches") == "8");
+  CHECK(db.rows("SELECT seq, last_rank, arrival_skew_us, wait_us FROM collective_matches "
+                "ORDER BY pg_name, seq LIMIT 1 OFFSET 2") ==
+        // The others waited 400300 + 400200 + 400100 us for rank 3.
+        std::vector<std::string>{"3|3|400300.0|1200600.0"});
+  // 4096 bytes in 1000 us.
+  CHECK(db.scalar("SELECT duration_us = 1000 AND abs(bandwidth_gbps - 4096.0 / 1000 / 1e3) < "
+                  "1e-12 FROM collective_matches ORDER BY pg_name, seq LIMIT 1") == "1");
+  CHECK(db.scalar(
+            "SELECT ops_agree FROM collective_matches ORDER BY pg_name, seq LIMIT 1 OFFSET 4") ==
+        "0");
+  CHECK(
+      db.scalar(
+          "SELECT missing_ranks FROM collective_matches ORDER BY pg_name, seq LIMIT 1 OFFSET 7") ==
+      "[1]");
+  CHECK(db.scalar("SELECT count(*) FROM collectives WHERE rank = 1") == "7");
+  CHECK(db.scalar("SELECT op FROM collectives WHERE rank = 2 ORDER BY pg_name, seq LIMIT 1 "
+                  "OFFSET 4") == "all_gather");
   CHECK(db.scalar(
             "SELECT times_last FROM collective_rank_lateness WHERE pg_name = '0' AND rank = 3") ==
         "6");

@@ -6,8 +6,6 @@
 #include "analysis/findings_messages.hpp"
 #include "analysis/fixture_db.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
-#include "tlscope/model/analysis/graph_breaks.hpp"
-#include "tlscope/model/analysis/recompiles.hpp"
 #include "tlscope/views/compile_detail.hpp"
 #include "tlscope/views/compile_tree.hpp"
 
@@ -88,20 +86,16 @@ TEST_CASE("graph breaks: restart reasons located by resume frames") {
   FixtureDb db;
   comp_metrics_shape(db);
   run(db);
-  auto breaks = load_graph_breaks(db.db());
-  REQUIRE(breaks.size() == 2);
-  CHECK(breaks[0].compile_id == "0/0");
-  CHECK(breaks[0].frame == "fn");
-  CHECK(breaks[0].reason == "skip function graph_break in file /torch/_dynamo/decorators.py");
-  CHECK(breaks[0].user_file == std::optional<std::string>("user.py"));
-  CHECK(breaks[0].user_line == std::optional<int64_t>(9551));
-  CHECK(breaks[0].source == "restart_reason");
-  CHECK(breaks[0].resume_compile_id == std::optional<std::string>("1/0"));
-  CHECK(breaks[1].compile_id == "1/0");
-  CHECK(breaks[1].user_line == std::optional<int64_t>(9553));
-  CHECK(breaks[1].resume_compile_id == std::optional<std::string>("2/0"));
-  auto summary = load_graph_break_summary(db.db());
-  CHECK(summary.size() == 2);  // same reason, different lines: two rows
+  // The analysis tables as the views read them (one row each, in log order).
+  CHECK(db.rows("SELECT compile_id, frame, reason, user_file, user_line, source, "
+                "resume_compile_id FROM graph_breaks ORDER BY id") ==
+        std::vector<std::string>{
+            "0/0|fn|skip function graph_break in file /torch/_dynamo/decorators.py|user.py|9551|"
+            "restart_reason|1/0",
+            "1/0|torch_dynamo_resume_in_fn_at_9551|skip function graph_break in file "
+            "/torch/_dynamo/decorators.py|user.py|9553|restart_reason|2/0"});
+  // Same reason, different lines: two rows.
+  CHECK(db.scalar("SELECT count(*) FROM graph_break_summary") == "2");
   CHECK(db.scalar("SELECT count(*) FROM restarts") == "2");
   CHECK(db.scalar("SELECT count(*) FROM findings WHERE kind = 'graph_break'") == "2");
 }
@@ -125,19 +119,13 @@ TEST_CASE("graph breaks: one artifact, its restart and its resume frame are one 
                ", 1");
   }
   run(db);
-  auto breaks = load_graph_breaks(db.db());
-  REQUIRE(breaks.size() == 3);
-  CHECK(breaks[0].source == "artifact");
-  CHECK(breaks[0].reason == "data-dependent branch");
-  CHECK(breaks[0].user_file == std::optional<std::string>("model.py"));
-  CHECK(breaks[0].user_line == std::optional<int64_t>(42));
-  CHECK(breaks[0].rank == std::optional<int64_t>(0));
-  CHECK(breaks[2].resume_compile_id == std::optional<std::string>("5/0"));
-  auto summary = load_graph_break_summary(db.db());
-  REQUIRE(summary.size() == 1);
-  CHECK(summary[0].count == 3);
-  CHECK(summary[0].compile_ids == std::vector<std::string>{"0/0", "2/0", "4/0"});
-  CHECK(summary[0].ranks == std::vector<int64_t>{0});
+  CHECK(db.rows("SELECT source, reason, user_file, user_line, rank, resume_compile_id FROM "
+                "graph_breaks ORDER BY id") ==
+        std::vector<std::string>{"artifact|data-dependent branch|model.py|42|0|1/0",
+                                 "artifact|data-dependent branch|model.py|42|0|3/0",
+                                 "artifact|data-dependent branch|model.py|42|0|5/0"});
+  CHECK(db.rows("SELECT count, compile_ids, ranks FROM graph_break_summary") ==
+        std::vector<std::string>{"3|[\"0/0\",\"2/0\",\"4/0\"]|[0]"});
 }
 
 TEST_CASE("recompiles: guard failure chain, shape changes and dynamic dims") {
@@ -160,16 +148,12 @@ TEST_CASE("recompiles: guard failure chain, shape changes and dynamic dims") {
   db.tensor(ctx(0, 2), 0, 0, "L['x']", "[\"s0\", 4]", "[4, 1]");
   db.metrics(ctx(0, 2), "forward", ", graph_op_count", ", 3");
   run(db);
-  auto recompiles = load_recompiles(db.db());
-  REQUIRE(recompiles.size() == 2);
-  CHECK(recompiles[0].compile_id == "0/1");
-  CHECK(recompiles[0].frame == "forward");
-  CHECK(recompiles[0].prev_compile_id == std::optional<std::string>("0/0"));
-  CHECK(recompiles[0].reason == "tensor 'x' size mismatch at index 0. expected 4, actual 8");
-  CHECK(recompiles[0].guard.property == "size");
-  CHECK(recompiles[0].guard.expected == std::optional<std::string>("4"));
-  CHECK(recompiles[1].compile_id == "0/2");
-  CHECK(recompiles[1].guard.actual == std::optional<std::string>("16"));
+  CHECK(db.rows("SELECT compile_id, frame, prev_compile_id, reason, guard_property, expected, "
+                "actual FROM recompiles ORDER BY id") ==
+        std::vector<std::string>{
+            "0/1|forward|0/0|tensor 'x' size mismatch at index 0. expected 4, actual 8|size|4|8",
+            "0/2|forward|0/1|tensor 'x' size mismatch at index 0. expected 8, actual 16|size|8|"
+            "16"});
   CHECK(db.rows("SELECT compile_id, prev_compile_id, input, prev_size, size FROM "
                 "tensor_shape_changes ORDER BY id") ==
         std::vector<std::string>{"0/1|0/0|x|[4, 4]|[8, 4]", "0/2|0/1|x|[8, 4]|[\"s0\", 4]"});

@@ -15,6 +15,7 @@ namespace {
 Dump export_panel(const std::string& log, const std::filesystem::path& dir, int width, int height,
                   const std::string& shot) {
   tlscope::gui::ViewerOptions o;
+  o.test = true;  // no remembered layout or recent files
   o.inputs = {log};
   o.panel = "export";
   o.width = width;

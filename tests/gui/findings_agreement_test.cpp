@@ -77,6 +77,7 @@ void check_agreement(const std::string& name, const std::string& logs) {
   auto dir = gui_test::scratch("agreement_" + name);
   // Tall enough that every finding row is drawn (the panel draws only what is visible).
   tlscope::gui::ViewerOptions opts;
+  opts.test = true;  // no remembered layout or recent files
   opts.inputs = {logs};
   opts.panel = "findings";
   opts.height = 2000;

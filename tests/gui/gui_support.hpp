@@ -152,6 +152,7 @@ inline Dump view(const std::vector<std::string>& inputs, const std::string& pane
                  const std::string& select, const fs::path& dir, const std::string& shot = "",
                  tlscope::gui::ViewerResult* result = nullptr) {
   tlscope::gui::ViewerOptions opts;
+  opts.test = true;  // no remembered layout or recent files
   opts.inputs = inputs;
   opts.panel = panel;
   opts.select = select;

@@ -23,8 +23,8 @@ TEST_CASE("the ingest-frames bench prints frame times and leaves no cache behind
   const fs::path out = dir / "bench.txt";
   const std::string cmd = kBenchEnv + "TMPDIR='" + tmp.string() + "' '" +
                           std::string(TLSCOPE_BINARY_DIR) +
-                          "/cli/tlscope' gui --bench-ingest-frames '" + gui_test::kLogs +
-                          "/simple.log' >'" + out.string() + "' 2>&1";
+                          "/cli/tlscope' gui --test-mode --bench-ingest-frames '" +
+                          gui_test::kLogs + "/simple.log' >'" + out.string() + "' 2>&1";
   REQUIRE(std::system(cmd.c_str()) == 0);
   const std::string text = tlscope::test::slurp(out);
   INFO(text);
@@ -70,8 +70,9 @@ TEST_CASE("while another log ingests, the panels stay on screen above the counts
   const std::string dump = (dir / "strip.json").string();
   const std::string cmd = kBenchEnv + "TMPDIR='" + tmp.string() + "' '" +
                           std::string(TLSCOPE_BINARY_DIR) + "/cli/tlscope' gui '" +
-                          gui_test::kLogs + "/comp_failure.log' --panel compile-tree --dump-ui '" +
-                          dump + "' --bench-ingest-frames '" + big.string() + "' >/dev/null 2>&1";
+                          gui_test::kLogs +
+                          "/comp_failure.log' --test-mode --panel compile-tree --dump-ui '" + dump +
+                          "' --bench-ingest-frames '" + big.string() + "' >/dev/null 2>&1";
   REQUIRE(std::system(cmd.c_str()) == 0);
   gui_test::Dump d = gui_test::read_dump(dump);
   INFO(d.error << "\n" << d.all());

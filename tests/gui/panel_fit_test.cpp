@@ -13,6 +13,7 @@ namespace {
 gui_test::Dump panel_at_1024(const std::vector<std::string>& inputs, const std::string& panel,
                              const std::string& select, const fs::path& dir) {
   tlscope::gui::ViewerOptions o;
+  o.test = true;  // no remembered layout or recent files
   o.inputs = inputs;
   o.panel = panel;
   o.select = select;

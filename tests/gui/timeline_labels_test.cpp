@@ -32,6 +32,7 @@ std::string desync_64_db(const fs::path& dir) {
 
 gui_test::Dump timeline_at(const std::string& db, const fs::path& dir, int width, int height) {
   tlscope::gui::ViewerOptions o;
+  o.test = true;  // no remembered layout or recent files
   o.inputs = {db};
   o.panel = "timeline";
   o.width = width;

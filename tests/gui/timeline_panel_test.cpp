@@ -103,6 +103,7 @@ std::vector<Item> dump_of(const std::string& db, const std::string& panel,
                           const std::string& select, const std::string& name,
                           bool screenshot = false) {
   tlscope::gui::ViewerOptions o;
+  o.test = true;  // no remembered layout or recent files
   o.inputs = {db};
   o.panel = panel;
   o.select = select;
@@ -261,6 +262,7 @@ TEST_CASE(
   CHECK(any_starts(texts(zone, "details"), "rank 0: broadcast"));
   // A name no zone has is refused with a message, not ignored.
   tlscope::gui::ViewerOptions o;
+  o.test = true;  // no remembered layout or recent files
   o.inputs = {db};
   o.panel = "timeline";
   o.select = "zone:no such zone";

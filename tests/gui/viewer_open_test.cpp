@@ -9,7 +9,6 @@
 
 #include "gui_support.hpp"
 #include "open_job.hpp"
-#include "open_plan.hpp"
 #include "selection.hpp"
 #include "settings.hpp"
 #include "tlscope/model/input_cache.hpp"
@@ -28,7 +27,9 @@ std::string open_now(const OpenPlan& plan, std::string* error) {
   job.start(plan, [&] { ++wakes; });
   while (!job.done()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   if (!plan.ready) CHECK(wakes > 0);  // the window is woken, never polled
-  return job.result(error);
+  tlscope::views::Result<std::string> r = job.result();
+  *error = r.error;
+  return r.value;
 }
 
 }  // namespace
@@ -41,7 +42,9 @@ std::string open_now(const OpenPlan& plan, std::string* error, bool* ingested) {
   job.start(plan, [] {});
   while (!job.done()) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   *ingested = job.ingested();
-  return job.result(error);
+  tlscope::views::Result<std::string> r = job.result();
+  *error = r.error;
+  return r.value;
 }
 
 // `tlscope summary INPUT` with the test's XDG_CACHE_HOME; its stderr says whether it ingested.
@@ -154,9 +157,8 @@ TEST_CASE("closing the viewer during an ingest cancels it: no database is left i
     while (!job.done()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     stopped_after =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - leaving).count();
-    std::string error;
-    CHECK(job.result(&error).empty());
-    CHECK(error == plan.db_path + ": cancelled; nothing was kept");
+    CHECK(job.result().value.empty());
+    CHECK(job.result().error == plan.db_path + ": cancelled; nothing was kept");
   }
   INFO("stopped "
        << stopped_after << " s after the cancel, "
@@ -232,20 +234,22 @@ TEST_CASE("a rage bundle's database is extracted to the cache, whatever the arch
                        "' --transform 's,^,../../,' -czf '" + hostile + "' evil.db")
                           .c_str()) == 0);
   const std::string out = (dir / "out.db").string();
-  REQUIRE(extract_bundle_database(hostile, out, &error));
+  REQUIRE(tlscope::views::extract_bundle_database(hostile, out).ok());
   CHECK(fs::file_size(out) == fs::file_size(db));
   CHECK_FALSE(fs::exists(dir.parent_path().parent_path() / "evil.db"));
 
   // Not an archive, or no database in it: the bundle is named in the message.
   const fs::path junk = dir / "junk.tar.gz";
   tlscope::test::spit(junk, "this is not gzip");
-  CHECK_FALSE(extract_bundle_database(junk.string(), out, &error));
-  CHECK(error.rfind(junk.string() + ": ", 0) == 0);
+  auto junk_read = tlscope::views::extract_bundle_database(junk.string(), out);
+  CHECK_FALSE(junk_read.value);
+  CHECK(junk_read.error.rfind(junk.string() + ": ", 0) == 0);
   const std::string logs_only = (dir / "logs_only.tar.gz").string();
   REQUIRE(std::system(("tar -C '" + (dir / "b").string() + "' -czf '" + logs_only + "' bug/logs")
                           .c_str()) == 0);
-  CHECK_FALSE(extract_bundle_database(logs_only, out, &error));
-  CHECK(error == logs_only + ": no database in the bundle (no tlscope.db entry)");
+  auto logs_read = tlscope::views::extract_bundle_database(logs_only, out);
+  CHECK_FALSE(logs_read.value);
+  CHECK(logs_read.error == logs_only + ": no database in the bundle (no tlscope.db entry)");
 }
 
 TEST_CASE("the UI dump is valid JSON whatever the log text holds") {
@@ -368,4 +372,16 @@ TEST_CASE("the viewer's files never go through a link planted at or beside them"
   CHECK_FALSE(save_settings((dir / "config" / "linked").string(), ViewerSettings{}, &error));
   CHECK(error.find("symbolic link") != std::string::npos);
   CHECK_FALSE(fs::exists(dir / "viewer.conf"));
+}
+
+TEST_CASE("viewer: test mode is its own flag, not a side effect of --panel or --screenshot") {
+  ViewerOptions opts;
+  opts.panel = "compile-tree";
+  opts.select = "compile:0/0";
+  opts.screenshot_path = "shot.png";
+  opts.dump_ui_path = "dump.json";
+  // Starting on a panel, or taking a picture, keeps the user's layout and recent files in play.
+  CHECK_FALSE(opts.test_mode());
+  opts.test = true;
+  CHECK(opts.test_mode());
 }

@@ -212,6 +212,7 @@ TEST_CASE("panels open by name at the smallest supported window size") {
   for (const char* panel : {"findings", "compile", "recompiles", "failures", "cache"}) {
     INFO(panel);
     tlscope::gui::ViewerOptions opts;
+    opts.test = true;  // no remembered layout or recent files
     opts.inputs = {logs};
     opts.panel = panel;
     opts.width = 1024;

@@ -65,6 +65,7 @@ std::string rank1_rows() {
 TEST_CASE("Viewer draws the timeline, tensor and tables and saves a screenshot") {
   if (!have_display()) return;
   ViewerOptions opts;
+  opts.test = true;  // no remembered layout or recent files
   opts.inputs = {tlscope::test::make_fixture_db(out_path("gui_fixture.db"), rank1_rows())};
   opts.screenshot_path = out_path("gui_screenshot.png");
   opts.frames = 4;
@@ -116,6 +117,7 @@ TEST_CASE("Viewer draws the timeline, tensor and tables and saves a screenshot")
 TEST_CASE("Viewer zoomed to a typed large shape draws only the summary cells") {
   if (!have_display()) return;
   ViewerOptions opts;
+  opts.test = true;  // no remembered layout or recent files
   opts.inputs = {tlscope::test::make_fixture_db(out_path("gui_fixture_big.db"))};
   opts.screenshot_path = out_path("gui_screenshot_big.png");
   opts.frames = 2;
@@ -135,6 +137,7 @@ TEST_CASE("Viewer zoomed to a typed large shape draws only the summary cells") {
 
 TEST_CASE("Viewer refuses a missing database before opening any window") {
   ViewerOptions opts;
+  opts.test = true;  // no remembered layout or recent files
   opts.inputs = {out_path("gui_no_such.db")};
   auto r = run_viewer(opts);
   CHECK_FALSE(r.ok);

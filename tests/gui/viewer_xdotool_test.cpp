@@ -110,7 +110,7 @@ TEST_CASE("xdotool drives the real window: click a finding, type in a filter, id
     // Under the sanitizers: Mesa's GL driver leaks at exit (see viewer_test.cpp).
     setenv("ASAN_OPTIONS", "detect_leaks=0", 1);
     execl(tlscope.c_str(), tlscope.c_str(), "gui", logs.c_str(), "--dump-ui", dump.c_str(),
-          "--dump-ui-each-frame", static_cast<char*>(nullptr));
+          "--dump-ui-each-frame", "--test-mode", static_cast<char*>(nullptr));
     _exit(127);
   }
   struct Reaper {

@@ -1,17 +1,18 @@
-// The command record's JSON (exporters/rage/command_log.hpp) and the bundle of one recorded
+// The command record's JSON (command_log/command_log.hpp) and the bundle of one recorded
 // command (command_bundle.hpp): inputs cut at the cap, the cut written down.
 #include <catch2/catch.hpp>
 
 #include "rage_support.hpp"
+#include "tlscope/command_log/command_log.hpp"
 #include "tlscope/exporters/rage/command_bundle.hpp"
-#include "tlscope/exporters/rage/command_log.hpp"
 
 using namespace rage_test;
 namespace rage = tlscope::exporters::rage;
+namespace command_log = tlscope::command_log;
 
 TEST_CASE("command record: JSON round trip, whatever bytes argv and stderr hold") {
-  rage::CommandRecord r;
-  rage::stamp_new_record(r);
+  command_log::CommandRecord r;
+  command_log::stamp_new_record(r);
   r.version = "0.1.0";
   r.cwd = "/home/u/w\"x";
   r.argv = {"tlscope", "summary", std::string("a\0b", 3), "\xff\xfe", "\x1b]0;title\x07", "é"};
@@ -20,9 +21,9 @@ TEST_CASE("command record: JSON round trip, whatever bytes argv and stderr hold"
   r.inputs = {"/logs/a.log"};
   r.database = "/cache/x.db";
   r.stderr_tail = "line 1\nline 2\n";
-  std::string json = rage::command_record_json(r);
+  std::string json = command_log::command_record_json(r);
   std::string error;
-  auto back = rage::parse_command_record(json, &error);
+  auto back = command_log::parse_command_record(json, &error);
   REQUIRE(back);
   CHECK(back->id == r.id);
   CHECK(back->cwd == r.cwd);
@@ -35,12 +36,13 @@ TEST_CASE("command record: JSON round trip, whatever bytes argv and stderr hold"
   CHECK(back->inputs == r.inputs);
   CHECK(back->database == r.database);
   CHECK(back->stderr_tail == r.stderr_tail);
-  rage::CommandRecord running = r;
+  command_log::CommandRecord running = r;
   running.exit_status.reset();
-  auto unfinished = rage::parse_command_record(rage::command_record_json(running), &error);
+  auto unfinished =
+      command_log::parse_command_record(command_log::command_record_json(running), &error);
   REQUIRE(unfinished);
   CHECK_FALSE(unfinished->exit_status);
-  CHECK_FALSE(rage::parse_command_record("{\"argv\": 3", &error));
+  CHECK_FALSE(command_log::parse_command_record("{\"argv\": 3", &error));
   CHECK_FALSE(error.empty());
 }
 

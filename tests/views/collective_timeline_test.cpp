@@ -58,12 +58,13 @@ std::string four_rank_db() {
 TEST_CASE("collective timeline: lanes per rank, bars, links, problem markers and folding") {
   Database db(four_rank_db());
   REQUIRE(db.ok());
-  std::string err;
-  TraceRuns runs = load_trace_runs(db, &err);
-  CHECK(err.empty());
+  auto runs_read = load_trace_runs(db);
+  CHECK(runs_read.ok());
+  TraceRuns runs = runs_read.value;
   REQUIRE(runs.runs.size() == 1);
-  CollectiveTimeline t = load_collective_timeline(db, runs, &err);
-  CHECK(err.empty());
+  auto t_read = load_collective_timeline(db, runs);
+  CHECK(t_read.ok());
+  CollectiveTimeline t = t_read.value;
   CHECK(t.records == 11);
   CHECK(t.matched == 3);
   CHECK(t.desyncs == 1);
@@ -123,9 +124,11 @@ TEST_CASE("collective timeline of a database without collectives is empty") {
                                                     "/tests/views_no_collectives.db");
   Database db(path);
   REQUIRE(db.ok());
-  std::string err;
-  CollectiveTimeline t = load_collective_timeline(db, load_trace_runs(db, &err), &err);
-  CHECK(err.empty());
+  auto runs_read = load_trace_runs(db);
+  auto t_read = load_collective_timeline(db, runs_read.value);
+  CHECK(runs_read.ok());
+  CHECK(t_read.ok());
+  CollectiveTimeline t = t_read.value;
   CHECK(t.records == 0);
   CHECK(t.lanes.empty());
   CHECK(t.markers.empty());

@@ -6,6 +6,7 @@
 #include "tlscope/views/collective_parity.hpp"
 #include "tlscope/views/graph_runtimes.hpp"
 #include "tlscope/views/report_provenance.hpp"
+#include "tlscope/views/time_format.hpp"
 #include "views/real_db.hpp"
 
 using namespace tlscope;
@@ -104,6 +105,6 @@ TEST_CASE("graph runtime view: counts per rank and graphs not on every rank") {
   CHECK(g.fastest_rank == 0);
   CHECK(g.slowest_rank == 1);
   CHECK(g.difference_ns == 2499000);
-  CHECK(views::format_ns(g.difference_ns) == "2.5 ms");
+  CHECK(views::format_duration_us(g.difference_ns / 1e3) == "2.50 ms");
   CHECK(v->graphs.rows[1].missing_ranks == std::vector<int64_t>{1});
 }

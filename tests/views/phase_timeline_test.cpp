@@ -29,13 +29,14 @@ constexpr double kT0 = 1733527213926572.8;  // dynamo's B in chromium_events.log
 
 TEST_CASE("phase timeline: matched B rows with their durations, timed from the run's start") {
   auto db = fixture("views_phases.db");
-  std::string err;
-  TraceRuns runs = load_trace_runs(*db, &err);
-  CHECK(err.empty());
+  auto runs_read = load_trace_runs(*db);
+  CHECK(runs_read.ok());
+  TraceRuns runs = runs_read.value;
   REQUIRE(runs.runs.size() == 1);
   CHECK(runs.origin_us(0) == Approx(kT0));
-  PhaseTimeline p = load_phase_timeline(*db, runs, &err);
-  CHECK(err.empty());
+  auto p_read = load_phase_timeline(*db, runs);
+  CHECK(p_read.ok());
+  PhaseTimeline p = p_read.value;
   CHECK(p.phases == 3);
   CHECK(p.instants == 0);
   CHECK(p.unmatched == 3);  // the fixture's E rows have no B partner row of their own
@@ -60,8 +61,9 @@ TEST_CASE("phase timeline: matched B rows with their durations, timed from the r
   CHECK(f.items[2].count == 1);
   CHECK(f.items[2].x1 - f.items[2].x0 == Approx(478.3 * 1000 / 163100.2).epsilon(1e-3));
   // All fields and the args of one zone, for the details pane.
-  auto fields = phase_event_fields(*db, 3, &err);
-  CHECK(err.empty());
+  auto fields_read = phase_event_fields(*db, 3);
+  CHECK(fields_read.ok());
+  auto fields = fields_read.value;
   REQUIRE(fields.size() == 13);
   CHECK(fields[4] == std::make_pair(std::string("name"), std::string("backend_compile")));
   CHECK(fields[12].first == "args");
@@ -76,9 +78,11 @@ TEST_CASE("phase timeline: instants are kept, lanes are rank then thread, deep n
     sql += ", (" + std::to_string(60 + i) + ", 2, 3, 'level" + std::to_string(i) + "', 'x', 'X', " +
            std::to_string(1733527213926600.0 + i) + ", " + std::to_string(1000 - 2 * i) + ", 0, 8)";
   auto db = fixture("views_phases_deep.db", sql + ";");
-  std::string err;
-  PhaseTimeline p = load_phase_timeline(*db, load_trace_runs(*db, &err), &err);
-  CHECK(err.empty());
+  auto runs_read = load_trace_runs(*db);
+  auto p_read = load_phase_timeline(*db, runs_read.value);
+  CHECK(runs_read.ok());
+  CHECK(p_read.ok());
+  PhaseTimeline p = p_read.value;
   CHECK(p.instants == 1);
   CHECK(p.phases == 3 + 15);
   const Timeline& t = p.timeline;
@@ -125,11 +129,13 @@ TEST_CASE("phase timeline of an empty database is empty, with no error") {
   sqlite3_close(raw);
   Database db(path);
   REQUIRE(db.ok());
-  std::string err;
-  PhaseTimeline p = load_phase_timeline(db, load_trace_runs(db, &err), &err);
-  CHECK(err.empty());
+  auto runs_read = load_trace_runs(db);
+  auto p_read = load_phase_timeline(db, runs_read.value);
+  CHECK(runs_read.ok());
+  CHECK(p_read.ok());
+  PhaseTimeline p = p_read.value;
   CHECK(p.timeline.lanes.empty());
-  CHECK(phase_event_fields(db, 1, &err).empty());
+  CHECK(phase_event_fields(db, 1)->empty());
 }
 
 TEST_CASE("phase timeline: lanes take the file's rank where every record logs rank 0") {
@@ -140,9 +146,11 @@ TEST_CASE("phase timeline: lanes take the file's rank where every record logs ra
           std::vector<std::string>{"0"});
   Database db(path);
   REQUIRE(db.ok());
-  std::string err;
-  PhaseTimeline p = load_phase_timeline(db, load_trace_runs(db, &err), &err);
-  CHECK(err.empty());
+  auto runs_read = load_trace_runs(db);
+  auto p_read = load_phase_timeline(db, runs_read.value);
+  CHECK(runs_read.ok());
+  CHECK(p_read.ok());
+  PhaseTimeline p = p_read.value;
   // One lane per file, with that file's rank and all of its slices and marks.
   std::vector<std::string> lanes;
   for (const auto& lane : p.timeline.lanes) {

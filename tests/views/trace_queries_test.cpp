@@ -45,7 +45,6 @@ TEST_CASE("Trace summary counts files, events per kind and ingest errors") {
 TEST_CASE("Compile rows, ingest errors and tensors read back from the fixture") {
   auto db_owner = open_fixture("views_rows.db");
   const Database& db = *db_owner;
-  std::string err;
   auto compiles_read = load_compile_rows(db);
   REQUIRE(compiles_read.ok());
   const auto& compiles = *compiles_read;
@@ -63,17 +62,17 @@ TEST_CASE("Compile rows, ingest errors and tensors read back from the fixture") 
   CHECK(errors[0].line == 77);
   CHECK(errors[1].path.empty());
   CHECK(load_ingest_errors(db, Page{0, 1})->rows.size() == 1u);
-  auto tensors = load_tensors(db, &err);
+  auto tensors_read = load_tensors(db);
+  CHECK(tensors_read.ok());
+  auto tensors = tensors_read.value;
   REQUIRE(tensors.size() == 2);
   REQUIRE(tensors[0].shape);
   CHECK(*tensors[0].shape == std::vector<int64_t>{1, 320, 128, 128});
   CHECK_FALSE(tensors[1].shape);
   CHECK(tensors[1].shape_error == "symbolic size s0");
-  CHECK(err.empty());
 }
 
 TEST_CASE("Database reports missing files and non-databases, and missing tables read empty") {
-  std::string err;
   Database missing(fixture_path("no_such.db"));
   CHECK_FALSE(missing.ok());
   CHECK(missing.error().find("no_such.db") != std::string::npos);
@@ -95,11 +94,11 @@ TEST_CASE("Database reports missing files and non-databases, and missing tables 
   sqlite3_close(raw);
   Database db(empty);
   REQUIRE(db.ok());
-  err.clear();
   CHECK(load_compile_rows(db)->empty());
-  CHECK(load_tensors(db, &err).empty());
+  auto tensors = load_tensors(db);
+  CHECK(tensors.ok());
+  CHECK(tensors->empty());
   auto s = load_summary(db);
   REQUIRE(s.ok());
   CHECK(s->files.empty());
-  CHECK(err.empty());
 }

@@ -5,28 +5,11 @@
 #include <map>
 #include <tuple>
 
+#include "tlscope/model/json_ints.hpp"
+
 namespace tlscope::views {
 
 namespace {
-
-// "[1, 3]" -> {1, 3}.
-std::vector<int64_t> int_list(std::string_view json) {
-  std::vector<int64_t> out;
-  int64_t v = 0;
-  bool in = false;
-  for (char c : json) {
-    if (c >= '0' && c <= '9') {
-      v = v * 10 + (c - '0');
-      in = true;
-    } else {
-      if (in) out.push_back(v);
-      v = 0;
-      in = false;
-    }
-  }
-  if (in) out.push_back(v);
-  return out;
-}
 
 using BarKey = std::tuple<std::string, int64_t, int64_t>;  // pg_name, seq, rank
 
@@ -55,9 +38,9 @@ struct RawFinding {
 
 }  // namespace
 
-CollectiveTimeline load_collective_timeline(const Database& db, const TraceRuns& runs,
-                                            std::string* error) {
-  CollectiveTimeline t;
+Result<CollectiveTimeline> load_collective_timeline(const Database& db, const TraceRuns& runs) {
+  Result<CollectiveTimeline> out;
+  CollectiveTimeline& t = out.value;
   t.runs = runs;
   std::vector<RawFinding> raw;
   std::map<BarKey, ProblemKind> flag;
@@ -68,9 +51,12 @@ CollectiveTimeline load_collective_timeline(const Database& db, const TraceRuns&
           "'bad_record') ORDER BY id")
         .for_each(
             [&](const Statement& st) {
-              RawFinding f{
-                  st.int64(0), st.text(1), st.text(2), st.int64(3), int_list(st.text_view(4)),
-                  st.text(5)};
+              RawFinding f{st.int64(0),
+                           st.text(1),
+                           st.text(2),
+                           st.int64(3),
+                           model::json_int_list(st.text_view(4)),
+                           st.text(5)};
               t.findings.push_back({f.id, f.kind, f.message});
               const ProblemKind k = problem_of_finding(f.kind);
               if (k == ProblemKind::desync) ++t.desyncs;
@@ -82,9 +68,9 @@ CollectiveTimeline load_collective_timeline(const Database& db, const TraceRuns&
               }
               raw.push_back(std::move(f));
             },
-            error);
+            out);
   }
-  if (!db.has_table("collectives")) return t;
+  if (!db.has_table("collectives")) return out;
   t.records = db.scalar("SELECT count(*) FROM collectives");
   if (db.has_table("collective_matches"))
     t.matched = db.scalar("SELECT count(*) FROM collective_matches");
@@ -121,7 +107,7 @@ CollectiveTimeline load_collective_timeline(const Database& db, const TraceRuns&
             }
             t.bars.push_back(std::move(b));
           },
-          error);
+          out);
 
   // Lanes per (run, rank); bars of one (group, seq) are consecutive, so each links to the
   // previous rank's bar.
@@ -153,7 +139,7 @@ CollectiveTimeline load_collective_timeline(const Database& db, const TraceRuns&
     lane = static_cast<int>(t.lanes.size());
     t.lanes.push_back({key.first, key.second});
   }
-  return t;
+  return out;
 }
 
 int collective_lane(const CollectiveTimeline& t, int32_t run, int64_t rank) {

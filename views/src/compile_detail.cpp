@@ -346,20 +346,18 @@ Result<CompileDetail> CompileDetailReader::read(const CompileRow& compile) {
 
 Result<std::string> CompileDetailReader::payload_text(int64_t payload_id, size_t limit) {
   Result<std::string> out;
-  std::string error;
-  if (!with_payload_text(
-          payload_id, [&](std::string_view text) { out.value = clip_cell_text(text, limit); },
-          error))
-    out.fail(error);
+  Result<bool> read = with_payload_text(
+      payload_id, [&](std::string_view text) { out.value = clip_cell_text(text, limit); });
+  out.fail(read.error);
   return out;
 }
 
-bool CompileDetailReader::with_payload_text(int64_t payload_id,
-                                            const std::function<void(std::string_view)>& use,
-                                            std::string& error) {
+Result<bool> CompileDetailReader::with_payload_text(
+    int64_t payload_id, const std::function<void(std::string_view)>& use) {
+  Result<bool> out;
   if (!text_.ok()) {
-    error = text_.error();
-    return false;
+    out.fail(text_.error());
+    return out;
   }
   text_.reset();
   text_.bind(1, payload_id);
@@ -367,11 +365,12 @@ bool CompileDetailReader::with_payload_text(int64_t payload_id,
   if (found)
     use(text_.text_view(0));
   else
-    error = text_.error().empty() ? db_.path() + ": no payload " + std::to_string(payload_id)
-                                  : text_.error();
+    out.fail(text_.error().empty() ? db_.path() + ": no payload " + std::to_string(payload_id)
+                                   : text_.error());
   // SQLite keeps the row's text until the statement is reset: a large payload is let go now.
   text_.reset();
-  return found;
+  out.value = found;
+  return out;
 }
 
 Result<std::vector<DirectoryEntry>> load_compile_directory(const Database& db,

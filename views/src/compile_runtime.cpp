@@ -124,9 +124,4 @@ Result<UnattachedLinks> load_unattached_links(const Database& db) {
   return out;
 }
 
-Result<CompileRuntime> load_compile_runtime(const Database& db, int64_t file_id,
-                                            const std::string& compile_id) {
-  return CompileRuntimeReader(db).read(file_id, compile_id);
-}
-
 }  // namespace tlscope::views

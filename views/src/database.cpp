@@ -186,12 +186,6 @@ bool Database::has_table(std::string_view name) const {
   return s.step();
 }
 
-bool Database::has_column(std::string_view table, std::string_view column) const {
-  Statement s(db_, "SELECT 1 FROM pragma_table_info(?) WHERE name = ?");
-  s.bind(1, table).bind(2, column);
-  return s.step();
-}
-
 int64_t Database::scalar(std::string_view sql) const {
   Statement s = prepare(sql);
   return s.step() ? s.int64(0) : 0;

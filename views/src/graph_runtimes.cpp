@@ -1,48 +1,10 @@
 // Reads the graph runtime section from the graph_runtimes and graph_runtime_spread tables.
 #include "tlscope/views/graph_runtimes.hpp"
 
-#include <cstdio>
-
 #include "read_rows.hpp"
+#include "tlscope/model/json_ints.hpp"
 
 namespace tlscope::views {
-
-namespace {
-
-// "[0,2]" as the analysis writes rank lists.
-std::vector<int64_t> rank_list(std::string_view json) {
-  std::vector<int64_t> out;
-  int64_t value = 0;
-  bool in_number = false;
-  for (char c : json) {
-    if (c >= '0' && c <= '9') {
-      value = value * 10 + (c - '0');
-      in_number = true;
-    } else {
-      if (in_number) out.push_back(value);
-      value = 0;
-      in_number = false;
-    }
-  }
-  if (in_number) out.push_back(value);
-  return out;
-}
-
-}  // namespace
-
-std::string format_ns(double ns) {
-  char buf[48];
-  double a = ns < 0 ? -ns : ns;
-  if (a >= 1e9)
-    std::snprintf(buf, sizeof buf, "%.3g s", ns / 1e9);
-  else if (a >= 1e6)
-    std::snprintf(buf, sizeof buf, "%.3g ms", ns / 1e6);
-  else if (a >= 1e3)
-    std::snprintf(buf, sizeof buf, "%.3g us", ns / 1e3);
-  else
-    std::snprintf(buf, sizeof buf, "%.0f ns", ns);
-  return buf;
-}
 
 Result<GraphRuntimes> load_graph_runtimes(const Database& db, Page page) {
   Result<GraphRuntimes> out;
@@ -71,8 +33,8 @@ Result<GraphRuntimes> load_graph_runtimes(const Database& db, Page page) {
       [&](const Statement& s) {
         GraphRuntimeRow& r = v.graphs.rows.emplace_back();
         r.compile_id = s.text(0);
-        r.ranks = rank_list(s.text_view(1));
-        r.missing_ranks = rank_list(s.text_view(2));
+        r.ranks = model::json_int_list(s.text_view(1));
+        r.missing_ranks = model::json_int_list(s.text_view(2));
         r.fastest_rank = s.int64(3);
         r.fastest_ns = s.real(4);
         r.slowest_rank = s.int64(5);

@@ -7,11 +7,12 @@
 
 namespace tlscope::views {
 
-std::vector<TimelineInterval> phase_intervals(const Database& db, const TraceRuns& runs,
-                                              std::vector<PhaseZone>* zones, int64_t* unmatched,
-                                              std::string* error) {
-  std::vector<TimelineInterval> out;
-  if (!db.has_table("chromium_events")) return out;
+Result<std::vector<TimelineInterval>> phase_intervals(const Database& db, const TraceRuns& runs,
+                                                      std::vector<PhaseZone>* zones,
+                                                      int64_t* unmatched) {
+  Result<std::vector<TimelineInterval>> result;
+  std::vector<TimelineInterval>& out = result.value;
+  if (!db.has_table("chromium_events")) return result;
   // A log repeats a few dozen phase names over and over: each is classified once.
   struct ZoneKind {
     uint8_t kind = 0;  // a PhaseKind, or a CollectiveKind for an op zone
@@ -68,17 +69,19 @@ std::vector<TimelineInterval> phase_intervals(const Database& db, const TraceRun
             if (zones) zones->push_back({st.text(9), st.text(10), file});
             out.push_back(std::move(iv));
           },
-          error);
-  return out;
+          result);
+  return result;
 }
 
-PhaseTimeline load_phase_timeline(const Database& db, const TraceRuns& runs, std::string* error) {
-  PhaseTimeline p;
+Result<PhaseTimeline> load_phase_timeline(const Database& db, const TraceRuns& runs) {
+  Result<PhaseTimeline> out;
+  PhaseTimeline& p = out.value;
   p.runs = runs;
-  auto intervals = phase_intervals(db, runs, &p.zones, &p.unmatched, error);
-  for (const auto& iv : intervals) ++(iv.instant ? p.instants : p.phases);
-  p.timeline = build_timeline(std::move(intervals), kPhaseMaxDepth);
-  return p;
+  auto intervals = phase_intervals(db, runs, &p.zones, &p.unmatched);
+  out.fail(intervals.error);
+  for (const auto& iv : intervals.value) ++(iv.instant ? p.instants : p.phases);
+  p.timeline = build_timeline(std::move(intervals.value), kPhaseMaxDepth);
+  return out;
 }
 
 std::string lane_label(const TimelineLane& lane, size_t run_count) {
@@ -88,11 +91,10 @@ std::string lane_label(const TimelineLane& lane, size_t run_count) {
   return label + lane.thread;
 }
 
-std::vector<std::pair<std::string, std::string>> phase_event_fields(const Database& db,
-                                                                    int64_t chromium_event_id,
-                                                                    std::string* error) {
-  std::vector<std::pair<std::string, std::string>> fields;
-  if (!db.has_table("chromium_events")) return fields;
+Result<EventFields> phase_event_fields(const Database& db, int64_t chromium_event_id) {
+  Result<EventFields> out;
+  EventFields& fields = out.value;
+  if (!db.has_table("chromium_events")) return out;
   Statement st = db.prepare("SELECT * FROM chromium_events WHERE id = ?");
   st.bind(1, chromium_event_id);
   st.for_each(
@@ -101,8 +103,8 @@ std::vector<std::pair<std::string, std::string>> phase_event_fields(const Databa
           fields.emplace_back(std::string(row.column_name(c)),
                               row.is_null(c) ? "NULL" : row.text(c));
       },
-      error);
-  return fields;
+      out);
+  return out;
 }
 
 }  // namespace tlscope::views

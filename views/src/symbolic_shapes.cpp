@@ -164,9 +164,4 @@ Result<CompileShapes> CompileShapesReader::read(int64_t file_id,
   return out;
 }
 
-Result<CompileShapes> load_compile_shapes(const Database& db, int64_t file_id,
-                                          const std::string& compile_id) {
-  return CompileShapesReader(db).read(file_id, compile_id);
-}
-
 }  // namespace tlscope::views

@@ -88,11 +88,4 @@ std::optional<TensorValues> parse_tensor_values_json(std::string_view json,
   return out;
 }
 
-std::vector<double> arange_values(int64_t numel) {
-  std::vector<double> v;
-  v.reserve(static_cast<size_t>(std::max<int64_t>(0, numel)));
-  for (int64_t i = 0; i < numel; ++i) v.push_back(static_cast<double>(i));
-  return v;
-}
-
 }  // namespace tlscope::views

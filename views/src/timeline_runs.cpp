@@ -28,7 +28,8 @@ TraceRuns group_into_runs(std::vector<FileSpan> files) {
   return out;
 }
 
-TraceRuns load_trace_runs(const Database& db, std::string* error) {
+Result<TraceRuns> load_trace_runs(const Database& db) {
+  Result<TraceRuns> out;
   std::map<int64_t, FileSpan> spans;
   auto add = [&](int64_t file, double start, double end) {
     auto [it, inserted] = spans.try_emplace(file, FileSpan{file, start, end});
@@ -39,7 +40,7 @@ TraceRuns load_trace_runs(const Database& db, std::string* error) {
   };
   auto collect = [&](std::string_view sql) {
     db.prepare(sql).for_each([&](const Statement& st) { add(st.int64(0), st.real(1), st.real(2)); },
-                             error);
+                             out);
   };
   if (db.has_table("chromium_events"))
     collect(
@@ -52,7 +53,8 @@ TraceRuns load_trace_runs(const Database& db, std::string* error) {
         "WHERE coalesce(created_us, started_us, completed_us) IS NOT NULL GROUP BY file_id");
   std::vector<FileSpan> files;
   for (auto& [id, span] : spans) files.push_back(span);
-  return group_into_runs(std::move(files));
+  out.value = group_into_runs(std::move(files));
+  return out;
 }
 
 }  // namespace tlscope::views

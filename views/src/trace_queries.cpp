@@ -27,9 +27,10 @@ std::optional<std::vector<int64_t>> shape_from_size_json(const std::string& json
   return shape;
 }
 
-std::vector<TensorRow> load_tensors(const Database& db, std::string* error) {
-  std::vector<TensorRow> rows;
-  if (!db.has_table("describe_tensor")) return rows;
+Result<std::vector<TensorRow>> load_tensors(const Database& db) {
+  Result<std::vector<TensorRow>> out;
+  std::vector<TensorRow>& rows = out.value;
+  if (!db.has_table("describe_tensor")) return out;
   db.prepare(
         "SELECT event_id, rank, compile_id, tensor_id, dtype, device, size, stride "
         "FROM describe_tensor ORDER BY event_id")
@@ -47,8 +48,8 @@ std::vector<TensorRow> load_tensors(const Database& db, std::string* error) {
             r.shape = shape_from_size_json(r.size_json, &r.shape_error);
             rows.push_back(std::move(r));
           },
-          error);
-  return rows;
+          out);
+  return out;
 }
 
 }  // namespace tlscope::views

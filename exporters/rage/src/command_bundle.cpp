@@ -16,8 +16,8 @@
 #include "redaction_rules.hpp"
 #include "tlscope/exporters/rage/regular_file.hpp"
 #include "tlscope/exporters/rage/tar_gz.hpp"
-#include "tlscope/model/input_cache.hpp"
 #include "tlscope/parser/reader.hpp"
+#include "tlscope/views/open_run.hpp"
 
 namespace tlscope::exporters::rage {
 namespace {
@@ -158,7 +158,7 @@ std::vector<std::string> command_inputs(const CommandRecord& record) {
     fs::path p = in_cwd(record, record.argv[i]);
     if (record.argv[i].empty() || record.argv[i][0] == '-') continue;
     if (fs::is_directory(p, ec) ||
-        (fs::is_regular_file(p, ec) && !model::is_database_file(p.string()) &&
+        (fs::is_regular_file(p, ec) && !views::is_database_file(p.string()) &&
          (p.extension() == ".log" || p.extension() == ".gz")))
       named.push_back(p.string());
   }
@@ -174,7 +174,7 @@ std::string command_database(const CommandRecord& record) {
   if (!argv_names_inputs(record)) return {};
   for (size_t i = 1; i < record.argv.size(); ++i) {
     fs::path p = in_cwd(record, record.argv[i]);
-    if (fs::is_regular_file(p, ec) && model::is_database_file(p.string())) return p.string();
+    if (fs::is_regular_file(p, ec) && views::is_database_file(p.string())) return p.string();
   }
   return {};
 }

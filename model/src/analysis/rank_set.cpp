@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "tlscope/model/json_ints.hpp"
+
 namespace tlscope::model::analysis {
 
 std::string grouped_number(int64_t n) {
@@ -59,20 +61,7 @@ std::string rank_words(const std::vector<int64_t>& ranks, int64_t job_ranks) {
 }
 
 std::vector<int64_t> ranks_from_json(std::string_view json) {
-  std::vector<int64_t> out;
-  std::string text(json);  // strtoll needs a terminated string
-  const char* p = text.c_str();
-  while (*p) {
-    char* end = nullptr;
-    long long v = std::strtoll(p, &end, 10);
-    if (end == p) {
-      ++p;
-      continue;
-    }
-    out.push_back(v);
-    p = end;
-  }
-  return out;
+  return json_int_list(json);
 }
 
 }  // namespace tlscope::model::analysis

@@ -134,30 +134,4 @@ void build_recompiles(sqlite3* db) {
        "cache_limit_hits.file_id AND n.frame_id IS cache_limit_hits.frame_id");
 }
 
-std::vector<Recompile> load_recompiles(sqlite3* db) {
-  std::vector<Recompile> out;
-  Statement q(db,
-              "SELECT rank, frame_id, COALESCE(frame, ''), compile_id, prev_compile_id, "
-              "reason, COALESCE(guard_input, ''), guard_property, guard_index, expected, "
-              "actual FROM recompiles ORDER BY id");
-  while (q.step()) {
-    Recompile r;
-    r.rank = q.opt_int64(0);
-    r.frame_id = q.opt_int64(1);
-    r.frame = q.text(2);
-    r.compile_id = q.text(3);
-    r.prev_compile_id = q.opt_text(4);
-    r.reason = q.text(5);
-    r.guard.prev_compile_id = r.prev_compile_id;
-    r.guard.text = r.reason;
-    r.guard.input = q.text(6);
-    r.guard.property = q.text(7);
-    r.guard.index = q.opt_int64(8);
-    r.guard.expected = q.opt_text(9);
-    r.guard.actual = q.opt_text(10);
-    out.push_back(std::move(r));
-  }
-  return out;
-}
-
 }  // namespace tlscope::model::analysis

@@ -8,28 +8,13 @@
 #include <vector>
 
 #include "tlscope/model/analysis/rank_set.hpp"
+#include "tlscope/model/json_ints.hpp"
 
 namespace tlscope::model::analysis {
 
-// "[0, 1, 2]" -> {0, 1, 2} (JSON integer arrays as SQLite writes them).
+// "[0, 1, 2]" -> {0, 1, 2} (JSON integer arrays as SQLite writes them; json_ints.hpp).
 inline std::vector<int64_t> int_list(const std::string& text) {
-  std::vector<int64_t> out;
-  int64_t value = 0;
-  bool in_number = false, negative = false;
-  for (char c : text) {
-    if (c >= '0' && c <= '9') {
-      value = value * 10 + (c - '0');
-      in_number = true;
-    } else if (c == '-') {
-      negative = true;
-    } else {
-      if (in_number) out.push_back(negative ? -value : value);
-      value = 0;
-      in_number = negative = false;
-    }
-  }
-  if (in_number) out.push_back(negative ? -value : value);
-  return out;
+  return json_int_list(text);
 }
 
 // How many ranks the job has (distinct files.rank, as the summary counts them): the "of N" of a

@@ -15,10 +15,14 @@ struct ViewerOptions {
   std::vector<std::string> inputs;
   int width = 1280;
   int height = 800;
-  // Test mode: show this panel (a viewer_panel name of views::kScreens) on this selection
-  // ("finding:1", "compile:0/0", "collective:GROUP:SEQ", "zone:NAME", "sql:QUERY").
+  // Start on this panel (a viewer_panel name of views::kScreens) with this selection
+  // ("finding:1", "compile:0/0", "collective:GROUP:SEQ", "zone:NAME", "sql:QUERY"). Neither
+  // changes what the viewer remembers: that is `test`.
   std::string panel;
   std::string select;
+  // Test mode (--test-mode): no remembered layout, window size or recent files are read or
+  // written, so a test's window is the same on every machine and leaves the user's alone.
+  bool test = false;
   // With a screenshot or dump path (and no dump_each_frame): render `frames` frames once the
   // database is open, write the last one and return. The pointer is kept off the window, so no
   // hover or tooltip shows.
@@ -36,11 +40,8 @@ struct ViewerOptions {
   // once, mid-ingest (30% of the bytes), showing the progress strip.
   std::vector<std::string> bench_ingest;
 
-  // Test mode: no remembered layout or recent files are read or written.
-  bool test_mode() const {
-    return !screenshot_path.empty() || !dump_ui_path.empty() || !panel.empty() || !select.empty() ||
-           !bench_ingest.empty();
-  }
+  // Its own flag: starting on a panel, a screenshot or a dump used to switch it on unasked.
+  bool test_mode() const { return test; }
   bool exits_after_frames() const {
     return (!screenshot_path.empty() || !dump_ui_path.empty()) && !dump_each_frame;
   }

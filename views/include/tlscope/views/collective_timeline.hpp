@@ -64,8 +64,7 @@ struct CollectiveTimeline {
   int64_t records = 0, matched = 0, desyncs = 0, missing = 0, stragglers = 0, timed_out = 0;
 };
 
-CollectiveTimeline load_collective_timeline(const Database& db, const TraceRuns& runs,
-                                            std::string* error);
+Result<CollectiveTimeline> load_collective_timeline(const Database& db, const TraceRuns& runs);
 
 // The lane of (run, rank), or -1.
 int collective_lane(const CollectiveTimeline& t, int32_t run, int64_t rank);

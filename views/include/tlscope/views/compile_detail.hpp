@@ -95,9 +95,9 @@ class CompileDetailReader {
   // text passes the most it can take.
   Result<std::string> payload_text(int64_t payload_id, size_t limit = SIZE_MAX);
   // Calls `use` with the whole payload text, uncopied (valid only during the call), for a front
-  // end that writes it out; false with `error` set when it cannot be read.
-  bool with_payload_text(int64_t payload_id, const std::function<void(std::string_view)>& use,
-                         std::string& error);
+  // end that writes it out; the value says whether it was called, the error why not.
+  Result<bool> with_payload_text(int64_t payload_id,
+                                 const std::function<void(std::string_view)>& use);
 
  private:
   const Database& db_;

@@ -64,9 +64,6 @@ class CompileRuntimeReader {
   std::string error_;
 };
 
-Result<CompileRuntime> load_compile_runtime(const Database& db, int64_t file_id,
-                                            const std::string& compile_id);
-
 // Only the links logged outside any compile (CompileRuntimeReader::unattached_links), for
 // index.html, which needs nothing else the reader reads.
 using UnattachedLinks = std::vector<std::pair<std::string, CompileLink>>;

@@ -13,6 +13,8 @@
 #include <string>
 #include <string_view>
 
+#include "tlscope/views/result.hpp"
+
 namespace tlscope::model {
 class ConnectionGuard;
 }
@@ -64,6 +66,14 @@ class Statement {
     if (!error_.empty() && error) *error = error_;
     return error_.empty();
   }
+  // The same, the failure kept in `into` (Result::fail: the first one stays).
+  template <typename Row, typename T>
+  bool for_each(Row&& row, Result<T>& into) {
+    std::string error;
+    if (for_each(std::forward<Row>(row), &error)) return true;
+    into.fail(std::move(error));
+    return false;
+  }
   int column_count() const { return stmt_ ? sqlite3_column_count(stmt_) : 0; }
   std::string_view column_name(int col) const {
     const char* n = stmt_ ? sqlite3_column_name(stmt_, col) : nullptr;
@@ -100,7 +110,6 @@ class Database {
   void add_own_views(std::string_view sql) const;
   sqlite3* handle() const { return db_; }
   bool has_table(std::string_view name) const;
-  bool has_column(std::string_view table, std::string_view column) const;
   // Why this is not an ingested tlscope database (error(), or no events table); "" when it is.
   std::string not_tlscope_reason() const;
   // First column of the first row as an integer (0 when the query fails or has no row).

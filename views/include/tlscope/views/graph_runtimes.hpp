@@ -34,9 +34,6 @@ struct GraphRuntimes {
   Paged<GraphRuntimeRow> graphs;             // in log order
 };
 
-// "1.25 ms", "830 ns": an estimate for reading.
-std::string format_ns(double ns);
-
 Result<GraphRuntimes> load_graph_runtimes(const Database& db, Page graphs = {});
 
 }  // namespace tlscope::views

@@ -36,19 +36,18 @@ struct PhaseTimeline {
 
 // Reads chromium_events; a database without it gives an empty timeline. `runs` comes from
 // load_trace_runs so that the phases and the collectives share one axis per run.
-PhaseTimeline load_phase_timeline(const Database& db, const TraceRuns& runs, std::string* error);
+Result<PhaseTimeline> load_phase_timeline(const Database& db, const TraceRuns& runs);
 
 // The intervals of a phase timeline, for a caller that lays them out with other lanes.
-std::vector<TimelineInterval> phase_intervals(const Database& db, const TraceRuns& runs,
-                                              std::vector<PhaseZone>* zones, int64_t* unmatched,
-                                              std::string* error);
+Result<std::vector<TimelineInterval>> phase_intervals(const Database& db, const TraceRuns& runs,
+                                                      std::vector<PhaseZone>* zones,
+                                                      int64_t* unmatched);
 
 // "rank 1 · pid 0 tid 0", with "run 2 · " in front when the timeline holds several runs.
 std::string lane_label(const TimelineLane& lane, size_t run_count);
 
 // Every column of one chromium event and its args (JSON text), for the details pane.
-std::vector<std::pair<std::string, std::string>> phase_event_fields(const Database& db,
-                                                                    int64_t chromium_event_id,
-                                                                    std::string* error);
+using EventFields = std::vector<std::pair<std::string, std::string>>;
+Result<EventFields> phase_event_fields(const Database& db, int64_t chromium_event_id);
 
 }  // namespace tlscope::views

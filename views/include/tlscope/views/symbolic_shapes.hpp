@@ -70,10 +70,6 @@ class CompileShapesReader {
   std::string error_;
 };
 
-// One compile's shapes without keeping a reader.
-Result<CompileShapes> load_compile_shapes(const Database& db, int64_t file_id,
-                                          const std::string& compile_id);
-
 // Splits the unit-separated lists the shape queries build with group_concat (char(31)).
 std::vector<std::string> split_units(std::string_view joined);
 

@@ -19,7 +19,4 @@ struct TensorValues {
 std::optional<TensorValues> parse_tensor_values_json(std::string_view json,
                                                      const std::string& source, std::string* error);
 
-// 0, 1, 2, ... numel-1: what `--values arange` shows, so each cell's text is its flat index.
-std::vector<double> arange_values(int64_t numel);
-
 }  // namespace tlscope::views

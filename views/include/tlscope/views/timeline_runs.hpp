@@ -46,6 +46,6 @@ struct TraceRuns {
 TraceRuns group_into_runs(std::vector<FileSpan> files);
 
 // The spans of every file from its chromium events and collectives.
-TraceRuns load_trace_runs(const Database& db, std::string* error);
+Result<TraceRuns> load_trace_runs(const Database& db);
 
 }  // namespace tlscope::views

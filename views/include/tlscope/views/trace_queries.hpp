@@ -22,7 +22,7 @@ struct TensorRow {
 };
 
 // describe_tensor rows, for the viewer's input layouts and `tlscope tensor --db`.
-std::vector<TensorRow> load_tensors(const Database& db, std::string* error);
+Result<std::vector<TensorRow>> load_tensors(const Database& db);
 
 // "[2, 3, 4]" -> {2, 3, 4}; nullopt with `error` for symbolic ("s0") or malformed sizes.
 std::optional<std::vector<int64_t>> shape_from_size_json(const std::string& json,

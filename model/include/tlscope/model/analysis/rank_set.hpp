@@ -24,8 +24,8 @@ std::string rank_runs(std::vector<int64_t> ranks, size_t max_runs = SIZE_MAX);
 // One rank is named without a count: it is never the interesting part of the sentence.
 std::string rank_words(const std::vector<int64_t>& ranks, int64_t job_ranks = 0);
 
-// "[0,2]" (the JSON integer arrays of findings.ranks and other_ranks) -> {0, 2}; anything that is
-// not a number is skipped.
+// "[0,2]" (the JSON integer arrays of findings.ranks and other_ranks) -> {0, 2}: the name the
+// findings code reads them by; model::json_int_list does the reading.
 std::vector<int64_t> ranks_from_json(std::string_view json);
 
 }  // namespace tlscope::model::analysis

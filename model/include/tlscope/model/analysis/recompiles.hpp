@@ -2,8 +2,6 @@
 // (input, property, expected, actual) where the text allows it; frames that hit the cache limit.
 #pragma once
 
-#include <sqlite3.h>
-
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -28,17 +26,5 @@ GuardFailure parse_guard_failure(std::string_view reason);
 
 // "L['x']" -> "x", "L['self'].w" -> "self.w", "x" -> "x": the user-facing name of a guard source.
 std::string input_name(std::string_view source);
-
-struct Recompile {
-  std::optional<int64_t> rank;
-  std::optional<int64_t> frame_id;
-  std::string frame;
-  std::string compile_id;
-  std::optional<std::string> prev_compile_id;
-  std::string reason;
-  GuardFailure guard;
-};
-
-std::vector<Recompile> load_recompiles(sqlite3* db);
 
 }  // namespace tlscope::model::analysis

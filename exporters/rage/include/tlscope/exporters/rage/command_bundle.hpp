@@ -1,16 +1,19 @@
-// `tlscope rage --command K`: the bug bundle of one recorded tlscope invocation (command_log.hpp):
-// its record, its inputs (redacted, each cut at a size cap, the cut written down), its database
-// (a redacted copy) and the report of it when they exist, and the environment.
+// `tlscope rage --command K`: the bug bundle of one recorded tlscope invocation
+// (command_log/command_log.hpp): its record, its inputs (redacted, each cut at a size cap, the cut
+// written down), its database (a redacted copy) and the report of it when they exist, and the
+// environment.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "tlscope/exporters/rage/command_log.hpp"
+#include "tlscope/command_log/command_log.hpp"
 #include "tlscope/exporters/rage/rage.hpp"
 
 namespace tlscope::exporters::rage {
+
+using command_log::CommandRecord;
 
 struct CommandBundleOptions {
   CommandRecord record;

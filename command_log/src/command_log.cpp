@@ -1,6 +1,6 @@
 // Writing and reading tlscope's command log. Writing must stay far under a millisecond (it runs
 // twice around every invocation): an append with plain POSIX calls; a rewrite only now and then.
-#include "tlscope/exporters/rage/command_log.hpp"
+#include "tlscope/command_log/command_log.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -20,7 +20,7 @@
 
 #include "tlscope/model/safe_output.hpp"
 
-namespace tlscope::exporters::rage {
+namespace tlscope::command_log {
 namespace {
 
 constexpr const char* kRotatedSuffix = ".1";
@@ -344,4 +344,4 @@ CommandListing list_command_records(const std::string& dir) {
   return read_log(command_log_path(dir));
 }
 
-}  // namespace tlscope::exporters::rage
+}  // namespace tlscope::command_log

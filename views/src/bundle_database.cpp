@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "open_plan.hpp"
 #include "tlscope/model/safe_output.hpp"
+#include "tlscope/views/open_run.hpp"
 
-namespace tlscope::gui {
+namespace tlscope::views {
 namespace {
 
 constexpr size_t kBlock = 512;
@@ -56,14 +56,10 @@ bool is_database_name(const std::string& name) {
   return base.size() > 3 && base.compare(base.size() - 3, 3, ".db") == 0;
 }
 
-}  // namespace
-
-bool extract_bundle_database(const std::string& bundle, const std::string& db_path,
-                             std::string* error, const std::function<bool()>& cancelled) {
-  auto fail = [&](const std::string& why) {
-    if (error) *error = bundle + ": " + why;
-    return false;
-  };
+// The extraction; false after `fail` has named what went wrong, or `cancel` that it was cancelled.
+template <typename Fail, typename Cancel>
+bool extract(const std::string& bundle, const std::string& db_path,
+             const std::function<bool()>& cancelled, Fail&& fail, Cancel&& cancel) {
   std::unique_ptr<gzFile_s, GzCloser> f(gzopen(bundle.c_str(), "rb"));
   if (!f) return fail("cannot open");
   // A bundle holds one database (TOP/tlscope.db): the first .db entry is it, in one pass.
@@ -104,10 +100,7 @@ bool extract_bundle_database(const std::string& bundle, const std::string& db_pa
         if (!out.write(std::string_view(buf.data(), n))) return fail(out.error());
         left -= n;
       }
-      if (cancelled && cancelled()) {
-        if (error) *error = db_path + ": cancelled; nothing was kept";
-        return false;
-      }
+      if (cancelled && cancelled()) return cancel();
       if (std::string why = out.commit(); !why.empty()) return fail(why);
       return true;
     }
@@ -121,4 +114,22 @@ bool extract_bundle_database(const std::string& bundle, const std::string& db_pa
   return fail("no database in the bundle (no tlscope.db entry)");
 }
 
-}  // namespace tlscope::gui
+}  // namespace
+
+Result<bool> extract_bundle_database(const std::string& bundle, const std::string& db_path,
+                                     const std::function<bool()>& cancelled) {
+  Result<bool> out;
+  out.value = extract(
+      bundle, db_path, cancelled,
+      [&](const std::string& why) {
+        out.fail(bundle + ": " + why);
+        return false;
+      },
+      [&] {
+        out.fail(db_path + ": cancelled; nothing was kept");
+        return false;
+      });
+  return out;
+}
+
+}  // namespace tlscope::views

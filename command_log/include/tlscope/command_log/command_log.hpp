@@ -22,7 +22,7 @@
 #include <string_view>
 #include <vector>
 
-namespace tlscope::exporters::rage {
+namespace tlscope::command_log {
 
 inline constexpr size_t kCommandsKept = 100;
 inline constexpr uint64_t kCommandLogRotateBytes = 512 * 1024;
@@ -66,4 +66,4 @@ CommandListing list_command_records(const std::string& dir);
 // "<UTC>-<pid>" for a record starting now, and the matching started_utc.
 void stamp_new_record(CommandRecord& record);
 
-}  // namespace tlscope::exporters::rage
+}  // namespace tlscope::command_log

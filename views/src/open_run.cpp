@@ -1,14 +1,15 @@
-// Classifying what to open and naming its database.
-#include "open_plan.hpp"
+// Classifying what to open, naming its database, and opening logs through the model's input
+// cache and analysis (open_run.hpp).
+#include "tlscope/views/open_run.hpp"
 
-#include <cstdlib>
+#include <algorithm>
 #include <filesystem>
 
+#include "tlscope/model/analysis/analyze.hpp"
 #include "tlscope/model/input_cache.hpp"
 #include "tlscope/model/safe_output.hpp"
-#include "tlscope/model/schema.hpp"
 
-namespace tlscope::gui {
+namespace tlscope::views {
 namespace fs = std::filesystem;
 namespace {
 
@@ -18,12 +19,14 @@ bool ends_with(const std::string& s, std::string_view tail) {
 
 }  // namespace
 
-std::string user_config_dir() {
-  return model::user_folder("config");
-}
+std::string user_config_dir() { return model::user_folder("config"); }
 
 bool is_bundle_name(const std::string& path) {
   return ends_with(path, ".tar.gz") || ends_with(path, ".tgz");
+}
+
+bool is_database_file(const std::string& path) {
+  return model::is_database_file(path);
 }
 
 OpenPlan plan_open(const std::vector<std::string>& inputs) {
@@ -95,4 +98,53 @@ OpenPlan plan_open(const std::vector<std::string>& inputs) {
   return plan;
 }
 
-}  // namespace tlscope::gui
+Result<OpenedRun> open_logs(const std::vector<std::string>& inputs,
+                            const OpenLogsOptions& options) {
+  model::ResolveOptions resolve;
+  resolve.db_path = options.db_path;
+  resolve.jobs = options.jobs;
+  if (options.progress) {
+    resolve.progress = [&options](const model::IngestProgress& p) {
+      OpenProgress shown;
+      shown.stage = p.files_total && p.files_done == p.files_total ? "analysing" : "ingesting";
+      shown.bytes_done = p.bytes_done;
+      shown.bytes_total = p.bytes_total;
+      shown.fraction = p.bytes_total ? std::min(1.0, static_cast<double>(p.bytes_done) /
+                                                         static_cast<double>(p.bytes_total))
+                                     : 0.0;
+      shown.files_done = p.files_done;
+      shown.files_total = p.files_total;
+      shown.events = p.events;
+      shown.errors = p.errors;
+      options.progress(shown);
+    };
+  }
+  resolve.cancelled = options.cancelled;
+  model::ResolvedDatabase r = model::resolve_input_database(inputs, resolve);
+  Result<OpenedRun> out;
+  OpenedRun& run = out.value;
+  run.path = r.path;
+  run.given = r.given;
+  run.ingested = r.ingested;
+  run.cancelled = r.cancelled;
+  run.files = std::move(r.files);
+  if (r.ingested) {
+    run.ingested_files = r.ingest.files.size();
+    run.events = r.ingest.events;
+    run.errors = r.ingest.errors;
+    run.seconds = r.ingest.seconds;
+  }
+  if (!r.ok) out.fail(r.error.empty() ? "cannot open the inputs" : r.error);
+  return out;
+}
+
+Result<bool> ensure_run_analysis(const Database& db, const std::string& db_path) {
+  Result<bool> out;
+  if (model::analysis::has_analysis_tables(db.handle())) return out;
+  model::analysis::EnsuredAnalysis analysis = model::analysis::ensure_analysis(db_path);
+  if (!analysis.ok) out.fail(analysis.error);
+  out.value = analysis.ran;
+  return out;
+}
+
+}  // namespace tlscope::views
