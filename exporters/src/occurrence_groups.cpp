@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "tlscope/exporters/html.hpp"
-#include "tlscope/model/analysis/rank_set.hpp"
+#include "tlscope/views/rank_words.hpp"
 #include "tlscope/views/compile_row.hpp"
 
 namespace tlscope::exporters {
@@ -14,9 +14,9 @@ namespace {
 // Runs with a count ("0-1, 3-1023 (1,023)"), as findings word rank sets: short at any scale.
 std::string ranks_text(const std::set<int64_t>& ranks) {
   if (ranks.empty()) return "-";
-  std::string s = model::analysis::rank_runs({ranks.begin(), ranks.end()});
+  std::string s = views::rank_runs({ranks.begin(), ranks.end()});
   if (ranks.size() > 1)
-    s += " (" + model::analysis::grouped_number(static_cast<int64_t>(ranks.size())) + ")";
+    s += " (" + views::grouped_number(static_cast<int64_t>(ranks.size())) + ")";
   return s;
 }
 

@@ -7,7 +7,7 @@
 #include <tuple>
 
 #include "tlscope/exporters/html.hpp"
-#include "tlscope/model/analysis/rank_set.hpp"
+#include "tlscope/views/rank_words.hpp"
 
 namespace tlscope::exporters {
 
@@ -209,8 +209,8 @@ std::string lane_groups_html(const views::CollectiveTimeline& c,
   std::string h =
       "<div id=\"lane-groups\" data-groups=\"" + std::to_string(folding.groups.size()) +
       "\" data-folded=\"" + std::to_string(folding.folded_groups()) + "\"><span class=\"muted\">" +
-      model::analysis::grouped_number(static_cast<int64_t>(c.lanes.size())) + " ranks on " +
-      model::analysis::grouped_number(static_cast<int64_t>(folding.groups.size())) +
+      views::grouped_number(static_cast<int64_t>(c.lanes.size())) + " ranks on " +
+      views::grouped_number(static_cast<int64_t>(folding.groups.size())) +
       " lanes: ranks that issued the same collectives at about the same times share "
       "one; open a group (or click its label) to draw each rank.</span>\n";
   for (size_t g = 0; g < folding.groups.size(); ++g) {
@@ -219,7 +219,7 @@ std::string lane_groups_html(const views::CollectiveTimeline& c,
     h += "<details class=\"lane-group\" data-group=\"" + std::to_string(g) + "\"><summary>";
     append_html_escaped(h, group.label);
     h += "</summary><p>ranks ";
-    append_html_escaped(h, model::analysis::rank_runs(group.ranks));
+    append_html_escaped(h, views::rank_runs(group.ranks));
     h += "</p></details>\n";
   }
   return h + "</div>\n";

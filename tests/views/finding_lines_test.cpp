@@ -10,7 +10,7 @@
 #include "views/schema_fixture.hpp"
 
 using namespace tlscope::views;
-using tlscope::model::analysis::rank_runs;
+using tlscope::views::rank_runs;
 
 namespace {
 
@@ -47,9 +47,9 @@ TEST_CASE("Rank sets read as runs with a count") {
         "ranks 0, 2, 9, 11-12 (5 ranks)");  // more than the files
   CHECK(rank_runs({}) == "");
   CHECK(rank_runs({5, 4, 3, 10, 11}) == "3-5, 10-11");
-  CHECK(tlscope::model::analysis::grouped_number(4096) == "4,096");
-  CHECK(tlscope::model::analysis::grouped_number(999) == "999");
-  CHECK(tlscope::model::analysis::grouped_number(1234567) == "1,234,567");
+  CHECK(tlscope::views::grouped_number(4096) == "4,096");
+  CHECK(tlscope::views::grouped_number(999) == "999");
+  CHECK(tlscope::views::grouped_number(1234567) == "1,234,567");
 }
 
 TEST_CASE("Facts: per-process values are cut out, the rest of the text is the fact") {
@@ -261,7 +261,7 @@ TEST_CASE("Real logs: every finding gets a hint and the known causes are named")
 }
 
 TEST_CASE("Rank lists read back from the findings' JSON arrays") {
-  using tlscope::model::analysis::ranks_from_json;
+  using tlscope::views::ranks_from_json;
   CHECK(ranks_from_json("[0,2]") == std::vector<int64_t>{0, 2});
   CHECK(ranks_from_json("[]").empty());
   CHECK(ranks_from_json("[ 3, 1023 ]") == std::vector<int64_t>{3, 1023});

@@ -5,28 +5,11 @@
 #include <map>
 #include <tuple>
 
+#include "tlscope/views/finding_words.hpp"
+
 namespace tlscope::views {
 
 namespace {
-
-// "[1, 3]" -> {1, 3}.
-std::vector<int64_t> int_list(std::string_view json) {
-  std::vector<int64_t> out;
-  int64_t v = 0;
-  bool in = false;
-  for (char c : json) {
-    if (c >= '0' && c <= '9') {
-      v = v * 10 + (c - '0');
-      in = true;
-    } else {
-      if (in) out.push_back(v);
-      v = 0;
-      in = false;
-    }
-  }
-  if (in) out.push_back(v);
-  return out;
-}
 
 using BarKey = std::tuple<std::string, int64_t, int64_t>;  // pg_name, seq, rank
 
@@ -62,15 +45,16 @@ CollectiveTimeline load_collective_timeline(const Database& db, const TraceRuns&
   std::vector<RawFinding> raw;
   std::map<BarKey, ProblemKind> flag;
   if (db.has_table("findings")) {
-    db.prepare(
-          "SELECT id, kind, coalesce(pg_name, ''), coalesce(seq, -1), coalesce(ranks, '[]'), "
-          "message FROM findings WHERE kind IN ('desync', 'missing_collective', 'straggler', "
-          "'bad_record') ORDER BY id")
+    const int64_t job_ranks =
+        db.has_table("files") ? db.scalar("SELECT count(DISTINCT rank) FROM files") : 0;
+    db.prepare("SELECT " + std::string(kFindingFactColumns) +
+               " FROM findings WHERE kind IN ('desync', 'missing_collective', 'straggler', "
+               "'bad_record') ORDER BY id")
         .for_each(
             [&](const Statement& st) {
-              RawFinding f{
-                  st.int64(0), st.text(1), st.text(2), st.int64(3), int_list(st.text_view(4)),
-                  st.text(5)};
+              const FindingFacts facts = read_finding_facts(st);
+              RawFinding f{facts.id,         facts.kind,  facts.pg_name,
+                           facts.seq.value_or(-1), facts.ranks, finding_sentence(facts, job_ranks)};
               t.findings.push_back({f.id, f.kind, f.message});
               const ProblemKind k = problem_of_finding(f.kind);
               if (k == ProblemKind::desync) ++t.desyncs;

@@ -15,9 +15,9 @@ namespace {
 constexpr AnalysisTable kAnalysisTables[] = {
     {"findings", "findings", R"sql(
 CREATE TABLE findings(
-  id INTEGER PRIMARY KEY, kind TEXT NOT NULL, severity TEXT NOT NULL, ranks TEXT,
-  other_ranks TEXT, pg_name TEXT, pg_desc TEXT, seq INTEGER, compile_id TEXT, frame TEXT,
-  message TEXT NOT NULL, detail TEXT);)sql"},
+  id INTEGER PRIMARY KEY, kind TEXT NOT NULL, severity TEXT NOT NULL, ranks TEXT NOT NULL,
+  other_ranks TEXT NOT NULL, pg_name TEXT, pg_desc TEXT, seq INTEGER, compile_id TEXT,
+  frame TEXT, file TEXT, line INTEGER, detail TEXT NOT NULL);)sql"},
     {"compiles", "compiles", R"sql(
 CREATE TABLE compiles(
   id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, compile_id TEXT NOT NULL,

@@ -1,6 +1,6 @@
 // Rank sets in words, short at any scale: "ranks 0-1, 3-1023 (1,023 of 1,024)". Every finding
-// message, the summary, the report and the viewer print rank sets through this one function, so
-// a 1,024-rank job reads as a few ranges instead of a thousand numbers.
+// sentence (finding_words.hpp), the summary, the report and the viewer print rank sets through
+// this one function, so a 1,024-rank job reads as a few ranges instead of a thousand numbers.
 #pragma once
 
 #include <cstddef>
@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace tlscope::model::analysis {
+namespace tlscope::views {
 
 // "12,345" (thousands separated by commas, as the counts of a rank set are printed).
 std::string grouped_number(int64_t n);
@@ -28,4 +28,4 @@ std::string rank_words(const std::vector<int64_t>& ranks, int64_t job_ranks = 0)
 // not a number is skipped.
 std::vector<int64_t> ranks_from_json(std::string_view json);
 
-}  // namespace tlscope::model::analysis
+}  // namespace tlscope::views

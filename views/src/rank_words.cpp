@@ -1,10 +1,10 @@
-// Rank sets as runs with a count (rank_set.hpp).
-#include "tlscope/model/analysis/rank_set.hpp"
+// Rank sets as runs with a count (rank_words.hpp).
+#include "tlscope/views/rank_words.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 
-namespace tlscope::model::analysis {
+namespace tlscope::views {
 
 std::string grouped_number(int64_t n) {
   std::string digits = std::to_string(n < 0 ? -n : n), out;
@@ -75,4 +75,4 @@ std::vector<int64_t> ranks_from_json(std::string_view json) {
   return out;
 }
 
-}  // namespace tlscope::model::analysis
+}  // namespace tlscope::views
