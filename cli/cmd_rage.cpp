@@ -17,9 +17,9 @@
 #include "terminal_text.hpp"
 #include "tlscope/exporters/rage/rage.hpp"
 #include "tlscope/exporters/rage/regular_file.hpp"
-#include "tlscope/views/rank_words.hpp"
 #include "tlscope/model/input_cache.hpp"
 #include "tlscope/version.hpp"
+#include "tlscope/views/rank_words.hpp"
 
 namespace tlscope::cli {
 namespace {

@@ -4,8 +4,8 @@
 #include <algorithm>
 
 #include "tlscope/exporters/html.hpp"
-#include "tlscope/views/rank_words.hpp"
 #include "tlscope/views/compile_row.hpp"
+#include "tlscope/views/rank_words.hpp"
 
 namespace tlscope::exporters {
 
@@ -15,8 +15,7 @@ namespace {
 std::string ranks_text(const std::set<int64_t>& ranks) {
   if (ranks.empty()) return "-";
   std::string s = views::rank_runs({ranks.begin(), ranks.end()});
-  if (ranks.size() > 1)
-    s += " (" + views::grouped_number(static_cast<int64_t>(ranks.size())) + ")";
+  if (ranks.size() > 1) s += " (" + views::grouped_number(static_cast<int64_t>(ranks.size())) + ")";
   return s;
 }
 

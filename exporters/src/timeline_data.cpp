@@ -53,9 +53,9 @@ TimelineData phase_timeline_data(const views::PhaseTimeline& phases, size_t max_
         b.start = z.start_us;
         b.end = z.end_us;
         b.label = iv.name;
-        b.cls = std::string(iv.op_zone
-                                ? views::style_of(static_cast<views::CollectiveKind>(iv.kind)).id
-                                : views::style_of(static_cast<views::PhaseKind>(iv.kind)).id);
+        b.cls =
+            std::string(iv.op_zone ? views::style_of(static_cast<views::CollectiveKind>(iv.kind)).id
+                                   : views::style_of(static_cast<views::PhaseKind>(iv.kind)).id);
         b.detail = "compile " + info.compile_id + "  " + info.cat;
         data.bars.push_back(std::move(b));
       }
@@ -206,13 +206,13 @@ std::string timeline_host_html(std::string_view legend_html) {
 std::string lane_groups_html(const views::CollectiveTimeline& c,
                              const views::LaneFolding& folding) {
   if (folding.folded_groups() == 0) return "";
-  std::string h =
-      "<div id=\"lane-groups\" data-groups=\"" + std::to_string(folding.groups.size()) +
-      "\" data-folded=\"" + std::to_string(folding.folded_groups()) + "\"><span class=\"muted\">" +
-      views::grouped_number(static_cast<int64_t>(c.lanes.size())) + " ranks on " +
-      views::grouped_number(static_cast<int64_t>(folding.groups.size())) +
-      " lanes: ranks that issued the same collectives at about the same times share "
-      "one; open a group (or click its label) to draw each rank.</span>\n";
+  std::string h = "<div id=\"lane-groups\" data-groups=\"" + std::to_string(folding.groups.size()) +
+                  "\" data-folded=\"" + std::to_string(folding.folded_groups()) +
+                  "\"><span class=\"muted\">" +
+                  views::grouped_number(static_cast<int64_t>(c.lanes.size())) + " ranks on " +
+                  views::grouped_number(static_cast<int64_t>(folding.groups.size())) +
+                  " lanes: ranks that issued the same collectives at about the same times share "
+                  "one; open a group (or click its label) to draw each rank.</span>\n";
   for (size_t g = 0; g < folding.groups.size(); ++g) {
     const views::LaneGroup& group = folding.groups[g];
     if (group.lanes.size() < 2) continue;  // a lane of its own: nothing to open

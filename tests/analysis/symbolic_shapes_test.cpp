@@ -13,8 +13,8 @@
 #include <sstream>
 
 #include "analysis/analysis_harness.hpp"
-#include "common/scratch_files.hpp"
 #include "analysis/findings_messages.hpp"
+#include "common/scratch_files.hpp"
 #include "tlscope/views/compile_runtime.hpp"
 #include "tlscope/views/symbolic_shapes.hpp"
 
@@ -186,7 +186,8 @@ TEST_CASE("shape-specialization sample: specializations, symbols and guards matc
   CHECK(facts[0] == "0/1|s0|6|97");
   std::vector<std::string> messages;
   for (const auto& f : tlscope::test::worded_findings(db.db()))
-    if (f.facts.kind == "shape_specialized") messages.push_back(f.facts.compile_id + "|" + f.sentence);
+    if (f.facts.kind == "shape_specialized")
+      messages.push_back(f.facts.compile_id + "|" + f.sentence);
   REQUIRE(messages.size() == specializations.size());
   CHECK_THAT(messages[0],
              Catch::Matches("0/1\\|s0 \\(L\\['x'\\]\\.size\\(\\)\\[0\\]\\) was specialized to 6 "

@@ -3,8 +3,8 @@
 // that is late every time stay apart, and an open group shows each of its lanes.
 #include <catch2/catch.hpp>
 
-#include "tlscope/views/rank_words.hpp"
 #include "tlscope/views/lane_folding.hpp"
+#include "tlscope/views/rank_words.hpp"
 
 using namespace tlscope::views;
 using tlscope::views::grouped_number;

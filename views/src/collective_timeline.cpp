@@ -53,8 +53,9 @@ CollectiveTimeline load_collective_timeline(const Database& db, const TraceRuns&
         .for_each(
             [&](const Statement& st) {
               const FindingFacts facts = read_finding_facts(st);
-              RawFinding f{facts.id,         facts.kind,  facts.pg_name,
-                           facts.seq.value_or(-1), facts.ranks, finding_sentence(facts, job_ranks)};
+              RawFinding f{facts.id,      facts.kind,
+                           facts.pg_name, facts.seq.value_or(-1),
+                           facts.ranks,   finding_sentence(facts, job_ranks)};
               t.findings.push_back({f.id, f.kind, f.message});
               const ProblemKind k = problem_of_finding(f.kind);
               if (k == ProblemKind::desync) ++t.desyncs;

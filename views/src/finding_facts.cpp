@@ -1,5 +1,6 @@
-// Cutting per-process and per-occurrence values out of the log texts of findings (finding_facts.hpp).
-// A hand-written scanner rather than std::regex: it runs over every finding of a large log.
+// Cutting per-process and per-occurrence values out of the log texts of findings
+// (finding_facts.hpp). A hand-written scanner rather than std::regex: it runs over every finding of
+// a large log.
 #include "tlscope/views/finding_facts.hpp"
 
 #include <algorithm>

@@ -12,8 +12,8 @@
 #include <utility>
 
 #include "json_read.hpp"
-#include "tlscope/model/cell_text.hpp"
 #include "tlscope/model/analysis/finding_kinds.hpp"
+#include "tlscope/model/cell_text.hpp"
 #include "tlscope/views/rank_words.hpp"
 
 namespace tlscope::views {
@@ -198,8 +198,8 @@ std::string short_op(std::string op) {
   for (std::string_view strip : {"torch.ops._c10d_functional.", "torch.ops.c10d_functional."})
     if (std::string_view(op).substr(0, strip.size()) == strip) op.erase(0, strip.size());
   constexpr std::string_view kDefault = ".default";
-  if (op.size() > kDefault.size() && std::string_view(op).substr(op.size() - kDefault.size()) ==
-                                         kDefault)
+  if (op.size() > kDefault.size() &&
+      std::string_view(op).substr(op.size() - kDefault.size()) == kDefault)
     op.resize(op.size() - kDefault.size());
   return op;
 }
@@ -211,7 +211,8 @@ std::string readable(std::string_view aspect, const std::string& value) {
   std::string out = value;
   if (aspect == "collective_schedule") {
     std::string list;
-    for (const std::string& op : string_list(value)) list += (list.empty() ? "" : ", ") + short_op(op);
+    for (const std::string& op : string_list(value))
+      list += (list.empty() ? "" : ", ") + short_op(op);
     out = "[" + list + "]";
   }
   constexpr size_t kLongest = 160;
@@ -276,15 +277,17 @@ void word_collective_parity(FindingSentence& s, const FindingFacts& f, int64_t) 
     for (simdjson::dom::element o : doc.get_array())
       ops.push_back({field(o, "op"), opt(o, "scheduled"), opt(o, "generated"), opt(o, "unwaited")});
   bool any_part = false;
-  auto part = [&]() -> FindingSentence& { return s.words(std::exchange(any_part, true) ? "; " : ""); };
+  auto part = [&]() -> FindingSentence& {
+    return s.words(std::exchange(any_part, true) ? "; " : "");
+  };
   bool differ = false;
   for (const Op& o : ops) {
     if (!o.generated || *o.generated == o.scheduled.value_or(0)) continue;
     if (!differ) part().words("the collective schedule and the generated code disagree: ");
     s.words(differ ? ", " : "");
     differ = true;
-    s.quote(o.op).words(" scheduled " + number_text(o.scheduled.value_or(0)) +
-                        " time(s), called " + number_text(*o.generated));
+    s.quote(o.op).words(" scheduled " + number_text(o.scheduled.value_or(0)) + " time(s), called " +
+                        number_text(*o.generated));
   }
   for (const Op& o : ops) {
     if (!o.unwaited || *o.unwaited <= 0) continue;

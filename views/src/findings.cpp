@@ -126,10 +126,10 @@ Result<Findings> load_findings(const Database& db, size_t rows_per_kind) {
             "c.rank IS (CASE WHEN json_valid(f.ranks) THEN json_extract(f.ranks, '$[0]') END))"
           : "0";
   // The facts of each finding, then what it cost and weighs (columns 13 and 14).
-  Statement rows = db.prepare(
-      "SELECT " + std::string(kFindingFactColumns) + ", coalesce(json_extract(" + detail_ok +
-      ", '$.wait_us'), " + compile_cost + ", 0), coalesce(json_extract(" + detail_ok +
-      ", '$.recompiles'), 1) FROM findings f WHERE kind = ?1 ORDER BY id");
+  Statement rows =
+      db.prepare("SELECT " + std::string(kFindingFactColumns) + ", coalesce(json_extract(" +
+                 detail_ok + ", '$.wait_us'), " + compile_cost + ", 0), coalesce(json_extract(" +
+                 detail_ok + ", '$.recompiles'), 1) FROM findings f WHERE kind = ?1 ORDER BY id");
   auto read_kind = [&](const std::string& kind, size_t cap, std::vector<FindingRow>& into) {
     LineBuilder builder;
     rows.reset();

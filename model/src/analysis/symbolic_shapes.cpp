@@ -173,7 +173,7 @@ void shape_findings(sqlite3* db) {
            ", CASE WHEN rank IS NULL THEN '[]' ELSE json_array(rank) END, '[]', compile_id, "
            "user_file, user_line, json_object('symbol', symbol, 'value', value, 'sources', "
            "json(sources), 'reason', reason) "
-       "FROM shape_specializations ORDER BY id");
+           "FROM shape_specializations ORDER BY id");
 }
 
 }  // namespace tlscope::model::analysis

@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-
 namespace tlscope::model::analysis {
 
 // "[0, 1, 2]" -> {0, 1, 2} (JSON integer arrays as SQLite writes them).

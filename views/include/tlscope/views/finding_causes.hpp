@@ -91,12 +91,12 @@ namespace tlscope::views {
     "check for rank-dependent control flow or a rank that stopped early")                          \
   X(rank_divergence, "", "ranks that should behave alike did not",                                 \
     "compare the named ranks on the ranks page")                                                   \
-  X(desync, "differs=op",                                                                              \
+  X(desync, "differs=op",                                                                          \
     "ranks called different collectives at the same step: their code paths diverged",              \
     "find the rank-dependent branch or early return before this collective")                       \
-  X(desync, "differs=size", "ranks passed different tensor sizes to one collective",       \
+  X(desync, "differs=size", "ranks passed different tensor sizes to one collective",               \
     "check uneven batches or shards on the named ranks (drop_last, padding)")                      \
-  X(desync, "differs=dtype", "ranks passed different dtypes to one collective",            \
+  X(desync, "differs=dtype", "ranks passed different dtypes to one collective",                    \
     "check autocast or casts that run on some ranks only")                                         \
   X(desync, "", "ranks disagreed on a collective (op, size or dtype)",                             \
     "check that every rank passes the same shapes and dtypes")                                     \
