@@ -151,7 +151,7 @@ CREATE TABLE provenance_kernel_stacks(
     {"provenance_errors", "provenance", R"sql(
 CREATE TABLE provenance_errors(
   id INTEGER PRIMARY KEY, graph_id INTEGER, file_id INTEGER, rank INTEGER, compile_id TEXT,
-  event_id INTEGER, artifact TEXT, message TEXT);)sql"},
+  event_id INTEGER, artifact TEXT, line INTEGER, problem TEXT, section TEXT, json_type TEXT);)sql"},
     {"shape_symbols", "symbolic_shapes", R"sql(
 CREATE TABLE shape_symbols(
   id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, compile_id TEXT, symbol TEXT,
