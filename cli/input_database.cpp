@@ -8,6 +8,8 @@
 #include <thread>
 
 #include "invocation.hpp"
+#include "run_history.hpp"
+#include "terminal_text.hpp"
 #include "tlscope/model/input_cache.hpp"
 #include "tlscope/parser/reader.hpp"
 
@@ -17,7 +19,8 @@ CLI::Option* add_read_inputs(CLI::App* cmd, ReadInputs& inputs) {
   CLI::Option* positional = cmd->add_option(
       "inputs", inputs.paths,
       "A tlscope database, or TORCH_TRACE log files, rank directories, .gz (ingested once into "
-      "the cache, reused while unchanged)");
+      "the cache, reused while unchanged), or a run `tlscope run` recorded: @1 (the newest), "
+      "@2, ..., or its id (tlscope runs)");
   cmd->add_option("--db", inputs.db,
                   "Database to ingest the logs into (default: one per set of inputs in "
                   "$XDG_CACHE_HOME/tlscope); alone, the database to read");
@@ -36,8 +39,19 @@ std::optional<std::string> resolve_read_database(const char* command, const Read
                      p.bytes_total / 1e6);
     };
   }
-  // `--db FILE` without inputs names the database itself.
+  // `--db FILE` without inputs names the database itself; `@1`, `@2`, ... a run `tlscope run`
+  // recorded (run_history.hpp).
   std::vector<std::string> paths = inputs.paths;
+  for (std::string& path : paths) {
+    std::string error;
+    if (std::optional<std::string> trace = resolve_run_reference(path, error)) {
+      if (trace->empty()) {
+        std::fprintf(stderr, "tlscope %s: %s\n", command, terminal_safe(error).c_str());
+        return std::nullopt;
+      }
+      path = *trace;
+    }
+  }
   if (paths.empty() && !inputs.db.empty()) {
     paths.push_back(inputs.db);
     options.db_path.clear();
