@@ -230,7 +230,8 @@ TEST_CASE("provenance: hostile mapping records become provenance_errors naming f
   // views/ words them, naming the file and line.
   tlscope::views::Database vdb(db.path());
   std::vector<std::string> words;
-  for (const std::string& id : db.rows("SELECT DISTINCT graph_id FROM provenance_errors ORDER BY graph_id")) {
+  for (const std::string& id :
+       db.rows("SELECT DISTINCT graph_id FROM provenance_errors ORDER BY graph_id")) {
     auto view = tlscope::views::load_provenance(vdb, std::stoll(id));
     REQUIRE(view.ok());
     words.insert(words.end(), view->errors.begin(), view->errors.end());
@@ -240,7 +241,8 @@ TEST_CASE("provenance: hostile mapping records become provenance_errors naming f
                         ":1: the payload is not valid JSON");
   CHECK(words[1] == "inductor_triton_kernel_to_post_grad_nodes at " + path +
                         ":3: the payload is a JSON array, not an object");
-  CHECK(words[2] == "inductor_post_to_pre_grad_nodes at " + path + ":5: the payload is not valid JSON");
+  CHECK(words[2] ==
+        "inductor_post_to_pre_grad_nodes at " + path + ":5: the payload is not valid JSON");
   CHECK(words[3].find("'preToPost' is a JSON array, not an object") != std::string::npos);
   CHECK(words[4].find("'cppCodeToPost' is a JSON text, not an object") != std::string::npos);
   // What was readable still links: postToPre "q": "r" (one name) and "s": [null, 3, {...}].

@@ -12,6 +12,7 @@
 
 #include "analysis/analysis_harness.hpp"
 #include "analysis/findings_messages.hpp"
+#include "tlscope/model/analysis/finding_kinds.hpp"
 
 using tlscope::test::AnalyzedDb;
 

@@ -20,8 +20,9 @@ TEST_CASE(
   CHECK(scalar(check, "SELECT bytes FROM files") == 0);
   CHECK(scalar(check, "SELECT count(*) FROM ingest_errors WHERE kind <> 'truncated'") == 0);
   // The place in columns (the file "-"), what is wrong in the reason.
-  CHECK(text(check, "SELECT f.path || '|' || e.reason FROM ingest_errors e JOIN files f ON "
-                    "f.id = e.file_id") == "-|input is empty");
+  CHECK(text(check,
+             "SELECT f.path || '|' || e.reason FROM ingest_errors e JOIN files f ON "
+             "f.id = e.file_id") == "-|input is empty");
 }
 
 TEST_CASE("hostile inputs: `tensor DB --id N` escapes the dtype, device and size it prints") {

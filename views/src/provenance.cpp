@@ -30,7 +30,6 @@ std::string provenance_error_words(const std::string& artifact, const std::strin
   return out + "the payload is a JSON " + json_type + ", not an object";
 }
 
-
 using NameSet = std::set<std::string>;
 using Links = std::map<std::string, NameSet>;
 
@@ -147,8 +146,7 @@ ProvenanceReader::ProvenanceReader(const Database& db)
       errors_(db.prepare(
           "SELECT coalesce(x.artifact, ''), coalesce(f.path, ''), x.line, coalesce(x.problem, ''), "
           "coalesce(x.section, ''), coalesce(x.json_type, '') FROM provenance_errors x "
-          "LEFT JOIN files f ON f.id = x.file_id WHERE x.graph_id = ?1 ORDER BY x.id")) {
-}
+          "LEFT JOIN files f ON f.id = x.file_id WHERE x.graph_id = ?1 ORDER BY x.id")) {}
 
 Result<ProvenanceView> ProvenanceReader::read(int64_t graph_id) {
   const Database& db = db_;
