@@ -17,9 +17,9 @@
 #include "terminal_text.hpp"
 #include "tlscope/exporters/rage/rage.hpp"
 #include "tlscope/exporters/rage/regular_file.hpp"
-#include "tlscope/model/analysis/rank_set.hpp"
 #include "tlscope/model/input_cache.hpp"
 #include "tlscope/version.hpp"
+#include "tlscope/views/rank_words.hpp"
 
 namespace tlscope::cli {
 namespace {
@@ -60,7 +60,7 @@ std::string rage_bytes_text(uint64_t bytes) {
 
 // "0-3, 5" for ranks 0,1,2,3,5 (the findings' rank runs); "-" without ranks.
 std::string rage_rank_ranges(const std::vector<int64_t>& ranks) {
-  return ranks.empty() ? "-" : model::analysis::rank_runs(ranks);
+  return ranks.empty() ? "-" : views::rank_runs(ranks);
 }
 
 // One status line on stderr, redrawn at most ten times a second; only on a terminal.

@@ -160,12 +160,8 @@ void print_errors(const views::Summary& s, const views::Paged<views::IngestError
   long long n = s.errors;
   std::printf("\nErrors: %lld%s%s%s\n", n, n ? " (" : "", by_kind.c_str(), n ? ")" : "");
   for (const views::IngestErrorRow& e : first.rows) {
-    std::string where = e.path.empty() ? "(input)" : e.path;
-    if (e.line >= 0) where += ":" + std::to_string(e.line);
-    std::string_view reason = e.reason;
-    // Parser reasons already start with "<path>:<line>: "; say it once.
-    if (reason.rfind(where + ": ", 0) == 0) reason.remove_prefix(where.size() + 2);
-    std::printf("  %s: [%s] %s\n", show(where).c_str(), show(e.kind).c_str(), show(reason).c_str());
+    std::printf("  %s: [%s] %s\n", show(views::ingest_error_place(e)).c_str(), show(e.kind).c_str(),
+                show(views::ingest_error_what(e)).c_str());
   }
   if (static_cast<size_t>(n) > first.rows.size())
     std::printf("  ... (tlscope query DB \"SELECT * FROM ingest_errors\")\n");

@@ -29,7 +29,7 @@ void write_errors_page(ReportContext& ctx) {
            "</td><td>";
       append_html_escaped(h, e.kind);
       h += "</td><td>";
-      append_html_escaped(h, e.reason);
+      append_html_escaped(h, views::ingest_error_what(e));
       h += "</td><td><code>";
       append_html_escaped(h, std::string_view(e.excerpt).substr(0, 300));
       h += "</code></td></tr>\n";

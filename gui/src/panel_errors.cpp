@@ -62,7 +62,7 @@ class ErrorsPanel : public Panel {
     ui::text("details", "Ingest error " + std::to_string(e->id));
     ui::text_wrapped("details", "at " + place(*e, true));
     ui::text("details", "kind: " + e->kind);
-    ui::text_wrapped("details", "reason: " + e->reason);
+    ui::text_wrapped("details", "reason: " + views::ingest_error_what(*e));
     ImGui::Separator();
     ui::text("details", "excerpt:");
     ui::text_wrapped("details", e->excerpt);
@@ -73,8 +73,8 @@ class ErrorsPanel : public Panel {
     table_.columns = {"file:line", "kind", "reason", "excerpt"};
     table_.rows.clear();
     for (const auto& e : errors) {
-      table_.rows.push_back(
-          {TableCell{place(e)}, TableCell{e.kind}, TableCell{e.reason}, TableCell{e.excerpt}});
+      table_.rows.push_back({TableCell{place(e)}, TableCell{e.kind},
+                             TableCell{views::ingest_error_what(e)}, TableCell{e.excerpt}});
     }
     view_.invalidate();
   }

@@ -102,8 +102,7 @@ class FindingsPanel : public Panel {
       std::string text = key + ". " + f.row->message;
       // The ranks, unless the line already starts with them (a fact merged across ranks).
       const std::string ranks = views::rank_words(f.row->ranks, d.findings.job_ranks);
-      if (!f.row->ranks.empty() && f.row->message.rfind(ranks + ": ", 0) != 0)
-        text += "   [" + ranks + "]";
+      if (!f.row->ranks.empty() && !f.row->ranks_first) text += "   [" + ranks + "]";
       const bool selected =
           ctx.nav.current().kind == SelectionKind::kFinding && ctx.nav.current().key == key;
       const bool clicked = ui::selectable_wrapped("finding", text, selected,
@@ -160,10 +159,9 @@ class FindingsPanel : public Panel {
       ui::text("details", std::to_string(f.row->occurrences) + " findings on this line");
     if (!f.row->ranks.empty())
       ui::text("details", "on " + views::rank_words(f.row->ranks, ctx.data.findings.job_ranks));
-    if (f.place && f.place->other_ranks != "[]") {
+    if (f.place && !f.place->other_ranks.empty()) {
       ui::text("details",
-               "against " + views::rank_words(views::ranks_from_json(f.place->other_ranks),
-                                              ctx.data.findings.job_ranks));
+               "against " + views::rank_words(f.place->other_ranks, ctx.data.findings.job_ranks));
     }
     if (f.place && f.place->is_collective()) {
       ui::text("details", "collective: group " + f.place->pg_name + ", sequence " +

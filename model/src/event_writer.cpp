@@ -238,12 +238,14 @@ struct EventWriter::Impl {
     if (ok && !e.stack.empty()) ok = frames.add_frames(row, e.stack, "", error);
     if (!ok) {
       // The event row stays; the typed row is missing, and says so. Its lines are already
-      // counted with the event, hence line_count 0.
-      // Same form as the parser's reasons: "<path>:<line>: ...".
-      std::string reason = source.path + ":" + std::to_string(e.line) + ": " + std::string(e.kind) +
-                           " record kept, but its typed row is missing: " + error;
+      // counted with the event, hence line_count 0. The place is the row's file, line and
+      // offset; the reason says only what is wrong, as the parser's details do.
+      std::string reason =
+          std::string(e.kind) + " record kept, but its typed row is missing: " + error;
       std::string_view excerpt = e.payload.empty() ? e.metadata : e.payload;
-      store_error(file_id, e.line, e.byte_offset, 0, "bad_payload", reason, excerpt.substr(0, 200));
+      store_error(file_id, e.line, e.byte_offset, 0,
+                  parser::to_string(parser::ErrorKind::kBadPayload), reason,
+                  excerpt.substr(0, 200));
     }
   }
 
@@ -266,10 +268,10 @@ struct EventWriter::Impl {
       }
     }
     if (!row.problem.empty()) {
-      std::string reason = source.path + ":" + std::to_string(row.line) +
-                           ": chromium_event record kept, but " +
+      std::string reason = "chromium_event record kept, but " +
                            (row.has_row ? row.problem : "its typed row is missing: " + row.problem);
-      store_error(file_id, row.line, row.byte_offset, 0, "bad_payload", reason, row.excerpt);
+      store_error(file_id, row.line, row.byte_offset, 0,
+                  parser::to_string(parser::ErrorKind::kBadPayload), reason, row.excerpt);
     }
   }
 
@@ -512,7 +514,7 @@ void EventWriter::add_chromium_row(const ChromiumRow& row) {
 void EventWriter::add_error(const parser::ParseError& error) {
   Impl& w = *impl_;
   w.store_error(w.file_id, error.line, error.byte_offset, error.line_count,
-                parser::to_string(error.kind), error.reason, error.excerpt);
+                parser::to_string(error.kind), error.detail, error.excerpt);
 }
 
 FileOutcome EventWriter::end_file(const parser::SourceSummary& summary) {
@@ -601,7 +603,7 @@ void EventWriter::release_texts() {
 }
 
 void EventWriter::add_input_problem(std::string_view problem) {
-  impl_->store_error(std::nullopt, 0, 0, 0, "io", problem, {});
+  impl_->store_error(std::nullopt, 0, 0, 0, parser::to_string(parser::ErrorKind::kIo), problem, {});
 }
 
 void EventWriter::checkpoint() {

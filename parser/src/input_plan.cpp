@@ -62,26 +62,8 @@ SourceInfo make_source(const std::string& path) {
 }  // namespace
 
 std::string_view to_string(ErrorKind kind) {
-  switch (kind) {
-    case ErrorKind::kBadHeader:
-      return "bad_header";
-    case ErrorKind::kBadJson:
-      return "bad_json";
-    case ErrorKind::kMd5Mismatch:
-      return "md5_mismatch";
-    case ErrorKind::kOrphanPayload:
-      return "orphan_payload";
-    case ErrorKind::kTruncated:
-      return "truncated";
-    case ErrorKind::kInvalidUtf8:
-      return "invalid_utf8";
-    case ErrorKind::kBinary:
-      return "binary";
-    case ErrorKind::kIo:
-      return "io";
-    case ErrorKind::kTooLarge:
-      return "too_large";
-  }
+  for (const IngestErrorKind& k : kIngestErrorKinds)
+    if (k.id == kind) return k.name;
   return "unknown";
 }
 

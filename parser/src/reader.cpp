@@ -69,6 +69,7 @@ class Delivery {
     pe.byte_offset = summary_.bytes;
     pe.line_count = 0;
     pe.kind = kind;
+    pe.detail = message;
     pe.reason = source_.path;
     if (line) pe.reason.append(":").append(std::to_string(line));
     pe.reason.append(": ").append(message);
@@ -92,6 +93,7 @@ class Delivery {
   void flush_held() {
     if (!held_) return;
     ParseError& pe = *held_;
+    pe.detail = held_message_;
     pe.reason = source_.path + ":" + std::to_string(pe.line) + ": " + held_message_;
     if (pe.line_count > 1) pe.reason += " (" + std::to_string(pe.line_count) + " lines)";
     pe.excerpt = held_excerpt_;

@@ -136,10 +136,12 @@ TEST_CASE("collectives: unreadable records are reported, not dropped") {
   db.add_file("dedicated_log_torch_trace_rank_0.log", 0);
   db.artifact(Ctx{}, "collective_op", "{\"pg_name\": \"0\", broken", "json", 0);
   REQUIRE(analyze(db.db()).ok);
-  CHECK(db.rows("SELECT kind, message FROM findings") ==
-        std::vector<std::string>{"bad_record|collective record at "
-                                 "dedicated_log_torch_trace_rank_0.log:1 was skipped: its "
-                                 "payload is not valid JSON"});
+  // Stored as facts: the log file and line, and what was wrong.
+  CHECK(db.rows("SELECT kind, file, line, json_extract(detail, '$.problem') FROM findings") ==
+        std::vector<std::string>{"bad_record|dedicated_log_torch_trace_rank_0.log|1|invalid_json"});
+  CHECK(tlscope::test::findings_messages(db.db()) ==
+        "collective record at dedicated_log_torch_trace_rank_0.log:1 was skipped: its payload is "
+        "not valid JSON\n");
 }
 
 TEST_CASE("collectives: only the records the collectives pass skipped are bad records") {
@@ -153,10 +155,9 @@ TEST_CASE("collectives: only the records the collectives pass skipped are bad re
   db.artifact(Ctx{}, "collective_op", "[1, 2", "json", 0);
   REQUIRE(analyze(db.db()).ok);
   CHECK(db.scalar("SELECT count(*) FROM collectives") == "1");
-  CHECK(db.rows("SELECT substr(message, instr(message, 'skipped: ')) FROM findings WHERE kind = "
+  CHECK(db.rows("SELECT json_extract(detail, '$.problem') FROM findings WHERE kind = "
                 "'bad_record' ORDER BY id") ==
-        std::vector<std::string>{"skipped: it has no collective_seq_id",
-                                 "skipped: its payload is not valid JSON"});
+        std::vector<std::string>{"no_seq_id", "invalid_json"});
 }
 
 TEST_CASE("rank divergence: the rank whose inductor collective schedule differs") {

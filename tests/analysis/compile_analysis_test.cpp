@@ -223,9 +223,9 @@ TEST_CASE("analyze is idempotent and refuses a database without ingest tables") 
   FixtureDb db;
   comp_metrics_shape(db);
   run(db);
-  std::string first = db.scalar("SELECT group_concat(message, '\n') FROM findings");
+  std::string first = tlscope::test::findings_messages(db.db());
   run(db);
-  CHECK(db.scalar("SELECT group_concat(message, '\n') FROM findings") == first);
+  CHECK(tlscope::test::findings_messages(db.db()) == first);
   CHECK(db.scalar("SELECT count(*) FROM compiles") == "3");
 
   sqlite3* empty = nullptr;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "analysis/analysis_harness.hpp"
+#include "analysis/findings_messages.hpp"
 #include "common/scratch_files.hpp"
 #include "tlscope/model/cell_text.hpp"
 
@@ -61,12 +62,21 @@ TEST_CASE("a log's 4 MB reason and name are written clipped into the analysis ta
   CHECK(db.scalar("SELECT count(*) FROM recompiles WHERE reason = " + clipped +
                   " AND frame = " + clipped) == "1");
 
-  // Findings quote the clipped texts: each message is a few times the limit, not the log's size.
+  // Findings hold the clipped texts as facts, and their sentences quote them: each a few times the
+  // limit, not the log's size.
   CHECK(db.scalar("SELECT group_concat(kind) FROM (SELECT kind FROM findings ORDER BY kind)") ==
         "compile_failure,recompile");
-  CHECK(db.scalar("SELECT max(length(message)) < 3 * " + std::to_string(kCellTextLimit) +
+  CHECK(db.scalar("SELECT max(length(frame)) <= " + std::to_string(kCellTextLimit + 64) +
                   " AND max(length(detail)) < 3 * " + std::to_string(kCellTextLimit) +
                   " FROM findings") == "1");
-  CHECK(db.scalar("SELECT count(*) FROM findings WHERE instr(message, '[clipped: " +
-                  std::to_string(kHuge) + " bytes in all]') > 0") == "2");
+  CHECK(db.scalar("SELECT count(*) FROM findings WHERE coalesce(json_extract(detail, "
+                  "'$.fail_reason'), json_extract(detail, '$.failed_guard')) = " +
+                  clipped) == "2");
+  size_t noted = 0;
+  for (const auto& f : tlscope::test::worded_findings(db.db())) {
+    CHECK(f.sentence.size() < 3 * kCellTextLimit);
+    noted += f.sentence.find("[clipped: " + std::to_string(kHuge) + " bytes in all]") !=
+             std::string::npos;
+  }
+  CHECK(noted == 2);
 }

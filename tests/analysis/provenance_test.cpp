@@ -13,6 +13,7 @@
 #include "analysis/analysis_harness.hpp"
 #include "common/scratch_files.hpp"
 #include "tlscope/parser/md5.hpp"
+#include "tlscope/views/provenance.hpp"
 
 using tlscope::test::AnalyzedDb;
 using Rows = std::vector<std::string>;
@@ -216,18 +217,34 @@ TEST_CASE("provenance: hostile mapping records become provenance_errors naming f
   INFO(db.report().error);
   REQUIRE(db.report().ok);
   CHECK(db.scalar("SELECT count(*) FROM provenance_graphs") == "2");
-  Rows errors = db.rows("SELECT artifact, message FROM provenance_errors ORDER BY id");
+  // Each unreadable record as facts: the artifact, its log line, the problem and what was found.
+  Rows errors = db.rows(
+      "SELECT artifact, line, problem, coalesce(section, ''), coalesce(json_type, '') FROM "
+      "provenance_errors ORDER BY id");
   REQUIRE(errors.size() == 5);
-  CHECK(errors[0] ==
-        "inductor_provenance_tracking_node_mappings|"
-        "inductor_provenance_tracking_node_mappings at " +
-            path + ":1: the payload is not valid JSON");
-  CHECK(errors[1].find("inductor_triton_kernel_to_post_grad_nodes at " + path +
-                       ":3: the payload is a JSON array, not an object") != std::string::npos);
-  CHECK(errors[2].find("inductor_post_to_pre_grad_nodes at " + path +
-                       ":5: the payload is not valid JSON") != std::string::npos);
-  CHECK(errors[3].find("'preToPost' is a JSON array, not an object") != std::string::npos);
-  CHECK(errors[4].find("'cppCodeToPost' is a JSON text, not an object") != std::string::npos);
+  CHECK(errors[0] == "inductor_provenance_tracking_node_mappings|1|invalid_json||");
+  CHECK(errors[1] == "inductor_triton_kernel_to_post_grad_nodes|3|not_object||array");
+  CHECK(errors[2] == "inductor_post_to_pre_grad_nodes|5|invalid_json||");
+  CHECK(errors[3].find("|section_not_object|preToPost|array") != std::string::npos);
+  CHECK(errors[4].find("|section_not_object|cppCodeToPost|text") != std::string::npos);
+  // views/ words them, naming the file and line.
+  tlscope::views::Database vdb(db.path());
+  std::vector<std::string> words;
+  for (const std::string& id :
+       db.rows("SELECT DISTINCT graph_id FROM provenance_errors ORDER BY graph_id")) {
+    auto view = tlscope::views::load_provenance(vdb, std::stoll(id));
+    REQUIRE(view.ok());
+    words.insert(words.end(), view->errors.begin(), view->errors.end());
+  }
+  REQUIRE(words.size() == 5);
+  CHECK(words[0] == "inductor_provenance_tracking_node_mappings at " + path +
+                        ":1: the payload is not valid JSON");
+  CHECK(words[1] == "inductor_triton_kernel_to_post_grad_nodes at " + path +
+                        ":3: the payload is a JSON array, not an object");
+  CHECK(words[2] ==
+        "inductor_post_to_pre_grad_nodes at " + path + ":5: the payload is not valid JSON");
+  CHECK(words[3].find("'preToPost' is a JSON array, not an object") != std::string::npos);
+  CHECK(words[4].find("'cppCodeToPost' is a JSON text, not an object") != std::string::npos);
   // What was readable still links: postToPre "q": "r" (one name) and "s": [null, 3, {...}].
   CHECK(db.rows("SELECT pre_node, post_node FROM provenance_node_links ORDER BY id") ==
         Rows{"r|q", "3|s"});

@@ -12,6 +12,7 @@
 
 #include "analysis/analysis_harness.hpp"
 #include "analysis/findings_messages.hpp"
+#include "tlscope/model/analysis/finding_kinds.hpp"
 
 using tlscope::test::AnalyzedDb;
 
@@ -163,6 +164,27 @@ void check_scenario(const std::string& label, const std::string& args) {
         truth_rows(truth, "specializations", [](simdjson::dom::object o) {
           return field(o, "compile_id") + "|" + field(o, "symbol") + "|" + field(o, "value");
         }));
+  // Findings are facts in columns: each graph break of truth.json is a graph_break finding with
+  // its rank, compile, frame, user file and line, and reason.
+  CHECK(
+      db_rows(db, "SELECT " +
+                      std::string(multi ? "COALESCE(json_extract(ranks, '$[0]'), 'NULL')" : "''") +
+                      " || '|' || compile_id || '|' || frame || '|' || file || '|' || line || "
+                      "'|' || json_extract(detail, '$.reason') FROM findings WHERE kind = "
+                      "'graph_break'") ==
+      truth_rows(truth, "graph_breaks", [](simdjson::dom::object o) {
+        return rank_of(o) + "|" + field(o, "compile_id") + "|" + field(o, "frame") + "|" +
+               field(o, "file") + "|" + field(o, "line") + "|" + field(o, "reason");
+      }));
+  // Every detail key a finding holds is one its kind's row declares (finding_kinds.hpp).
+  for (const std::string& row :
+       db.rows("SELECT f.kind || '|' || j.key FROM findings f, json_each(f.detail) j")) {
+    const std::string kind = row.substr(0, row.find('|')), key = row.substr(row.find('|') + 1);
+    const auto* info = tlscope::model::analysis::find_finding_kind(kind);
+    REQUIRE(info);
+    INFO(row);
+    CHECK((" " + std::string(info->values) + " ").find(" " + key + " ") != std::string::npos);
+  }
   std::set<int64_t> fault_ranks;
   simdjson::dom::array faults;
   if (!truth["faults"].get(faults)) {

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "analysis/analysis_harness.hpp"
+#include "analysis/findings_messages.hpp"
 #include "common/scratch_files.hpp"
 #include "tlscope/views/compile_runtime.hpp"
 #include "tlscope/views/symbolic_shapes.hpp"
@@ -175,10 +176,18 @@ TEST_CASE("shape-specialization sample: specializations, symbols and guards matc
           return text(o, "compile_id") + "|guard_added_fast|" + text(o, "guard") + "|[\"" +
                  text(o, "symbol") + "\"]";
         }));
-  // One finding per specialization, saying what, where and why.
-  auto messages = db.rows(
-      "SELECT compile_id, message FROM findings WHERE kind = "
+  // One finding per specialization: its facts in columns, and a sentence saying what, where and
+  // why.
+  auto facts = db.rows(
+      "SELECT compile_id || '|' || json_extract(detail, '$.symbol') || '|' || "
+      "json_extract(detail, '$.value') || '|' || line FROM findings WHERE kind = "
       "'shape_specialized' ORDER BY id");
+  REQUIRE(facts.size() == specializations.size());
+  CHECK(facts[0] == "0/1|s0|6|97");
+  std::vector<std::string> messages;
+  for (const auto& f : tlscope::test::worded_findings(db.db()))
+    if (f.facts.kind == "shape_specialized")
+      messages.push_back(f.facts.compile_id + "|" + f.sentence);
   REQUIRE(messages.size() == specializations.size());
   CHECK_THAT(messages[0],
              Catch::Matches("0/1\\|s0 \\(L\\['x'\\]\\.size\\(\\)\\[0\\]\\) was specialized to 6 "

@@ -45,7 +45,7 @@ TEST_CASE("a report of a database with 2 MB cells shows them clipped, with their
   fs::path root = fresh_scratch("report_scratch", "long_cells");
   std::string db = huge_cells_db(
       root, {"compiles.fail_reason", "compiles.co_name", "compiles.co_filename",
-             "failures.fail_reason", "findings.message", "findings.detail", "files.path"});
+             "failures.fail_reason", "findings.frame", "findings.detail", "files.path"});
   tlscope::exporters::ReportOptions options;
   options.db_path = db;
   options.out_dir = (root / "site").string();

@@ -142,8 +142,8 @@ TEST_CASE("rage: the newest run bundled, secrets gone from every file, the rest 
                         "WHERE e.md5_ok = 0 AND f.path LIKE '%rank_0%'") == 0);
     CHECK(db.scalar_int("SELECT count(*) FROM events e JOIN files f ON f.id = e.file_id "
                         "WHERE e.md5_ok = 1 AND f.path LIKE '%rank_0%'") > 0);
-    CHECK(db.scalar_int("SELECT count(*) FROM ingest_errors WHERE reason LIKE "
-                        "'logs/dedicated_log_torch_trace_rank_1_new11111.log:%'") ==
+    CHECK(db.scalar_int("SELECT count(*) FROM ingest_errors e JOIN files f ON f.id = e.file_id "
+                        "WHERE f.path = 'logs/dedicated_log_torch_trace_rank_1_new11111.log'") ==
           db.scalar_int("SELECT count(*) FROM ingest_errors"));
     CHECK(db.scalar_int("SELECT count(*) FROM files WHERE path LIKE 'logs/%'") == 2);
     CHECK(db.scalar_int("SELECT count(*) FROM payloads WHERE text LIKE "

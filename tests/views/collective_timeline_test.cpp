@@ -5,6 +5,7 @@
 
 #include "tlscope/views/collective_timeline.hpp"
 #include "tlscope/views/lane_folding.hpp"
+#include "views/findings_table.hpp"
 #include "views/schema_fixture.hpp"
 
 using namespace tlscope::views;
@@ -22,9 +23,8 @@ std::string four_rank_db() {
       "CREATE TABLE collectives(id INTEGER PRIMARY KEY, event_id, file_id, rank, pg_name, "
       "pg_desc, seq, op, input_sizes, dtype, bytes, state, created_us, started_us, "
       "completed_us);"
-      "CREATE TABLE collective_matches(id INTEGER PRIMARY KEY, pg_name, seq);"
-      "CREATE TABLE findings(id INTEGER PRIMARY KEY, kind, severity, ranks, pg_name, seq, "
-      "message);";
+      "CREATE TABLE collective_matches(id INTEGER PRIMARY KEY, pg_name, seq);" +
+      tlscope::test::findings_table_sql();
   int id = 1;
   for (int seq = 0; seq < 3; ++seq) {
     sql += "INSERT INTO collective_matches(pg_name, seq) VALUES('0', " + std::to_string(seq) + ");";
@@ -43,11 +43,13 @@ std::string four_rank_db() {
     }
   }
   sql +=
-      "INSERT INTO findings VALUES(1, 'desync', 'error', '[2]', '0', 1, "
-      "'rank 2 issued all_gather as collective 1 of group 0; ranks 0, 1, 3 issued all_reduce');"
-      "INSERT INTO findings VALUES(2, 'missing_collective', 'error', '[3]', '0', 2, "
-      "'rank 3 never issued collective 2 of group 0');"
-      "INSERT INTO findings VALUES(3, 'graph_break', 'warning', '[0]', NULL, NULL, 'x');";
+      "INSERT INTO findings(id, kind, severity, ranks, other_ranks, pg_name, seq, detail) "
+      "VALUES(1, 'desync', 'error', '[2]', '[0,1,3]', '0', 1, '{\"groups\": [{\"ranks\": "
+      "[0,1,3], \"op\": \"all_reduce\"}, {\"ranks\": [2], \"op\": \"all_gather\"}], "
+      "\"reference\": 0, \"differs\": \"op\"}'),"
+      "(2, 'missing_collective', 'error', '[3]', '[0,1,2]', '0', 2, '{\"op\": "
+      "\"all_reduce\"}'),"
+      "(3, 'graph_break', 'warning', '[0]', '[]', NULL, NULL, '{\"reason\": \"x\"}');";
   tlscope::test::exec_sql(raw, sql);
   sqlite3_close(raw);
   return path;
@@ -95,7 +97,9 @@ TEST_CASE("collective timeline: lanes per rank, bars, links, problem markers and
   CHECK(t.markers[0].kind == ProblemKind::desync);
   CHECK(t.markers[0].rank == 2);
   CHECK(t.markers[0].at_us == 1000);
-  CHECK(t.markers[0].text.find("rank 2 issued all_gather") == 0);
+  CHECK(t.markers[0].text ==
+        "rank 2 issued all_gather where ranks 0-1, 3 (3 ranks) issued "
+        "all_reduce at sequence 1 of group 0");
   CHECK(t.markers[1].kind == ProblemKind::hang);
   CHECK(t.markers[1].rank == 3);
   CHECK(t.markers[1].at_us == 2000);

@@ -6,11 +6,12 @@
 #include "tlscope/views/finding_causes.hpp"
 #include "tlscope/views/finding_facts.hpp"
 #include "tlscope/views/findings.hpp"
+#include "views/findings_table.hpp"
 #include "views/real_db.hpp"
 #include "views/schema_fixture.hpp"
 
 using namespace tlscope::views;
-using tlscope::model::analysis::rank_runs;
+using tlscope::views::rank_runs;
 
 namespace {
 
@@ -47,9 +48,9 @@ TEST_CASE("Rank sets read as runs with a count") {
         "ranks 0, 2, 9, 11-12 (5 ranks)");  // more than the files
   CHECK(rank_runs({}) == "");
   CHECK(rank_runs({5, 4, 3, 10, 11}) == "3-5, 10-11");
-  CHECK(tlscope::model::analysis::grouped_number(4096) == "4,096");
-  CHECK(tlscope::model::analysis::grouped_number(999) == "999");
-  CHECK(tlscope::model::analysis::grouped_number(1234567) == "1,234,567");
+  CHECK(tlscope::views::grouped_number(4096) == "4,096");
+  CHECK(tlscope::views::grouped_number(999) == "999");
+  CHECK(tlscope::views::grouped_number(1234567) == "1,234,567");
 }
 
 TEST_CASE("Facts: per-process values are cut out, the rest of the text is the fact") {
@@ -88,33 +89,31 @@ TEST_CASE("Facts: per-process values are cut out, the rest of the text is the fa
 }
 
 TEST_CASE("One fact on seven ranks is one line with its ranks, costlier lines first") {
-  std::string sql = R"sql(
-CREATE TABLE findings(id INTEGER PRIMARY KEY, kind TEXT NOT NULL, severity TEXT NOT NULL,
-  ranks TEXT, other_ranks TEXT, pg_name TEXT, pg_desc TEXT, seq INTEGER, compile_id TEXT,
-  frame TEXT, message TEXT NOT NULL, detail TEXT);
+  std::string sql = tlscope::test::findings_table_sql() + R"sql(
 INSERT INTO files(id, path, rank) VALUES (3, 'r0', 0), (4, 'r1', 1), (5, 'r2', 2), (6, 'r3', 3),
   (7, 'r4', 4), (8, 'r5', 5), (9, 'r6', 6);
 INSERT INTO compiles(file_id, rank, compile_id, duration_us) VALUES (4, 1, '2/0', 9000000);
 )sql";
+  // The same guard on seven ranks, each with its own object id.
   for (int r = 0; r < 7; ++r) {
     sql +=
-        "INSERT INTO findings(kind, severity, ranks, compile_id, message) VALUES ('recompile', "
-        "'warning', '[" +
-        std::to_string(r) + "]', '1/1', 'rank " + std::to_string(r) +
-        ": fn recompiled as 1/1 because ___check_obj_id(L[''self''].fn, " +
-        std::to_string(140234567890112 + 4096 * r) + ") (guard of 1/0)');\n";
+        "INSERT INTO findings(kind, severity, ranks, other_ranks, compile_id, frame, detail) "
+        "VALUES ('recompile', 'warning', '[" +
+        std::to_string(r) +
+        "]', '[]', '1/1', 'fn', json_object('failed_guard', '___check_obj_id(L[''self''].fn, " +
+        std::to_string(140234567890112 + 4096 * r) + ")', 'prev_compile_id', '1/0'));\n";
   }
   // Another fact on one rank, whose compile took 9 s: it leads.
   sql +=
-      "INSERT INTO findings(kind, severity, ranks, compile_id, message) VALUES ('recompile', "
-      "'warning', '[1]', '2/0', 'rank 1: g recompiled as 2/0 because tensor ''x'' dtype "
-      "mismatch. expected Float, actual Double (guard of 1/9)');\n";
+      "INSERT INTO findings(kind, severity, ranks, other_ranks, compile_id, frame, detail) VALUES "
+      "('recompile', 'warning', '[1]', '[]', '2/0', 'g', json_object('failed_guard', 'tensor "
+      "''x'' dtype mismatch. expected Float, actual Double', 'prev_compile_id', '1/9'));\n";
   // Two stragglers: the one the others waited longer for leads.
   sql +=
-      "INSERT INTO findings(kind, severity, ranks, message, detail) VALUES "
-      "('straggler', 'warning', '[3]', 'rank 3 arrived late at sequence 4', "
-      "'{\"wait_us\": 2000}'), ('straggler', 'warning', '[5]', "
-      "'rank 5 arrived late at sequence 9', '{\"wait_us\": 7000}');\n";
+      "INSERT INTO findings(kind, severity, ranks, other_ranks, pg_name, seq, detail) VALUES "
+      "('straggler', 'warning', '[3]', '[0,1,2]', 'dp', 4, '{\"op\": \"all_reduce\", "
+      "\"lag_us\": 1500, \"wait_us\": 2000}'), ('straggler', 'warning', '[5]', '[0,1,2]', "
+      "'dp', 9, '{\"op\": \"all_reduce\", \"lag_us\": 2500, \"wait_us\": 7000}');\n";
   Database db(fixture("views_finding_lines.db", sql));
   REQUIRE(db.ok());
   auto f = load_findings(db);
@@ -142,8 +141,10 @@ INSERT INTO compiles(file_id, rank, compile_id, duration_us) VALUES (4, 1, '2/0'
   const FindingGroup* late = group_of(*f, "straggler");
   REQUIRE(late);
   REQUIRE(late->rows.size() == 2);
-  CHECK(late->rows[0].message == "rank 5 arrived late at sequence 9");
-  CHECK(late->rows[1].message == "rank 3 arrived late at sequence 4");
+  CHECK(late->rows[0].message ==
+        "rank 5 arrived 2.5 ms after the others' median arrival at sequence 9 of group dp "
+        "(all_reduce); ranks 0-2 (3 of 7) waited 7.0 ms in total");
+  CHECK(late->rows[1].message.rfind("rank 3 arrived 1.5 ms after", 0) == 0);
   // Capped after ordering: the report's few lines are the costliest.
   auto capped = load_findings(db, 1);
   REQUIRE(group_of(*capped, "recompile"));
@@ -162,10 +163,9 @@ TEST_CASE("Hints: a matching known cause, else the kind's own hint, else a gener
                              "at index 0. expected 4, actual 6 (guard of 0/0)");
   CHECK(dyn.known_cause);
   CHECK(dyn.try_this.find("mark_dynamic") != std::string::npos);
-  FindingHint op = hint_for("desync", "rank 2 issued all_gather where ...\n{\"differs\":\"op\"}");
-  FindingHint size = hint_for("desync",
-                              "rank 2 issued all_reduce of [[4]] where ...\n"
-                              "{\"differs\":\"size\"}");
+  FindingHint op = hint_for("desync", "rank 2 issued all_gather where ...\ndiffers=op");
+  FindingHint size =
+      hint_for("desync", "rank 2 issued all_reduce of [[4]] where ...\ndiffers=size");
   CHECK(op.known_cause);
   CHECK(size.known_cause);
   CHECK(op.meaning != size.meaning);
@@ -261,7 +261,7 @@ TEST_CASE("Real logs: every finding gets a hint and the known causes are named")
 }
 
 TEST_CASE("Rank lists read back from the findings' JSON arrays") {
-  using tlscope::model::analysis::ranks_from_json;
+  using tlscope::views::ranks_from_json;
   CHECK(ranks_from_json("[0,2]") == std::vector<int64_t>{0, 2});
   CHECK(ranks_from_json("[]").empty());
   CHECK(ranks_from_json("[ 3, 1023 ]") == std::vector<int64_t>{3, 1023});

@@ -55,7 +55,8 @@ TEST_CASE("a table replaced by an endless view is refused with a message, not ru
                   kEndless +
                   " SELECT x AS id, 'compile_failure' AS kind, 'error' AS severity, NULL AS "
                   "ranks, NULL AS other_ranks, NULL AS pg_name, NULL AS pg_desc, x AS seq, "
-                  "'0/0' AS compile_id, NULL AS frame, 'm' AS message, NULL AS detail FROM r");
+                  "'0/0' AS compile_id, NULL AS frame, NULL AS file, NULL AS line, '{}' AS detail "
+                  "FROM r");
   views::Database db(path);
   REQUIRE(db.ok());
   views::Result<views::Findings> findings;

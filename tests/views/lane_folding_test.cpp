@@ -3,12 +3,12 @@
 // that is late every time stay apart, and an open group shows each of its lanes.
 #include <catch2/catch.hpp>
 
-#include "tlscope/model/analysis/rank_set.hpp"
 #include "tlscope/views/lane_folding.hpp"
+#include "tlscope/views/rank_words.hpp"
 
 using namespace tlscope::views;
-using tlscope::model::analysis::grouped_number;
-using tlscope::model::analysis::rank_runs;
+using tlscope::views::grouped_number;
+using tlscope::views::rank_runs;
 
 namespace {
 

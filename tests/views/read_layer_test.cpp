@@ -10,6 +10,7 @@
 #include "tlscope/views/occurrences.hpp"
 #include "tlscope/views/screens.hpp"
 #include "tlscope/views/summary.hpp"
+#include "views/findings_table.hpp"
 #include "views/schema_fixture.hpp"
 
 using namespace tlscope::views;
@@ -21,21 +22,24 @@ std::string fixture(const std::string& name, const std::string& extra_sql) {
                                         extra_sql);
 }
 
-// A findings table with kinds out of order, one kind this build does not know and a rank that
-// was the straggler twice in one group.
-const char* kFindingsSql = R"sql(
-CREATE TABLE findings(id INTEGER PRIMARY KEY, kind TEXT NOT NULL, severity TEXT NOT NULL,
-  ranks TEXT, other_ranks TEXT, pg_name TEXT, pg_desc TEXT, seq INTEGER, compile_id TEXT,
-  frame TEXT, message TEXT NOT NULL, detail TEXT);
-INSERT INTO findings(kind, severity, ranks, message, pg_name, pg_desc, detail) VALUES
-  ('graph_break', 'warning', '[0]', 'break 1', NULL, NULL, NULL),
-  ('straggler', 'warning', '[3]', 'late 1', '0', 'dp', '{"wait_us": 1500}'),
-  ('graph_break', 'warning', '[1]', 'break 2', NULL, NULL, NULL),
-  ('future_kind', 'info', '[]', 'something new', NULL, NULL, NULL),
-  ('compile_failure', 'error', '[0,2]', 'failed', NULL, NULL, NULL),
-  ('straggler', 'warning', '[3]', 'late 2', '0', 'dp', '{"wait_us": 500}'),
-  ('graph_break', 'warning', '[2]', 'break 3', NULL, NULL, NULL);
+// A findings table (the analysis's own DDL) with kinds out of order, one kind this build does not
+// know and a rank that was the straggler twice in one group.
+std::string findings_sql() {
+  return tlscope::test::findings_table_sql() + R"sql(
+INSERT INTO findings(kind, severity, ranks, other_ranks, compile_id, frame, pg_name, pg_desc, seq,
+  detail) VALUES
+  ('graph_break', 'warning', '[0]', '[]', '0/0', 'f', NULL, NULL, NULL, '{"reason": "break 1"}'),
+  ('straggler', 'warning', '[3]', '[0]', NULL, NULL, '0', 'dp', 1,
+   '{"op": "all_reduce", "lag_us": 1500, "wait_us": 1500}'),
+  ('graph_break', 'warning', '[1]', '[]', '0/0', 'f', NULL, NULL, NULL, '{"reason": "break 2"}'),
+  ('future_kind', 'info', '[]', '[]', NULL, NULL, NULL, NULL, NULL, '{}'),
+  ('compile_failure', 'error', '[0,2]', '[]', '0/0', 'f', NULL, NULL, NULL,
+   '{"fail_type": "E", "fail_reason": "failed"}'),
+  ('straggler', 'warning', '[3]', '[0]', NULL, NULL, '0', 'dp', 2,
+   '{"op": "all_reduce", "lag_us": 500, "wait_us": 500}'),
+  ('graph_break', 'warning', '[2]', '[]', '0/0', 'f', NULL, NULL, NULL, '{"reason": "break 3"}');
 )sql";
+}
 
 }  // namespace
 
@@ -57,7 +61,7 @@ TEST_CASE("Finding kinds: one row each, most serious first, pages the report has
 }
 
 TEST_CASE("Findings are grouped in kFindingKinds order, capped per kind, unknown kinds kept") {
-  Database db(fixture("views_findings.db", kFindingsSql));
+  Database db(fixture("views_findings.db", findings_sql()));
   REQUIRE(db.ok());
   auto f = load_findings(db, 2);
   INFO(f.error);
@@ -72,10 +76,11 @@ TEST_CASE("Findings are grouped in kFindingKinds order, capped per kind, unknown
   CHECK(f->groups[2].kind->kind == "graph_break");
   CHECK(f->groups[2].count == 3);
   REQUIRE(f->groups[2].rows.size() == 2);  // the cap
-  CHECK(f->groups[2].rows[0].message == "break 1");
-  CHECK(f->groups[2].rows[1].message == "break 2");
+  CHECK(f->groups[2].rows[0].message == "rank 0: graph break in f (compile 0/0): break 1");
+  CHECK(f->groups[2].rows[1].message == "rank 1: graph break in f (compile 0/0): break 2");
   REQUIRE(f->unknown.size() == 1);
   CHECK(f->unknown[0].kind == "future_kind");
+  CHECK(f->unknown[0].message == "a finding of kind future_kind");
   // Rank 3 was late twice in group 0: the others waited 2 ms for it.
   REQUIRE(f->late_again.size() == 1);
   CHECK(f->late_again[0].ranks == std::vector<int64_t>{3});

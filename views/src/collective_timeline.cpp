@@ -5,7 +5,7 @@
 #include <map>
 #include <tuple>
 
-#include "tlscope/model/json_ints.hpp"
+#include "tlscope/views/finding_words.hpp"
 
 namespace tlscope::views {
 
@@ -45,18 +45,17 @@ Result<CollectiveTimeline> load_collective_timeline(const Database& db, const Tr
   std::vector<RawFinding> raw;
   std::map<BarKey, ProblemKind> flag;
   if (db.has_table("findings")) {
-    db.prepare(
-          "SELECT id, kind, coalesce(pg_name, ''), coalesce(seq, -1), coalesce(ranks, '[]'), "
-          "message FROM findings WHERE kind IN ('desync', 'missing_collective', 'straggler', "
-          "'bad_record') ORDER BY id")
+    const int64_t job_ranks =
+        db.has_table("files") ? db.scalar("SELECT count(DISTINCT rank) FROM files") : 0;
+    db.prepare("SELECT " + std::string(kFindingFactColumns) +
+               " FROM findings WHERE kind IN ('desync', 'missing_collective', 'straggler', "
+               "'bad_record') ORDER BY id")
         .for_each(
             [&](const Statement& st) {
-              RawFinding f{st.int64(0),
-                           st.text(1),
-                           st.text(2),
-                           st.int64(3),
-                           model::json_int_list(st.text_view(4)),
-                           st.text(5)};
+              const FindingFacts facts = read_finding_facts(st);
+              RawFinding f{facts.id,      facts.kind,
+                           facts.pg_name, facts.seq.value_or(-1),
+                           facts.ranks,   finding_sentence(facts, job_ranks)};
               t.findings.push_back({f.id, f.kind, f.message});
               const ProblemKind k = problem_of_finding(f.kind);
               if (k == ProblemKind::desync) ++t.desyncs;

@@ -1,9 +1,11 @@
 // Thin RAII wrapper over the SQLite C API, read-only: the one read path of views/.
 #include "tlscope/views/database.hpp"
 
+#include <cstdlib>
 #include <filesystem>
 
 #include "tlscope/model/connection_guard.hpp"
+#include "tlscope/model/schema.hpp"
 #include "tlscope/model/sqlite.hpp"
 #include "tlscope/views/cell_text.hpp"
 
@@ -170,6 +172,21 @@ Database::~Database() {
 std::string Database::not_tlscope_reason() const {
   if (!ok()) return error_;
   if (!has_table("events")) return path_ + ": not a tlscope database (no events table)";
+  // An older schema stored sentences where this one stores facts (docs/schema.md, meta): its
+  // rows would read wrongly, so it is refused. A database without meta (a hand-made one) reads.
+  if (has_table("meta")) {
+    Statement v(db_, "SELECT value FROM meta WHERE key = 'schema_version'");
+    if (v.step()) {
+      const std::string version = v.text(0);
+      if (version != model::kSchemaVersion)
+        return path_ + ": written by " +
+               (std::atoll(version.c_str()) < std::atoll(std::string(model::kSchemaVersion).c_str())
+                    ? "an older"
+                    : "a newer") +
+               " tlscope (schema " + version + "; this one reads " +
+               std::string(model::kSchemaVersion) + "): ingest its logs again";
+    }
+  }
   return {};
 }
 

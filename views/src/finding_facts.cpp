@@ -1,5 +1,6 @@
-// Cutting per-process and per-occurrence values out of finding messages (finding_facts.hpp).
-// A hand-written scanner rather than std::regex: it runs over every finding of a large log.
+// Cutting per-process and per-occurrence values out of the log texts of findings
+// (finding_facts.hpp). A hand-written scanner rather than std::regex: it runs over every finding of
+// a large log.
 #include "tlscope/views/finding_facts.hpp"
 
 #include <algorithm>
@@ -111,15 +112,20 @@ bool natural_less(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-Fact fact_of(std::string_view message) {
+Fact fact_of(std::string_view text) {
   Fact f;
-  f.key.reserve(message.size());
+  append_fact(f, text, true);
+  return f;
+}
+
+void append_fact(Fact& f, std::string_view message, bool scan) {
+  f.key.reserve(f.key.size() + message.size());
   for (size_t i = 0; i < message.size();) {
     SlotKind kind;
     size_t end = 0;
     // Every slot starts with a digit, '-', or '/' (a temp path): other bytes are text.
     const char c = message[i];
-    const bool may_start = is_digit(c) || c == '-' || c == '/';
+    const bool may_start = scan && (is_digit(c) || c == '-' || c == '/');
     if (may_start && (value_after(message, i, kind, end) || slot_at(message, i, kind, end))) {
       f.key += '\x1f';
       f.key += static_cast<char>('0' + static_cast<int>(kind));
@@ -133,7 +139,6 @@ Fact fact_of(std::string_view message) {
       f.key += message[i++];
     }
   }
-  return f;
 }
 
 void FactMerge::add(const Fact& fact) {

@@ -2,6 +2,7 @@
 #include "tlscope/views/finding_places.hpp"
 
 #include "read_rows.hpp"
+#include "tlscope/views/rank_words.hpp"
 
 namespace tlscope::views {
 
@@ -16,8 +17,8 @@ Result<std::map<int64_t, FindingPlace>> load_finding_places(const Database& db) 
               p.pg_name = s.text(1);
               p.seq = s.int64(2);
               p.compile_id = s.text(3);
-              p.ranks = s.text(4);
-              p.other_ranks = s.text(5);
+              p.ranks = ranks_from_json(s.text_view(4));
+              p.other_ranks = ranks_from_json(s.text_view(5));
             });
   return out;
 }

@@ -1,5 +1,6 @@
-// Findings grouped by kind in kFindingKinds order. Each kind's rows are read whole, merged into
-// lines of one fact each (finding_facts.hpp), ordered by what they cost, then capped.
+// Findings grouped by kind in kFindingKinds order. Each kind's rows are read as facts, worded
+// (finding_words.hpp), merged into lines of one fact each (finding_facts.hpp), ordered by what
+// they cost, then capped.
 #include "tlscope/views/findings.hpp"
 
 #include <algorithm>
@@ -8,18 +9,17 @@
 
 #include "read_rows.hpp"
 #include "tlscope/views/finding_facts.hpp"
+#include "tlscope/views/finding_words.hpp"
 
 namespace tlscope::views {
 
 namespace {
 
-using model::analysis::ranks_from_json;
-
 // One line in the making: the first finding of its fact as logged, and what the rest add.
 struct Line {
   int64_t id = 0;
-  std::string severity, compile_id, message, detail;
-  bool rank_prefixed = false;  // messages start "rank R: " with R the finding's one rank
+  std::string severity, compile_id, sentence, hint_text;
+  bool rank_first = false;  // the sentence starts "rank R: " with R the finding's one rank
   std::vector<int64_t> ranks;
   int64_t occurrences = 0;
   double cost_us = 0;
@@ -27,18 +27,12 @@ struct Line {
   FactMerge merge;
 };
 
-// Single-process findings start "rank R: "; the rank goes, so one fact on many ranks is one key.
-std::string_view body_of(std::string_view message, const std::vector<int64_t>& ranks,
-                         bool& prefixed) {
-  prefixed = false;
-  if (ranks.size() == 1) {
-    std::string prefix = "rank " + std::to_string(ranks[0]) + ": ";
-    if (message.rfind(prefix, 0) == 0) {
-      prefixed = true;
-      message.remove_prefix(prefix.size());
-    }
-  }
-  return message;
+// What the known causes (finding_causes.hpp) are matched against: the sentence and the kind's
+// values as key=value lines (a desync's "differs=size").
+std::string hint_text(const FindingFacts& f, const std::string& sentence) {
+  std::string text = sentence;
+  for (const auto& [key, value] : f.values) text += "\n" + key + "=" + value;
+  return text;
 }
 
 FindingRow line_row(const std::string& kind, Line& line, int64_t job_ranks) {
@@ -52,45 +46,41 @@ FindingRow line_row(const std::string& kind, Line& line, int64_t job_ranks) {
   std::sort(line.ranks.begin(), line.ranks.end());
   line.ranks.erase(std::unique(line.ranks.begin(), line.ranks.end()), line.ranks.end());
   row.ranks = line.ranks;
-  row.message = line.message;
-  if (line.occurrences > 1) {
-    row.message = line.merge.text();
-    const size_t once_each = line.rank_prefixed ? row.ranks.size() : 1;
-    if (line.rank_prefixed) row.message = rank_words(row.ranks, job_ranks) + ": " + row.message;
-    if (static_cast<size_t>(line.occurrences) > once_each)
-      row.message += " (" + model::analysis::grouped_number(line.occurrences) + " times)";
-  }
-  row.hint = hint_for(kind, line.message + "\n" + line.detail);
+  row.message = line.merge.text();
+  row.ranks_first = line.rank_first;
+  if (line.rank_first) row.message = rank_words(row.ranks, job_ranks) + ": " + row.message;
+  const size_t once_each = line.rank_first ? row.ranks.size() : 1;
+  if (static_cast<size_t>(line.occurrences) > once_each)
+    row.message += " (" + grouped_number(line.occurrences) + " times)";
+  row.hint = hint_for(kind, line.hint_text);
   return row;
 }
 
 // Findings of one kind, read in log order, merged into lines of one fact each.
 class LineBuilder {
  public:
-  void add(const Statement& s) {
-    std::vector<int64_t> ranks = ranks_from_json(s.text_view(2));
-    bool prefixed = false;
-    // The fact of the clipped message (Statement::text): the view model never holds more.
-    std::string message = s.text(4);
-    Fact fact = fact_of(body_of(message, ranks, prefixed));
-    std::string key = (prefixed ? "P" : "U") + fact.key;
+  void add(const Statement& s, int64_t job_ranks) {
+    FindingFacts f = read_finding_facts(s);
+    // The finding's one rank goes in front, out of the fact, so one fact on many ranks is one key.
+    const bool rank_first = f.ranks.size() == 1 && finding_about_one_process(f.kind);
+    FindingSentence body = finding_body(f, job_ranks);
+    std::string key = (rank_first ? "P" : "U") + body.fact().key;
     auto [at, fresh] = by_key_.try_emplace(std::move(key), lines_.size());
     if (fresh) {
       Line l;
-      l.id = s.int64(0);
-      l.severity = s.text(1);
-      l.compile_id = s.text(3);
-      l.message = std::move(message);
-      l.detail = s.text(5);
-      l.rank_prefixed = prefixed;
+      l.id = f.id;
+      l.severity = f.severity;
+      l.compile_id = f.compile_id;
+      l.rank_first = rank_first;
+      l.hint_text = hint_text(f, body.text());
       lines_.push_back(std::move(l));
     }
     Line& line = lines_[at->second];
-    line.ranks.insert(line.ranks.end(), ranks.begin(), ranks.end());
+    line.ranks.insert(line.ranks.end(), f.ranks.begin(), f.ranks.end());
     ++line.occurrences;
-    line.cost_us += s.real(6);
-    line.weight += s.real(7);
-    line.merge.add(fact);
+    line.cost_us += s.real(13);
+    line.weight += s.real(14);
+    line.merge.add(body.fact());
   }
 
   // Costliest first (then the most recurring, then log order).
@@ -135,22 +125,17 @@ Result<Findings> load_findings(const Database& db, size_t rows_per_kind) {
           ? "(SELECT total(c.duration_us) FROM compiles c WHERE c.compile_id = f.compile_id AND "
             "c.rank IS (CASE WHEN json_valid(f.ranks) THEN json_extract(f.ranks, '$[0]') END))"
           : "0";
-  // The long texts are clipped once, as the rows are read (cell_text.hpp): a 100 MB message or
-  // detail would otherwise be read again by each JSON function and copied through the sort.
-  Statement rows = db.prepare(
-      "WITH f AS MATERIALIZED (SELECT id, severity, ranks, compile_id, "
-      "tlscope_clip(message) AS message, tlscope_clip(detail) AS detail FROM findings "
-      "WHERE kind = ?1) "
-      "SELECT f.id, f.severity, coalesce(f.ranks, '[]'), coalesce(f.compile_id, ''), f.message, "
-      "coalesce(f.detail, ''), coalesce(json_extract(" +
-      detail_ok + ", '$.wait_us'), " + compile_cost + ", 0), coalesce(json_extract(" + detail_ok +
-      ", '$.recompiles'), 1) FROM f ORDER BY f.id");
+  // The facts of each finding, then what it cost and weighs (columns 13 and 14).
+  Statement rows =
+      db.prepare("SELECT " + std::string(kFindingFactColumns) + ", coalesce(json_extract(" +
+                 detail_ok + ", '$.wait_us'), " + compile_cost + ", 0), coalesce(json_extract(" +
+                 detail_ok + ", '$.recompiles'), 1) FROM findings f WHERE kind = ?1 ORDER BY id");
   auto read_kind = [&](const std::string& kind, size_t cap, std::vector<FindingRow>& into) {
     LineBuilder builder;
     rows.reset();
     rows.bind(1, kind);
     std::string error;
-    rows.for_each([&](const Statement& s) { builder.add(s); }, &error);
+    rows.for_each([&](const Statement& s) { builder.add(s, f.job_ranks); }, &error);
     if (!error.empty()) out.fail(error);
     std::vector<FindingRow> lines = builder.rows(kind, f.job_ranks);
     f.lines += static_cast<int64_t>(lines.size());

@@ -1,7 +1,7 @@
 // Folding collective lanes into groups of alike ranks (lane_folding.hpp).
 #include "tlscope/views/lane_folding.hpp"
 
-#include "tlscope/model/analysis/rank_set.hpp"
+#include "tlscope/views/rank_words.hpp"
 
 #include <algorithm>
 #include <unordered_map>
@@ -155,8 +155,8 @@ LaneFolding fold_collective_lanes(const CollectiveTimeline& t) {
     if (g.ranks.size() == 1)
       g.label += "rank " + std::to_string(g.ranks[0]);
     else
-      g.label += "ranks " + model::analysis::rank_runs(g.ranks, 6) + " (" +
-                 model::analysis::grouped_number(static_cast<int64_t>(g.ranks.size())) + ")";
+      g.label += "ranks " + views::rank_runs(g.ranks, 6) + " (" +
+                 views::grouped_number(static_cast<int64_t>(g.ranks.size())) + ")";
     const int index = static_cast<int>(f.groups.size());
     for (int lane : g.lanes) {
       f.group_of_lane[static_cast<size_t>(lane)] = index;

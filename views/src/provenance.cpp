@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "read_rows.hpp"
@@ -13,6 +14,21 @@
 namespace tlscope::views {
 
 namespace {
+
+// A mapping record that could not be read, in words from its facts (provenance_errors):
+// "inductor_post_to_pre_grad_nodes at rank0.log:5: the payload is not valid JSON".
+std::string provenance_error_words(const std::string& artifact, const std::string& path,
+                                   std::optional<int64_t> line, const std::string& problem,
+                                   const std::string& section, const std::string& json_type) {
+  std::string out = artifact;
+  out.append(" at ").append(path).append(":").append(line ? std::to_string(*line) : "?");
+  out.append(": ");
+  if (problem == "no_payload") return out + "the record has no payload";
+  if (problem == "invalid_json") return out + "the payload is not valid JSON";
+  if (problem == "section_not_object")
+    return out + "'" + section + "' is a JSON " + json_type + ", not an object";
+  return out + "the payload is a JSON " + json_type + ", not an object";
+}
 
 using NameSet = std::set<std::string>;
 using Links = std::map<std::string, NameSet>;
@@ -127,8 +143,10 @@ ProvenanceReader::ProvenanceReader(const Database& db)
       code_lines_(
           db.prepare("SELECT kernel_key, event_id, line, end_line FROM provenance_code_lines WHERE "
                      "graph_id = ?1")),
-      errors_(db.prepare("SELECT message FROM provenance_errors WHERE graph_id = ?1 ORDER BY id")) {
-}
+      errors_(db.prepare(
+          "SELECT coalesce(x.artifact, ''), coalesce(f.path, ''), x.line, coalesce(x.problem, ''), "
+          "coalesce(x.section, ''), coalesce(x.json_type, '') FROM provenance_errors x "
+          "LEFT JOIN files f ON f.id = x.file_id WHERE x.graph_id = ?1 ORDER BY x.id")) {}
 
 Result<ProvenanceView> ProvenanceReader::read(int64_t graph_id) {
   const Database& db = db_;
@@ -290,7 +308,10 @@ Result<ProvenanceView> ProvenanceReader::read(int64_t graph_id) {
 
   rerun_rows(
       errors_, out, [&](Statement& s) { s.bind(1, graph_id); },
-      [&](const Statement& s) { v.errors.push_back(s.text(0)); });
+      [&](const Statement& s) {
+        v.errors.push_back(provenance_error_words(s.text(0), s.text(1), s.opt_int64(2), s.text(3),
+                                                  s.text(4), s.text(5)));
+      });
   return out;
 }
 

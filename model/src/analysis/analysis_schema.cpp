@@ -15,9 +15,9 @@ namespace {
 constexpr AnalysisTable kAnalysisTables[] = {
     {"findings", "findings", R"sql(
 CREATE TABLE findings(
-  id INTEGER PRIMARY KEY, kind TEXT NOT NULL, severity TEXT NOT NULL, ranks TEXT,
-  other_ranks TEXT, pg_name TEXT, pg_desc TEXT, seq INTEGER, compile_id TEXT, frame TEXT,
-  message TEXT NOT NULL, detail TEXT);)sql"},
+  id INTEGER PRIMARY KEY, kind TEXT NOT NULL, severity TEXT NOT NULL, ranks TEXT NOT NULL,
+  other_ranks TEXT NOT NULL, pg_name TEXT, pg_desc TEXT, seq INTEGER, compile_id TEXT,
+  frame TEXT, file TEXT, line INTEGER, detail TEXT NOT NULL);)sql"},
     {"compiles", "compiles", R"sql(
 CREATE TABLE compiles(
   id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, compile_id TEXT NOT NULL,
@@ -151,7 +151,7 @@ CREATE TABLE provenance_kernel_stacks(
     {"provenance_errors", "provenance", R"sql(
 CREATE TABLE provenance_errors(
   id INTEGER PRIMARY KEY, graph_id INTEGER, file_id INTEGER, rank INTEGER, compile_id TEXT,
-  event_id INTEGER, artifact TEXT, message TEXT);)sql"},
+  event_id INTEGER, artifact TEXT, line INTEGER, problem TEXT, section TEXT, json_type TEXT);)sql"},
     {"shape_symbols", "symbolic_shapes", R"sql(
 CREATE TABLE shape_symbols(
   id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, compile_id TEXT, symbol TEXT,

@@ -1,6 +1,7 @@
 // Collective findings: desync (first sequence id where ranks disagree on op, size or dtype),
 // missing collectives (ranks that reached sequence k and ranks that never did), stragglers (a
-// rank arriving far later than the others' usual spread), and unreadable collective records.
+// rank arriving far later than the others' usual spread), and unreadable collective records. Each
+// is stored as facts (ranks, group, sequence id, the kind's values in detail); views/ words them.
 #include <algorithm>
 #include <cstdio>
 #include <map>
@@ -27,24 +28,13 @@ constexpr double kStragglerFloorUs = 150'000;
 constexpr int kDesyncRowsPerGroup = 10;
 constexpr double kStragglerFactor = 10;
 
-std::string group_words(const std::string& pg_name, const std::string& pg_desc) {
-  return "group " + (pg_desc.empty() ? pg_name : pg_desc);
-}
-
-std::string ms(double us) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f ms", us / 1000.0);
-  return buf;
-}
-
 struct Issued {
   std::string op, sizes, dtype;
   std::vector<int64_t> ranks;
 };
 
 // The desync of one process group at its first disagreeing sequence id.
-void desync_finding(sqlite3* db, Statement& insert, const std::string& pg, int64_t seq,
-                    int64_t job_ranks) {
+void desync_finding(sqlite3* db, Statement& insert, const std::string& pg, int64_t seq) {
   Statement q(db,
               "SELECT rank, COALESCE(op, ''), COALESCE(input_sizes, ''), COALESCE(dtype, ''), "
               "COALESCE(pg_desc, '') FROM collectives WHERE pg_name = ?1 AND seq = ?2 "
@@ -74,39 +64,30 @@ void desync_finding(sqlite3* db, Statement& insert, const std::string& pg, int64
     sizes_differ |= g.sizes != reference->sizes;
     dtypes_differ |= g.dtype != reference->dtype;
   }
-  auto describe = [&](const Issued& g) {
-    std::string s = g.op;
-    if (!ops_differ && sizes_differ) s += " of " + g.sizes;
-    if (!ops_differ && dtypes_differ) s += " in " + g.dtype;
-    return s;
-  };
+  // detail: groups (each {ranks, op, input_sizes, dtype}, lowest rank first), reference (the
+  // index of the largest group, the one the others are told against) and differs (op, size or
+  // dtype: the first of them that differs).
   std::vector<int64_t> at_fault;
-  std::string message, detail = "{\"groups\":[";
+  std::string detail = "{\"groups\":[";
   bool first = true;
   for (const Issued& g : groups) {
     detail += std::string(first ? "" : ",") + "{\"ranks\":" + ranks_json(g.ranks) +
               ",\"op\":" + json_string(g.op) + ",\"input_sizes\":" + json_string(g.sizes) +
               ",\"dtype\":" + json_string(g.dtype) + "}";
     first = false;
-    if (&g == &*reference) continue;
-    at_fault.insert(at_fault.end(), g.ranks.begin(), g.ranks.end());
-    if (!message.empty()) message += " and ";
-    message += rank_words(g.ranks, job_ranks) + " issued " + describe(g);
+    if (&g != &*reference) at_fault.insert(at_fault.end(), g.ranks.begin(), g.ranks.end());
   }
-  detail += "],\"differs\":" +
+  detail += "],\"reference\":" + std::to_string(reference - groups.begin()) + ",\"differs\":" +
             json_string(ops_differ     ? "op"
                         : sizes_differ ? "size"
                                        : "dtype") +
             "}";
-  message += " where " + rank_words(reference->ranks, job_ranks) + " issued " +
-             describe(*reference) + " at sequence " + std::to_string(seq) + " of " +
-             group_words(pg, pg_desc);
   std::sort(at_fault.begin(), at_fault.end());
   bind_kind(insert, FindingKind::desync);
   insert.bind(3, std::string_view(ranks_json(at_fault)));
   insert.bind(4, std::string_view(ranks_json(reference->ranks)));
   insert.bind(5, std::string_view(pg)).bind(6, std::string_view(pg_desc)).bind(7, seq);
-  insert.bind(8, std::string_view(message)).bind(9, std::string_view(detail)).run();
+  insert.bind_null(8).bind_null(9).bind(10, std::string_view(detail)).run();
 }
 
 }  // namespace
@@ -115,19 +96,19 @@ void collective_findings(sqlite3* db) {
   // Every finding below comes from a collective record (bad ones) or from the matches made of
   // the readable ones.
   if (!has_rows(db, "artifacts WHERE name = 'collective_op'")) return;
-  const int64_t job_ranks = count_rows(db, job_ranks_query());
   Statement insert(db,
                    "INSERT INTO findings(kind, severity, ranks, other_ranks, pg_name, pg_desc, "
-                   "seq, message, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+                   "seq, file, line, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
+  // A skipped record: its log file and line (file, line) and what was wrong with it (problem:
+  // no_payload, invalid_json or no_seq_id).
   exec(db,
-       "INSERT INTO findings(kind, severity, ranks, message, detail) "
+       "INSERT INTO findings(kind, severity, ranks, other_ranks, file, line, detail) "
        "SELECT " +
            kind_severity(FindingKind::bad_record) +
            ", CASE WHEN COALESCE(f.rank, a.rank) IS NULL THEN '[]' "
-           "ELSE json_array(COALESCE(f.rank, a.rank)) END, 'collective record at ' || f.path || "
-           "':' || e.line || ' was skipped: ' || CASE WHEN p.text IS NULL THEN 'it has no payload' "
-           "WHEN NOT json_valid(p.text) THEN 'its payload is not valid JSON' "
-           "ELSE 'it has no collective_seq_id' END, json_object('event_id', a.event_id) "
+           "ELSE json_array(COALESCE(f.rank, a.rank)) END, '[]', f.path, e.line, "
+           "json_object('event_id', a.event_id, 'problem', CASE WHEN p.text IS NULL THEN "
+           "'no_payload' WHEN NOT json_valid(p.text) THEN 'invalid_json' ELSE 'no_seq_id' END) "
            "FROM artifacts a JOIN events e ON e.id = a.event_id JOIN files f ON f.id = a.file_id "
            "LEFT JOIN payloads p ON p.id = a.payload_id WHERE a.name = 'collective_op' AND "
            // The collectives pass kept exactly the readable records: only the others' payloads
@@ -150,20 +131,19 @@ void collective_findings(sqlite3* db) {
       desync_seq.try_emplace(pg, q.int64(1));
       descs[pg] = q.text(2);
       if (rows[pg]++ < kDesyncRowsPerGroup)
-        desync_finding(db, insert, pg, q.int64(1), job_ranks);
+        desync_finding(db, insert, pg, q.int64(1));
       else
         rest[pg].push_back(q.int64(1));
     }
     for (const auto& [pg, seqs] : rest) {
-      std::string message = std::to_string(seqs.size()) + " more sequence ids of " +
-                            group_words(pg, descs[pg]) + " disagree, from " +
-                            std::to_string(seqs.front()) + " to " + std::to_string(seqs.back()) +
-                            ": the ranks' collective streams stay out of step";
+      // The rest of the group's disagreeing ids, counted: more, from seq to last_seq.
       bind_kind(insert, FindingKind::desync);
       insert.bind(3, std::string_view("[]")).bind(4, std::string_view("[]"));
       insert.bind(5, std::string_view(pg)).bind(6, std::string_view(descs[pg]));
-      insert.bind(7, seqs.front()).bind(8, std::string_view(message));
-      insert.bind(9, std::string_view("{\"more\":" + std::to_string(seqs.size()) + "}")).run();
+      insert.bind(7, seqs.front()).bind_null(8).bind_null(9);
+      insert.bind(10, std::string_view("{\"more\":" + std::to_string(seqs.size()) +
+                                       ",\"last_seq\":" + std::to_string(seqs.back()) + "}"));
+      insert.run();
     }
   }
 
@@ -182,20 +162,14 @@ void collective_findings(sqlite3* db) {
       std::string pg = q.text(0);
       int64_t seq = q.int64(2);
       if (desync_seq.count(pg) && desync_seq[pg] <= seq) continue;
-      std::vector<int64_t> present = int_list(q.text(3)), missing = int_list(q.text(4)),
-                           timed_out = int_list(q.text(6));
-      std::string message = rank_words(present, job_ranks) + " reached sequence " +
-                            std::to_string(seq) + " of " + group_words(pg, q.text(1)) + " (" +
-                            q.text(5) + ") but " + rank_words(missing, job_ranks) + " never did";
-      if (!timed_out.empty())
-        message += "; " + rank_words(timed_out, job_ranks) + " timed out waiting";
+      std::vector<int64_t> timed_out = int_list(q.text(6));
       std::string detail = "{\"op\":" + json_string(q.text(5)) +
                            ",\"timed_out_ranks\":" + ranks_json(timed_out) + "}";
       bind_kind(insert, FindingKind::missing_collective);
-      insert.bind(3, std::string_view(ranks_json(missing)));
-      insert.bind(4, std::string_view(ranks_json(present))).bind(5, std::string_view(pg));
-      insert.bind(6, q.text_view(1)).bind(7, seq).bind(8, std::string_view(message));
-      insert.bind(9, std::string_view(detail)).run();
+      insert.bind(3, std::string_view(ranks_json(int_list(q.text(4)))));
+      insert.bind(4, std::string_view(ranks_json(int_list(q.text(3)))));
+      insert.bind(5, std::string_view(pg)).bind(6, q.text_view(1)).bind(7, seq);
+      insert.bind_null(8).bind_null(9).bind(10, std::string_view(detail)).run();
     }
   }
 
@@ -230,20 +204,16 @@ void collective_findings(sqlite3* db) {
       if (m.effective_lag < threshold) continue;
       std::vector<int64_t> others = int_list(m.present);
       others.erase(std::remove(others.begin(), others.end(), m.last_rank), others.end());
-      std::string message = rank_words({m.last_rank}, job_ranks) + " arrived " + ms(m.lag) +
-                            " after the others' median arrival at sequence " +
-                            std::to_string(m.seq) + " of " + group_words(pg, m.pg_desc) + " (" +
-                            m.op + "); " + rank_words(others, job_ranks) + " waited " + ms(m.wait) +
-                            " in total";
-      char detail[160];
-      std::snprintf(detail, sizeof detail,
-                    "{\"lag_us\":%.1f,\"wait_us\":%.1f,\"threshold_us\":%.1f}", m.lag, m.wait,
+      char numbers[160];
+      std::snprintf(numbers, sizeof numbers,
+                    ",\"lag_us\":%.1f,\"wait_us\":%.1f,\"threshold_us\":%.1f}", m.lag, m.wait,
                     threshold);
+      const std::string detail = "{\"op\":" + json_string(m.op) + numbers;
       bind_kind(insert, FindingKind::straggler);
       insert.bind(3, std::string_view(ranks_json({m.last_rank})));
       insert.bind(4, std::string_view(ranks_json(others))).bind(5, std::string_view(pg));
       insert.bind(6, std::string_view(m.pg_desc)).bind(7, m.seq);
-      insert.bind(8, std::string_view(message)).bind(9, std::string_view(detail)).run();
+      insert.bind_null(8).bind_null(9).bind(10, std::string_view(detail)).run();
     }
   }
 }

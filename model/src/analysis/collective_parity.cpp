@@ -112,7 +112,9 @@ void build_collective_parity(sqlite3* db) {
 }
 
 // One finding per rank and graph whose schedule and code disagree, or whose code issues a
-// collective it never waits on, or whose schedule waits fewer times than it issues.
+// collective it never waits on, or whose schedule waits fewer times than it issues. detail: graph
+// (0-based), ops (each {op, scheduled, generated, unwaited}; generated and unwaited null without
+// code, unwaited null for wait ops), issued and waits (the schedule's collectives and waits).
 void collective_parity_findings(sqlite3* db) {
   if (!has_rows(db, "collective_parity")) return;
   Statement q(db,
@@ -120,40 +122,24 @@ void collective_parity_findings(sqlite3* db) {
               "schedule_event_id, code_event_id FROM collective_parity ORDER BY file_id, "
               "schedule_event_id, id");
   Statement insert(db,
-                   "INSERT INTO findings(kind, severity, ranks, compile_id, message, detail) "
-                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+                   "INSERT INTO findings(kind, severity, ranks, other_ranks, compile_id, detail) "
+                   "VALUES (?1, ?2, ?3, '[]', ?4, ?5)");
   struct Graph {
     std::optional<int64_t> rank;
     std::string cid;
     int64_t graph = 0;
-    std::string differ, unwaited, detail_ops;
+    std::string ops;
     int64_t issued = 0, waits = 0;
-    bool has_code = false;
+    bool wrong = false;  // a count that differs, or an unwaited collective
   };
   auto flush = [&](const Graph& g) {
-    std::string schedule_waits;
-    if (g.waits < g.issued)
-      schedule_waits = std::string("the schedule issues ") + std::to_string(g.issued) +
-                       std::string(" collective(s) but waits ") + std::to_string(g.waits) +
-                       " time(s)";
-    if (g.differ.empty() && g.unwaited.empty() && schedule_waits.empty()) return;
-    std::string message = g.rank ? std::string("rank ") + std::to_string(*g.rank) + ": " : "";
-    message += "compile " + g.cid +
-               (g.graph ? std::string(" (graph ") + std::to_string(g.graph + 1) + ")" : "") + ": ";
-    std::string parts;
-    auto join = [&](const std::string& p) {
-      if (!p.empty()) parts += (parts.empty() ? "" : "; ") + p;
-    };
-    if (!g.differ.empty())
-      join("the collective schedule and the generated code disagree: " + g.differ);
-    join(g.unwaited);
-    join(schedule_waits);
-    message += parts;
+    if (!g.wrong && g.waits >= g.issued) return;
     bind_kind(insert, FindingKind::collective_parity);
     insert.bind(3, g.rank ? std::string("[") + std::to_string(*g.rank) + "]" : std::string("[]"));
-    insert.bind(4, std::string_view(g.cid)).bind(5, std::string_view(message));
-    insert.bind(6, std::string("{\"graph\":") + std::to_string(g.graph) + ",\"ops\":[" +
-                       g.detail_ops + "]}");
+    insert.bind(4, std::string_view(g.cid));
+    insert.bind(5, std::string("{\"graph\":") + std::to_string(g.graph) + ",\"ops\":[" + g.ops +
+                       "],\"issued\":" + std::to_string(g.issued) +
+                       ",\"waits\":" + std::to_string(g.waits) + "}");
     insert.run();
   };
   std::optional<Graph> current;
@@ -167,27 +153,18 @@ void collective_parity_findings(sqlite3* db) {
       current->rank = q.opt_int64(1);
       current->cid = q.text(2);
       current->graph = q.int64(3);
-      current->has_code = !q.is_null(9);
     }
     Graph& g = *current;
     const std::string op = q.text(4);
     const int64_t scheduled = q.int64(5);
     (is_wait_op(op) ? g.waits : g.issued) += scheduled;
     std::optional<int64_t> generated = q.opt_int64(6), unwaited = q.opt_int64(7);
-    if (!g.detail_ops.empty()) g.detail_ops += ",";
-    g.detail_ops += "{\"op\":" + json_string(op) + std::string(",\"scheduled\":") +
-                    std::to_string(scheduled) +
-                    ",\"generated\":" + (generated ? std::to_string(*generated) : "null") + "}";
-    if (generated && *generated != scheduled) {
-      if (!g.differ.empty()) g.differ += ", ";
-      g.differ += op + std::string(" scheduled ") + std::to_string(scheduled) +
-                  std::string(" time(s), called ") + std::to_string(*generated);
-    }
-    if (unwaited && *unwaited > 0) {
-      if (!g.unwaited.empty()) g.unwaited += "; ";
-      g.unwaited += std::to_string(*unwaited) + " " + op +
-                    " in the generated code never waited on (no wait_tensor for its buffer)";
-    }
+    auto number = [](std::optional<int64_t> v) { return v ? std::to_string(*v) : "null"; };
+    if (!g.ops.empty()) g.ops += ",";
+    g.ops += "{\"op\":" + json_string(op) + std::string(",\"scheduled\":") +
+             std::to_string(scheduled) + ",\"generated\":" + number(generated) +
+             ",\"unwaited\":" + number(unwaited) + "}";
+    g.wrong |= (generated && *generated != scheduled) || (unwaited && *unwaited > 0);
   }
   if (current) flush(*current);
 }

@@ -350,34 +350,33 @@ void insert_links(sqlite3* db) {
                kSafePayload + ") m WHERE m.type IN ('array', 'text') ORDER BY g.id, m.id");
 }
 
-// Mapping records that could not be read, each naming its file and line.
+// Mapping records that could not be read, as facts: the record (event, artifact, its log line)
+// and the problem (no_payload, invalid_json, not_object with the JSON type found, or
+// section_not_object with the section and its type). views/provenance.cpp words them.
 void insert_errors(sqlite3* db) {
-  const std::string where_from = "a.name || ' at ' || f.path || ':' || e.line";
   for (const char* column : {"node_mappings_event_id", "kernel_nodes_event_id",
                              "post_to_pre_event_id", "stack_traces_event_id"}) {
     exec(db, std::string("INSERT INTO provenance_errors(graph_id, file_id, rank, compile_id, "
-                         "event_id, artifact, message) SELECT g.id, g.file_id, g.rank, "
-                         "g.compile_id, e.id, a.name, ") +
-                 where_from +
-                 " || ': ' || CASE WHEN p.id IS NULL THEN 'the record has no payload' "
-                 "WHEN NOT json_valid(p.text) THEN 'the payload is not valid JSON' "
-                 "ELSE 'the payload is a JSON ' || json_type(p.text) || ', not an object' END "
-                 "FROM provenance_graphs g JOIN events e ON e.id = g." +
+                         "event_id, artifact, line, problem, json_type) SELECT g.id, g.file_id, "
+                         "g.rank, g.compile_id, e.id, a.name, e.line, "
+                         "CASE WHEN p.id IS NULL THEN 'no_payload' WHEN NOT json_valid(p.text) "
+                         "THEN 'invalid_json' ELSE 'not_object' END, CASE WHEN p.id IS NOT NULL "
+                         "AND json_valid(p.text) THEN json_type(p.text) END "
+                         "FROM provenance_graphs g JOIN events e ON e.id = g.") +
                  column +
-                 " JOIN artifacts a ON a.event_id = e.id JOIN files f ON f.id = e.file_id "
+                 " JOIN artifacts a ON a.event_id = e.id "
                  "LEFT JOIN payloads p ON p.id = e.payload_id "
                  "WHERE p.id IS NULL OR NOT json_valid(p.text) OR json_type(p.text) <> 'object' "
                  "ORDER BY g.id");
   }
   // Sections of the node mappings that have the wrong shape.
   exec(db, std::string("INSERT INTO provenance_errors(graph_id, file_id, rank, compile_id, "
-                       "event_id, artifact, message) SELECT g.id, g.file_id, g.rank, "
-                       "g.compile_id, e.id, a.name, ") +
-               where_from +
-               " || ': ''' || t.key || ''' is a JSON ' || t.type || ', not an object' "
-               "FROM provenance_graphs g JOIN events e ON e.id = g.node_mappings_event_id "
-               "JOIN artifacts a ON a.event_id = e.id JOIN files f ON f.id = e.file_id "
-               "JOIN payloads p ON p.id = e.payload_id, json_each(" +
+                       "event_id, artifact, line, problem, section, json_type) SELECT g.id, "
+                       "g.file_id, g.rank, g.compile_id, e.id, a.name, e.line, "
+                       "'section_not_object', t.key, t.type "
+                       "FROM provenance_graphs g JOIN events e ON e.id = g.node_mappings_event_id "
+                       "JOIN artifacts a ON a.event_id = e.id "
+                       "JOIN payloads p ON p.id = e.payload_id, json_each(") +
                kSafePayload +
                ") t WHERE (t.key IN ('preToPost', 'postToPre') OR t.key LIKE '%CodeToPost' OR "
                "t.key LIKE 'postTo%Code') AND t.type <> 'object' ORDER BY g.id, t.id");

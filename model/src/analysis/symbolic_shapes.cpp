@@ -164,23 +164,15 @@ void build_symbolic_shapes(sqlite3* db) {
 
 void shape_findings(sqlite3* db) {
   if (!has_rows(db, "shape_specializations")) return;
-  // "s0 (L['x'].size()[0]) was specialized to 8 at train.py:41 because ...": a dim dynamo made
-  // dynamic that the compiled code nevertheless fixed, so another size recompiles.
+  // A dim dynamo made dynamic that the compiled code nevertheless fixed, so another size
+  // recompiles: the symbol, the value it was fixed to, its sources and why, at the user's line.
   exec(db,
-       "INSERT INTO findings(kind, severity, ranks, compile_id, message, detail) "
+       "INSERT INTO findings(kind, severity, ranks, other_ranks, compile_id, file, line, detail) "
        "SELECT " +
            kind_severity(FindingKind::shape_specialized) +
-           ", CASE WHEN rank IS NULL THEN '[]' ELSE json_array(rank) END, compile_id, "
-           "CASE WHEN rank IS NOT NULL THEN 'rank ' || rank || ': ' ELSE '' END || "
-           "COALESCE(symbol, '(unnamed symbol)') || CASE WHEN json_array_length(sources) > 0 "
-           "THEN ' (' || (SELECT group_concat(value, ', ') FROM json_each(sources)) || ')' "
-           "ELSE '' END || ' was specialized to ' || COALESCE(value, '?') || "
-           "CASE WHEN user_file IS NOT NULL THEN ' at ' || user_file || ':' || "
-           "COALESCE(user_line, '?') ELSE '' END || CASE WHEN reason IS NOT NULL THEN "
-           "' because ' || reason ELSE '' END || CASE WHEN compile_id IS NOT NULL THEN "
-           "' (compile ' || compile_id || ')' ELSE '' END, "
-           "json_object('symbol', symbol, 'value', value, 'sources', json(sources), 'reason', "
-           "reason, 'file', user_file, 'line', user_line) "
+           ", CASE WHEN rank IS NULL THEN '[]' ELSE json_array(rank) END, '[]', compile_id, "
+           "user_file, user_line, json_object('symbol', symbol, 'value', value, 'sources', "
+           "json(sources), 'reason', reason) "
            "FROM shape_specializations ORDER BY id");
 }
 

@@ -1,5 +1,5 @@
-// Small helpers for writing findings in plain words and reading integer lists back; rank sets
-// are worded by rank_set.hpp (rank_words), with the job's rank count from job_ranks().
+// Small helpers for writing the facts of findings: integer lists read back and written as JSON,
+// and the op two sides of a collective agree on. (Findings are worded in views/.)
 #pragma once
 
 #include <algorithm>
@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "tlscope/model/analysis/rank_set.hpp"
 #include "tlscope/model/json_ints.hpp"
 
 namespace tlscope::model::analysis {
@@ -15,12 +14,6 @@ namespace tlscope::model::analysis {
 // "[0, 1, 2]" -> {0, 1, 2} (JSON integer arrays as SQLite writes them; json_ints.hpp).
 inline std::vector<int64_t> int_list(const std::string& text) {
   return json_int_list(text);
-}
-
-// How many ranks the job has (distinct files.rank, as the summary counts them): the "of N" of a
-// rank set in a finding.
-inline std::string job_ranks_query() {
-  return "(SELECT DISTINCT rank FROM files WHERE rank IS NOT NULL)";
 }
 
 inline std::string ranks_json(std::vector<int64_t> ranks) {

@@ -12,7 +12,9 @@
 namespace tlscope::model {
 
 // 2: chromium args read from payloads, stacks stored once; 3: compilation_metrics a view over
-// compilation_metrics_rows, its json read from events.metadata.
+// compilation_metrics_rows, its json read from events.metadata; 4: facts, not sentences
+// (ingest_errors.reason without its "path:line: " place, findings without a message), and
+// events.subgraph_name with the run_info / run_config analysis tables.
 inline constexpr std::string_view kSchemaVersion = "4";
 
 // One of tlscope's views (docs/schema.md): its name and SELECT, and whether the analysis makes it

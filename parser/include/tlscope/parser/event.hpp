@@ -65,20 +65,41 @@ struct Event {
   std::string_view payload;  // TABs stripped, lines joined with '\n', no trailing newline
 };
 
-// Problems found while reading. Reading always goes on after one of these.
+// The one list of ingest error kinds: what ingest_errors.kind holds. Problems found while reading
+// (reading always goes on after one of these), and one the store finds (bad_payload).
+// X(enumerator, name, what)
+#define TLSCOPE_INGEST_ERROR_KINDS(X)                                                            \
+  X(kBadHeader, "bad_header", "a line that is neither a glog header, a payload line, nor blank") \
+  /* the envelope is not one JSON object, has no event key, or a context id (rank, frame_id,     \
+     ...) is not an integer or null, as tlparse requires */                                      \
+  X(kBadJson, "bad_json", "an envelope that is not a JSON object tlparse would read")            \
+  X(kMd5Mismatch, "md5_mismatch", "a payload whose MD5 does not match (the event is kept)")      \
+  X(kOrphanPayload, "orphan_payload", "payload lines with no envelope that announced them")      \
+  /* an unterminated last line that does not parse, a last payload that fails its MD5 and has    \
+     no final newline, or an empty input. A complete last record without final newline is fine   \
+     (tlparse's fixtures) */                                                                     \
+  X(kTruncated, "truncated", "input cut short")                                                  \
+  X(kInvalidUtf8, "invalid_utf8", "bytes that are not UTF-8 (the line is still read)")           \
+  X(kBinary, "binary", "NUL or other control bytes where a header should be")                    \
+  X(kIo, "io", "an input that cannot be opened or read, or a gzip stream corrupt or cut short")  \
+  X(kTooLarge, "too_large", "a single record beyond the configured limit")                       \
+  X(kBadPayload, "bad_payload", "a record kept whose typed row could not be made (the store's)")
+
 enum class ErrorKind : uint8_t {
-  kBadHeader,      // a line that is neither a glog header, a payload line, nor blank
-  kBadJson,        // the envelope is not one JSON object, has no event key, or a context id
-                   // (rank, frame_id, ...) is not an integer or null, as tlparse requires
-  kMd5Mismatch,    // payload MD5 does not match has_payload (the event is still emitted)
-  kOrphanPayload,  // TAB lines with no preceding envelope that has has_payload
-  kTruncated,      // input cut short: an unterminated last line that does not parse, a last
-                   // payload that fails its MD5 and has no final newline, or an empty input.
-                   // A complete last record without final newline is fine (tlparse's fixtures)
-  kInvalidUtf8,    // bytes that are not UTF-8 (the line is still processed)
-  kBinary,         // NUL or other control bytes in a line that should be a header
-  kIo,             // cannot open/read, gzip stream corrupt or cut short
-  kTooLarge,       // a single record beyond the configured limit
+#define TLSCOPE_INGEST_ERROR_ENUM(id, name, what) id,
+  TLSCOPE_INGEST_ERROR_KINDS(TLSCOPE_INGEST_ERROR_ENUM)
+#undef TLSCOPE_INGEST_ERROR_ENUM
+};
+
+struct IngestErrorKind {
+  ErrorKind id;
+  std::string_view name, what;
+};
+
+inline constexpr IngestErrorKind kIngestErrorKinds[] = {
+#define TLSCOPE_INGEST_ERROR_ROW(id, name, what) {ErrorKind::id, name, what},
+    TLSCOPE_INGEST_ERROR_KINDS(TLSCOPE_INGEST_ERROR_ROW)
+#undef TLSCOPE_INGEST_ERROR_ROW
 };
 
 std::string_view to_string(ErrorKind kind);
@@ -92,7 +113,8 @@ struct ParseError {
                             // invalid UTF-8 in its payload, cut short), whose lines count with the
                             // event, and for source problems (I/O, empty input)
   ErrorKind kind = ErrorKind::kBadHeader;
-  std::string reason;        // human readable, names what is wrong
+  std::string reason;        // human readable: "<path>:<line>: <detail>" and the line count
+  std::string detail;        // what is wrong, without its place (ingest_errors.reason)
   std::string_view excerpt;  // raw bytes of the start of the bad region (bounded length)
 };
 

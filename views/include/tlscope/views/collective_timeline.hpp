@@ -40,7 +40,7 @@ struct ProblemMarker {
   std::string pg_name;
   int64_t seq = -1;
   double at_us = 0;  // where the collective began on the other ranks (run time)
-  std::string text;  // the finding's message
+  std::string text;  // the finding's sentence (finding_words.hpp)
 };
 
 // A collective finding as the report's problem table lists it (bad_record included).

@@ -11,7 +11,8 @@
 namespace tlscope::views {
 
 // X(kind, pattern, meaning, try_this): `pattern` is one or more substrings separated by '|',
-// matched case-sensitively against the finding's message and its detail JSON.
+// matched case-sensitively against the finding's sentence (finding_words.hpp) and its detail
+// values, one "key=value" line each (a desync's "differs=size").
 #define TLSCOPE_FINDING_CAUSES(X)                                                                  \
   X(recompile, "___check_obj_id|ID_MATCH",                                                         \
     "a function, module or other object the frame uses is a new object on each call",              \
@@ -90,12 +91,12 @@ namespace tlscope::views {
     "check for rank-dependent control flow or a rank that stopped early")                          \
   X(rank_divergence, "", "ranks that should behave alike did not",                                 \
     "compare the named ranks on the ranks page")                                                   \
-  X(desync, "\"differs\":\"op\"",                                                                  \
+  X(desync, "differs=op",                                                                          \
     "ranks called different collectives at the same step: their code paths diverged",              \
     "find the rank-dependent branch or early return before this collective")                       \
-  X(desync, "\"differs\":\"size\"", "ranks passed different tensor sizes to one collective",       \
+  X(desync, "differs=size", "ranks passed different tensor sizes to one collective",               \
     "check uneven batches or shards on the named ranks (drop_last, padding)")                      \
-  X(desync, "\"differs\":\"dtype\"", "ranks passed different dtypes to one collective",            \
+  X(desync, "differs=dtype", "ranks passed different dtypes to one collective",                    \
     "check autocast or casts that run on some ranks only")                                         \
   X(desync, "", "ranks disagreed on a collective (op, size or dtype)",                             \
     "check that every rank passes the same shapes and dtypes")                                     \

@@ -1,8 +1,10 @@
 // One fact, many ranks: the same finding logged by every process differs only in values that are
 // per process (object ids and addresses in guard text, temp paths, pids) or per occurrence (the
-// compile ids and the expected/actual values of one recurring guard). A Fact is a message with
-// those values cut out as slots: findings whose facts have the same text are one line, the
-// slots summarised ("0/1..0/14", "<object id>").
+// compile ids and the expected/actual values of one recurring guard). A Fact is a finding's
+// sentence with those values cut out of the log texts it quotes as slots: findings whose facts
+// have the same text are one line, the slots summarised ("0/1..0/14", "<object id>"). The
+// sentence is built here (finding_words.cpp), so only the log's own texts are scanned for slots,
+// never tlscope's words.
 #pragma once
 
 #include <string>
@@ -19,7 +21,10 @@ struct Fact {
   std::vector<std::string> values;  // one per slot, as logged
 };
 
-Fact fact_of(std::string_view message);
+// `text` scanned for slots (log text: a frame, a guard, a reason, a compile id).
+Fact fact_of(std::string_view text);
+// Appends to `fact`: `text` scanned for slots when `scan`, else literally (tlscope's own words).
+void append_fact(Fact& fact, std::string_view text, bool scan);
 
 // The message of several findings of one fact, built one finding at a time (a large log has
 // hundreds of thousands; only a few values per slot are kept): the literal text, each slot its

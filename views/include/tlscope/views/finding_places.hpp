@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "tlscope/views/database.hpp"
 #include "tlscope/views/result.hpp"
@@ -16,7 +17,7 @@ struct FindingPlace {
   std::string pg_name;  // "" when the finding is not about a collective
   int64_t seq = -1;     // the collective's sequence id in its group, -1 when none
   std::string compile_id;
-  std::string ranks, other_ranks;  // as stored: JSON integer arrays ("[2]")
+  std::vector<int64_t> ranks, other_ranks;  // the finding's ranks and the ranks it is told against
   bool is_collective() const { return !pg_name.empty() && seq >= 0; }
   // "GROUP:SEQ", as `tlscope gui --select collective:GROUP:SEQ` takes it.
   std::string collective_key() const { return pg_name + ":" + std::to_string(seq); }

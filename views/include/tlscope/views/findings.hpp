@@ -10,19 +10,15 @@
 #include <vector>
 
 #include "tlscope/model/analysis/finding_kinds.hpp"
-#include "tlscope/model/analysis/rank_set.hpp"
 #include "tlscope/views/database.hpp"
 #include "tlscope/views/finding_causes.hpp"
+#include "tlscope/views/rank_words.hpp"
 #include "tlscope/views/result.hpp"
 
 namespace tlscope::views {
 
 using model::analysis::FindingKindInfo;
 using model::analysis::kFindingKinds;
-// "rank 2", "ranks 0-1, 3-1023 (1,023 of 1,024)": how every front end words a rank set.
-using model::analysis::rank_words;
-// "12,345": counts printed beside rank sets.
-using model::analysis::grouped_number;
 
 // One line: a finding, or several findings of one fact (the same text once per-process and
 // per-occurrence values are cut out) merged.
@@ -31,7 +27,8 @@ struct FindingRow {
   std::string kind, severity;  // severity: error, warning, info
   std::vector<int64_t> ranks;  // every merged finding's ranks, sorted, once each
   std::string compile_id;      // "" when the finding is not about one compile (the first's)
-  std::string message;         // plain words, log text included: escape it for the output
+  std::string message;         // the sentence (finding_words.hpp), log text included: escape it
+  bool ranks_first = false;    // the sentence starts with its rank set ("ranks 0-3 (all 4): ...")
   int64_t occurrences = 1;     // findings rows merged into this line
   double cost_us = 0;          // time it cost: waits of a straggler, compile time of its compiles
   FindingHint hint;            // what it means and what to try

@@ -1,12 +1,12 @@
-// Rank sets as runs with a count (rank_set.hpp).
-#include "tlscope/model/analysis/rank_set.hpp"
+// Rank sets as runs with a count (rank_words.hpp).
+#include "tlscope/views/rank_words.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 
 #include "tlscope/model/json_ints.hpp"
 
-namespace tlscope::model::analysis {
+namespace tlscope::views {
 
 std::string grouped_number(int64_t n) {
   std::string digits = std::to_string(n < 0 ? -n : n), out;
@@ -61,7 +61,7 @@ std::string rank_words(const std::vector<int64_t>& ranks, int64_t job_ranks) {
 }
 
 std::vector<int64_t> ranks_from_json(std::string_view json) {
-  return json_int_list(json);
+  return model::json_int_list(json);
 }
 
-}  // namespace tlscope::model::analysis
+}  // namespace tlscope::views
