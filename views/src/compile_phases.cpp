@@ -194,6 +194,26 @@ Result<CompilePhases> load_compile_phases(const Database& db, size_t max_compile
   return out;
 }
 
+std::vector<IcicleCell> icicle_layout(const std::vector<PhaseTotal>& phases) {
+  double width = 0;
+  for (const PhaseTotal& p : phases)
+    if (p.depth == 0) width += p.seconds;
+  std::vector<IcicleCell> cells;
+  if (width <= 0) return cells;
+  std::vector<double> cursor(1, 0.0);  // where the next phase of each depth starts
+  for (size_t i = 0; i < phases.size(); ++i) {
+    const size_t d = static_cast<size_t>(std::max<int64_t>(0, phases[i].depth));
+    if (d >= cursor.size()) cursor.resize(d + 1, cursor.back());
+    const double x0 = cursor[d];
+    const double x1 = std::min(1.0, x0 + phases[i].seconds / width);
+    cells.push_back({i, static_cast<int64_t>(d), x0, x1});
+    cursor[d] = x1;
+    cursor.resize(d + 2);
+    cursor[d + 1] = x0;  // its children start where it does
+  }
+  return cells;
+}
+
 std::string compile_time_words(const CompileTimeSplit& s) {
   if (s.total_s <= 0) return {};
   std::string w = "compile time " + seconds_words(s.total_s) + " over " +

@@ -82,8 +82,9 @@ void build_vllm(sqlite3* db) {
   if (!has_rows(db, std::string("(") + kVllmFiles + ")")) return;
   Statement records(
       db, std::string("SELECT e.id, e.file_id, COALESCE(f.rank, e.rank), e.compile_id, e.kind, "
-                      "json_extract(e.metadata, '$.name'), e.payload_id FROM events e JOIN files "
-                      "f ON f.id = e.file_id WHERE e.kind IN ('artifact', 'graph_dump') AND "
+                      "coalesce(json_extract(e.metadata, '$.name'), e.kind), e.payload_id FROM events "
+                      "e JOIN files f ON f.id = e.file_id WHERE e.kind IN ('artifact', "
+                      "'graph_dump', 'inductor_output_code') AND "
                       "e.file_id IN (") +
               kVllmFiles + ") AND json_valid(e.metadata) ORDER BY e.id");
   Statement add_artifact(db,

@@ -78,5 +78,6 @@ ScenarioResult scenario_desync(const ScenarioOptions& o);
 ScenarioResult scenario_straggler(const ScenarioOptions& o);
 ScenarioResult scenario_hang(const ScenarioOptions& o);
 ScenarioResult scenario_shape_specialization(const ScenarioOptions& o);
+ScenarioResult scenario_vllm_piecewise(const ScenarioOptions& o);
 
 }  // namespace tlrt

@@ -12,7 +12,9 @@ class Truth {
  public:
   // section: graph_breaks, recompiles, failures, cache_limit, dynamic_dims, collectives, faults,
   // compiled_graphs (per graph with collectives: their ops and the estimated runtime),
-  // provenance, specializations, autotuning (kernels + link per compile), runtime (runtime metrics)
+  // provenance, specializations, autotuning (kernels + link per compile), runtime (runtime
+  // metrics), vllm_config (the config logged), vllm_piecewise (each piecewise compile), vllm_passes
+  // (each post-grad pass run with the lines it removed and added)
   void add(const std::string& section, Json entry);
   size_t count(const std::string& section) const;
   // Writes {"scenario","ranks","seed","steps", sections...} to path; throws on I/O failure.
@@ -26,7 +28,9 @@ class Truth {
                             {"dynamic_dims", Json::array()}, {"collectives", Json::array()},
                             {"faults", Json::array()},       {"compiled_graphs", Json::array()},
                             {"provenance", Json::array()},   {"specializations", Json::array()},
-                            {"autotuning", Json::array()},   {"runtime", Json::array()}};
+                            {"autotuning", Json::array()},   {"runtime", Json::array()},
+                            {"vllm_config", Json::array()},  {"vllm_piecewise", Json::array()},
+                            {"vllm_passes", Json::array()}};
 };
 
 }  // namespace tlrt

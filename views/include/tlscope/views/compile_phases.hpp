@@ -78,6 +78,16 @@ Result<std::vector<PhaseTotal>> load_phase_totals(const Database& db);
 
 Result<CompileTimeSplit> load_compile_time_split(const Database& db);
 
+// Where each phase of a depth-first tree sits in an icicle (flame graph drawn top down): x0 and
+// x1 are fractions of the width, which is the roots' total time; a child starts where its parent
+// does and siblings follow one another. The report draws it as HTML, the viewer with ImGui.
+struct IcicleCell {
+  size_t phase = 0;  // index into the tree's phases
+  int64_t depth = 0;
+  double x0 = 0, x1 = 0;
+};
+std::vector<IcicleCell> icicle_layout(const std::vector<PhaseTotal>& phases);
+
 // Compile time worth a line at the top of the summary (seconds).
 inline constexpr double kLargeCompileSeconds = 1.0;
 // "compile time 3.41 s over 2 compiles: Dynamo tracing 1.20 s, backend 2.21 s, cache 0.10 s;
