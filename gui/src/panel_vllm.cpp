@@ -45,8 +45,9 @@ class VllmPanel : public Panel {
     for (const views::VllmSizeGroup& g : c.groups) {
       std::string label = g.label + "  (" + std::to_string(g.piecewise.size()) + " submodules)";
       if (g.cudagraph_capture_size) label += "  cudagraph capture size";
-      if (ImGui::TreeNode(ui::imgui_label(label).c_str())) {
-        ui::record("group", label);
+      const bool open = ImGui::TreeNode(ui::imgui_label(label).c_str());
+      ui::record("group", label);
+      if (open) {
         for (const views::VllmPiecewise& p : g.piecewise) {
           ui::text("piecewise", (p.index ? std::to_string(*p.index) : "?") + "  " + p.submod_name);
           for (const views::VllmArtifact& a : p.artifacts) ui::text("record", "    " + a.name);
@@ -61,8 +62,9 @@ class VllmPanel : public Panel {
         label += "  +" + std::to_string(*p.lines_added) + " -" +
                  std::to_string(p.lines_removed.value_or(0));
       ImGui::PushID(static_cast<int>(k));
-      if (ImGui::TreeNode(ui::imgui_label(label).c_str())) {
-        ui::record("pass", label);
+      const bool open = ImGui::TreeNode(ui::imgui_label(label).c_str());
+      ui::record("pass", label);
+      if (open) {
         if (p.base_event_id != 0) {
           views::Result<views::VllmPassTexts> texts = views::load_pass_texts(*db(ctx), p);
           for (const views::VllmDiffLine& l : views::pass_diff(texts->before, texts->after)) {

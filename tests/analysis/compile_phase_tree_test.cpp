@@ -131,7 +131,7 @@ TEST_CASE("phase tree: simple.log's chromium phases nest as the events say") {
 }
 
 TEST_CASE("phase tree: a sample runtime run's phases nest and agree with its metrics") {
-  for (const char* scenario : {"mlp", "recompiles"}) {
+  for (const char* scenario : {"mlp", "recompiles", "vllm-piecewise"}) {
     DYNAMIC_SECTION(scenario) {
       AnalyzedDb db(std::string("phase_tree_sample_") + scenario, {sample_run(scenario)});
       const int64_t compared = check_tree(db);
