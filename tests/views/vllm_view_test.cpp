@@ -175,5 +175,6 @@ TEST_CASE("vllm: pass_diff keeps context around changes and elides the rest") {
   std::vector<VllmDiffLine> d = pass_diff(before, after, 2);
   CHECK(diff_text(d) == "@...\n line 8\n line 9\n-line 10\n+line ten\n line 11\n line 12\n@...\n");
   CHECK(d[3].old_line == 11);
+  CHECK(d[3].new_line == 0);
   CHECK(d[4].new_line == 11);
 }

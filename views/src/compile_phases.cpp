@@ -12,6 +12,10 @@ namespace tlscope::views {
 namespace {
 
 constexpr size_t kTopPhases = 15;
+// A phase of cache work: its name says cache (inductor_codecache_torch_key, FxGraphCache.load,
+// AOTAutogradCache.*), except PyCodeCache's loading of the generated module, which is mostly
+// the wait for its kernels to compile (async_compile.wait inside it).
+constexpr const char* kCachePhase = "lower(name) LIKE '%cache%' AND name NOT LIKE 'PyCodeCache.%'";
 constexpr size_t kTopSources = 5;
 
 // Orders rows of one tree (path, name, depth, sums) depth first, costlier children first.
@@ -97,9 +101,11 @@ Result<CompileTimeSplit> load_compile_time_split(const Database& db) {
               "total(CASE WHEN parent_id IS NULL THEN duration_us END), "
               "total(CASE WHEN name = 'backend_compile' AND instr(substr(path, 1, length(path) - "
               "length(name)), 'backend_compile > ') = 0 THEN duration_us END), "
-              "total(CASE WHEN lower(name) LIKE '%cache%' AND instr(lower(substr(path, 1, "
-              "length(path) - length(name))), 'cache') = 0 THEN duration_us END) "
-              "FROM compile_phase_tree",
+              "total(CASE WHEN " +
+                  std::string(kCachePhase) +
+                  " AND instr(lower(substr(path, 1, length(path) - length(name))), 'cache') = 0 "
+                  "THEN duration_us END) "
+                  "FROM compile_phase_tree",
               out, [&](const Statement& s) {
                 v.compiles = s.int64(0);
                 v.total_s = s.real(1) / 1e6;

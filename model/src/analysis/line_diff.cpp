@@ -51,12 +51,13 @@ std::vector<DiffLine> line_diff(std::string_view before, std::string_view after,
       if (i < n && j < m && a[head + i] == b[head + j]) {
         out.push_back({' ', a[head + i], head + i + 1, head + j + 1});
         ++i, ++j;
-      } else if (j < m && (i == n || at(i, j + 1) >= at(i + 1, j))) {
-        out.push_back({'+', b[head + j], 0, head + j + 1});
-        ++j;
-      } else {
+      } else if (i < n && (j == m || at(i + 1, j) >= at(i, j + 1))) {
+        // On a tie the old line goes first: a change reads as removed, then added.
         out.push_back({'-', a[head + i], head + i + 1, 0});
         ++i;
+      } else {
+        out.push_back({'+', b[head + j], 0, head + j + 1});
+        ++j;
       }
     }
   } else {
