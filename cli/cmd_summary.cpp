@@ -196,7 +196,9 @@ void print_findings(const views::Findings& f) {
 // remote cache saved, and the phases that cost most.
 void print_compile_time(const views::CompilePhases& p) {
   if (p.split.total_s < views::kLargeCompileSeconds) return;
-  std::printf("Compile time: %s\n", show(views::compile_time_words(p.split)).c_str());
+  std::string words = views::compile_time_words(p.split);
+  words[0] = 'C';  // "Compile time 3.41 s over 2 compiles: ..."
+  std::printf("%s\n", show(words).c_str());
   std::string top;
   for (size_t i = 0; i < p.top.size() && i < 3; ++i) {
     const views::TopPhase& t = p.top[i];

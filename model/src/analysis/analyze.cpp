@@ -58,7 +58,7 @@ constexpr const char* kRequiredTables[] = {
 //   graph_runtimes     ingest                                  -> graph_runtimes, _spread [beside]
 //   provenance         ingest                                  -> provenance_*          [beside]
 //   symbolic_shapes    ingest                                  -> shape_*, export_issues [beside]
-//   phase_tree         ingest                                  -> compile_phase_tree    [beside]
+//   phase_tree         ingest (chromium_events, a view)        -> compile_phase_tree
 //   vllm               ingest                                  -> vllm_*                [beside]
 //   findings           every table above                       -> findings
 //
@@ -87,7 +87,7 @@ constexpr Pass kPasses[] = {
     {"graph_runtimes", build_graph_runtimes, true},
     {"provenance", build_provenance, true},
     {"symbolic_shapes", build_symbolic_shapes, true},
-    {"phase_tree", build_phase_tree, true},
+    {"phase_tree", build_phase_tree, false},
     {"vllm", build_vllm, true},
     {"findings", build_findings, false},
 };
