@@ -63,7 +63,9 @@ std::string tree_table(const std::vector<views::PhaseTotal>& phases) {
 }  // namespace
 
 void write_compile_time_page(ReportContext& ctx) {
-  const views::CompilePhases& v = noted(ctx, "compile time", views::load_compile_phases(ctx.db));
+  // Held here: noted() returns a reference into the loaded result.
+  const views::Result<views::CompilePhases> loaded = views::load_compile_phases(ctx.db);
+  const views::CompilePhases& v = noted(ctx, "compile time", loaded);
   const views::CompileTimeSplit& s = v.split;
   std::string h = page_head("Compile time", "compile_time", 0);
   h += "<div class=\"cards\" id=\"compile-time-split\"><div class=\"card\"><b>" +

@@ -107,7 +107,9 @@ std::string call_html(ReportContext& ctx, const views::VllmCall& c, size_t n) {
 }  // namespace
 
 void write_vllm_page(ReportContext& ctx) {
-  const views::VllmReport& v = noted(ctx, "vllm", views::load_vllm(ctx.db));
+  // Held here: noted() returns a reference into the loaded result.
+  const views::Result<views::VllmReport> loaded = views::load_vllm(ctx.db);
+  const views::VllmReport& v = noted(ctx, "vllm", loaded);
   std::string h = page_head("vLLM", "vllm", 0);
   if (!v.present) {
     h += "<p class=\"muted\">This log has no vLLM records.</p>\n";
