@@ -33,7 +33,21 @@ bool Site::write(const std::string& rel, std::string_view content) {
     }
   }
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(content.data(), static_cast<std::streamsize>(content.size()));
+  // A hidden screen's link is cut out of the navigation (page_head writes every screen's).
+  std::string_view rest = content;
+  if (!folders_->hidden_nav.empty() && path.extension() == ".html") {
+    const size_t nav_end = rest.find("</nav>");
+    for (const std::string& page : folders_->hidden_nav) {
+      const size_t link = rest.substr(0, nav_end).find(page + ".html\"");
+      if (nav_end == std::string_view::npos || link == std::string_view::npos) continue;
+      const size_t open = rest.rfind("<a ", link), close = rest.find("</a>", link);
+      if (open == std::string_view::npos || close == std::string_view::npos) continue;
+      out.write(rest.data(), static_cast<std::streamsize>(open));
+      rest.remove_prefix(close + 4);
+      break;  // one hidden screen at a time is all the report has
+    }
+  }
+  out.write(rest.data(), static_cast<std::streamsize>(rest.size()));
   out.close();
   if (!out) {
     if (error_.empty()) error_ = path.string() + ": cannot write";

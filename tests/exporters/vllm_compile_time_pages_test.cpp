@@ -41,6 +41,11 @@ TEST_CASE("compile_time.html of simple.log: the split and the phase icicles") {
   CHECK(tlscope::test::broken_links(site).empty());
   const std::string vllm = tlscope::test::slurp(site / "vllm.html");
   CHECK(vllm.find("This log has no vLLM records.") != std::string::npos);
+  // No vLLM records: the navigation does not list the page (the rest of it stays).
+  const std::string index = tlscope::test::slurp(site / "index.html");
+  CHECK(index.find("vllm.html") == std::string::npos);
+  CHECK(index.find("<a href=\"compile_time.html\">Compile time</a>") != std::string::npos);
+  CHECK(index.find("<a href=\"export.html\">Export</a></nav>") != std::string::npos);
 }
 
 TEST_CASE("vllm.html of vllm_post_grad_diff.log: passes in order, their diffs, the patterns") {
@@ -57,6 +62,9 @@ TEST_CASE("vllm.html of vllm_post_grad_diff.log: passes in order, their diffs, t
   CHECK(html.find("<span class=\"add\">+     y = fused_sincos.reshape(-1)</span>", reshape) !=
         std::string::npos);
   CHECK(html.find("patterns (vllm_patterns.FusionPass)") != std::string::npos);
+  CHECK(html.find("<a href=\"vllm.html\" class=\"active\">vLLM</a></nav>") != std::string::npos);
+  CHECK(tlscope::test::slurp(site / "index.html").find("<a href=\"vllm.html\">vLLM</a>") !=
+        std::string::npos);
   CHECK(html.find("    cos = CallFunction(torch.cos, x)") != std::string::npos);
   CHECK(tlscope::test::broken_links(site).empty());
 }
