@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config ninja-build
-  libsimdjson-dev libsqlite3-dev libcli11-dev catch2 zlib1g-dev
+  libsimdjson-dev libsqlite3-dev libcli11-dev catch2 zlib1g-dev nlohmann-json3-dev
   libimgui-dev libstb-dev libglfw3-dev libgl-dev
   xvfb xauth mesa-utils libgl1-mesa-dri xdotool
   chromium
