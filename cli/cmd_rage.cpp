@@ -38,8 +38,11 @@ struct RageArgs {
   bool no_probe = false;
   unsigned jobs = 0;
   int level = 6;
-  bool commands = false;  // --commands: tlscope's own recorded invocations
-  std::string command;    // --command K: the bundle of one of them
+  bool commands = false;             // --commands: tlscope's own recorded invocations
+  std::string command;               // --command K: the bundle of one of them
+  std::vector<std::string> include;  // with --command: files named to be bundled too
+  bool logs_only = false;
+  bool dry_run = false;
 };
 
 std::string rage_bytes_text(uint64_t bytes) {
@@ -121,7 +124,13 @@ int run_rage(RageArgs args) {
   if (args.commands) return list_recorded_commands();
   if (!args.command.empty())
     return bundle_recorded_command({args.command, args.out, args.redact_paths, args.no_report,
-                                    args.no_probe, args.jobs, args.level});
+                                    args.no_probe, args.jobs, args.level, args.include,
+                                    args.logs_only, args.dry_run});
+  if (!args.include.empty() || args.logs_only || args.dry_run) {
+    std::fprintf(stderr,
+                 "tlscope rage: --include, --logs-only and --dry-run go with --command K\n");
+    return kUsageOrIo;
+  }
   if (args.inputs.empty()) {
     const char* trace = std::getenv("TORCH_TRACE");
     if (!trace || !*trace) {
@@ -293,6 +302,14 @@ CommandRegistration rage_registration{
                     "List tlscope's own recorded invocations, newest first, and exit");
       cmd->add_option("--command", args->command,
                       "Bundle one recorded tlscope invocation: K from --commands (0 = newest)");
+      cmd->add_option("--include", args->include,
+                      "With --command: also bundle this file (redacted, under extra/); the only "
+                      "way a file that is not a TORCH_TRACE log gets in");
+      cmd->add_flag("--logs-only", args->logs_only,
+                    "With --command: leave out the inputs that are not TORCH_TRACE logs instead "
+                    "of refusing");
+      cmd->add_flag("--dry-run", args->dry_run,
+                    "With --command: list what the bundle would hold and write nothing");
       cmd->callback([args, &exit_code] { exit_code = run_rage(*args); });
     }};
 

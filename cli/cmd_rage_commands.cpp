@@ -9,11 +9,11 @@
 #include <filesystem>
 #include <thread>
 
-#include "tlscope/version.hpp"
 #include "command.hpp"
 #include "rage_commands.hpp"
 #include "terminal_text.hpp"
 #include "tlscope/exporters/rage/command_bundle.hpp"
+#include "tlscope/version.hpp"
 
 namespace tlscope::cli {
 namespace {
@@ -114,9 +114,20 @@ int bundle_recorded_command(const RecordedCommandBundle& args) {
   o.jobs = args.jobs ? args.jobs : std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
   o.with_report = !args.no_report;
   o.compression_level = args.level;
+  options.include = args.include;
+  options.logs_only = args.logs_only;
+  if (args.dry_run) {
+    rage::CommandBundlePlan plan = rage::plan_command_bundle(options);
+    std::printf("%s", terminal_safe_lines(rage::describe_command_bundle(options, plan)).c_str());
+    if (!plan.refusal.empty()) {
+      std::fprintf(stderr, "tlscope rage: %s\n", terminal_safe_lines(plan.refusal).c_str());
+      return kUsageOrIo;
+    }
+    return kOk;
+  }
   rage::RageResult r = rage::write_command_bundle(options);
   if (!r.ok) {
-    std::fprintf(stderr, "tlscope rage: %s\n", terminal_safe(r.error).c_str());
+    std::fprintf(stderr, "tlscope rage: %s\n", terminal_safe_lines(r.error).c_str());
     return kUsageOrIo;
   }
   for (const std::string& n : r.notes)

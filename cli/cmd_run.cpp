@@ -20,6 +20,8 @@
 #include "input_database.hpp"
 #include "report_folder.hpp"
 #include "run_history.hpp"
+#include "tlscope/views/database.hpp"
+#include "tlscope/views/run_environment.hpp"
 
 namespace tlscope::cli {
 namespace {
@@ -189,6 +191,15 @@ int run_run(RunArgs& args) {
       args.folder.command = "run";
       args.folder.db_path = *db;
       write_report_folder(args.folder);
+      if (run) {
+        // What compare and `tlscope runs` show of the run: its PyTorch, read once from the logs.
+        views::Database read(*db);
+        views::Result<views::RunEnvironment> env = views::load_run_environment(read);
+        run->torch_version = env->torch_version;
+        std::string error;
+        if (!run->torch_version.empty() && !save_run(*run, error))
+          std::fprintf(stderr, "tlscope run: %s\n", error.c_str());
+      }
       if (run)
         std::printf("run recorded as %s (tlscope runs; tlscope compare @2 @1), trace in %s\n",
                     run->id.c_str(), trace.c_str());

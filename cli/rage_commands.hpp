@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace tlscope::cli {
 
@@ -16,6 +17,9 @@ struct RecordedCommandBundle {
   bool no_probe = false;
   unsigned jobs = 0;
   int level = 6;
+  std::vector<std::string> include;  // --include: files to bundle though they are not logs
+  bool logs_only = false;            // --logs-only: leave out inputs that are not logs
+  bool dry_run = false;              // --dry-run: list what the bundle would hold, write nothing
 };
 int bundle_recorded_command(const RecordedCommandBundle& args);
 

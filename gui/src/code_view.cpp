@@ -61,13 +61,15 @@ void draw_code(const char* id, const CodeText& code, int max_lines) {
       ImGui::TextColored(muted, "%s", number);
       ImGui::SameLine(x + number_w);
       if (line.tokens.empty()) ImGui::NewLine();
-      for (size_t t = 0; t < line.tokens.size(); ++t) {
+      size_t drawn = 0;  // a megabyte line of short tokens is cut like one long text
+      for (size_t t = 0; t < line.tokens.size() && drawn < ui::kMaxDrawnBytes; ++t) {
         const views::CodeToken& tok = line.tokens[t];
-        const std::string_view part = text.substr(tok.begin, tok.length);
+        drawn += tok.length;
+        const std::string_view part = ui::drawable_part(text.substr(tok.begin, tok.length));
         ImGui::PushStyleColor(ImGuiCol_Text, token_colour(tok.kind));
         ImGui::TextUnformatted(part.data(), part.data() + part.size());
         ImGui::PopStyleColor();
-        if (t + 1 < line.tokens.size()) ImGui::SameLine(0, 0);
+        if (t + 1 < line.tokens.size() && drawn < ui::kMaxDrawnBytes) ImGui::SameLine(0, 0);
       }
       ui::record("code", std::string(number) + " " + std::string(text));
     }

@@ -3,6 +3,8 @@
 
 #include <imgui.h>
 
+#include "ui_dump.hpp"
+
 namespace tlscope::gui {
 namespace {
 
@@ -36,8 +38,11 @@ std::string joined(std::string_view text, size_t head, size_t tail) {
 
 }  // namespace
 
-std::string fit_text(std::string_view text, float max_width, size_t keep_from) {
-  if (width_of(text) <= max_width) return std::string(text);
+std::string fit_text(std::string_view whole, float max_width, size_t keep_from) {
+  // Measured and cut one character at a time below: a megabyte label would take minutes, and no
+  // column shows more than the viewer draws of one text anyway.
+  std::string_view text = ui::drawable_part(whole);
+  if (text.size() == whole.size() && width_of(text) <= max_width) return std::string(text);
   if (width_of(kDots) > max_width) return {};
   // The start is cut back from its end until the start, "..." and the end fit (labels are short:
   // a few dozen widths are measured).

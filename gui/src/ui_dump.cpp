@@ -126,9 +126,20 @@ void record_item(std::string_view kind, std::string_view text) {
   g_dump->add(kind, text, Rect{a.x, a.y, b.x - a.x, b.y - a.y});
 }
 
-std::string font_safe(std::string_view t) {
+std::string_view drawable_part(std::string_view t) {
+  if (t.size() <= kMaxDrawnBytes) return t;
+  size_t end = kMaxDrawnBytes;
+  while (end > 0 && (static_cast<unsigned char>(t[end]) & 0xC0) == 0x80) --end;
+  return t.substr(0, end);
+}
+
+std::string font_safe(std::string_view whole) {
+  std::string_view t = drawable_part(whole);
+  std::string note;
+  if (t.size() < whole.size())
+    note = " ... (" + std::to_string(whole.size()) + " bytes in all; cut for display)";
   // Every such character starts with the byte 0xE2; most texts have none.
-  if (t.find('\xE2') == std::string_view::npos) return std::string(t);
+  if (t.find('\xE2') == std::string_view::npos) return std::string(t) + note;
   static constexpr std::pair<std::string_view, std::string_view> kSpelled[] = {
       {"\xE2\x86\x92", "->"},
       {"\xE2\x80\xA6", "..."},
@@ -148,7 +159,7 @@ std::string font_safe(std::string_view t) {
     }
     if (!replaced) out += t[i++];
   }
-  return out;
+  return out + note;
 }
 
 void text(std::string_view kind, std::string_view t) {

@@ -81,9 +81,18 @@ bool button(std::string_view kind, std::string_view text);
 // `t` with every "##" broken up, so ImGui shows it whole instead of taking the rest as an id
 // (and font_safe).
 std::string imgui_label(std::string_view t);
-// `t` with the characters views/ writes that ImGui's built-in font has no glyph for (it draws
-// them as '?') spelled in ones it has: "\u2192" as "->", "\u2026" as "...", "\u22ee" as ":" and
-// "\u22f1" as "..". The helpers here draw this and record `t` itself in the dump.
+// The most bytes of one text the viewer draws as one item. ImGui reserves four vertices a
+// character for a whole text up front and indexes a draw list with 16 bits, so one text past
+// ~16,000 characters aborts the viewer (IM_ASSERT, exit 134); a log's failure reason, guard or
+// payload line may be megabytes. Every text drawn from a log is cut here (font_safe, and so every
+// helper of this file, and drawable_part for texts drawn piecewise).
+inline constexpr size_t kMaxDrawnBytes = 4096;
+// `t` cut to at most kMaxDrawnBytes at a UTF-8 character boundary (no note added).
+std::string_view drawable_part(std::string_view t);
+// `t` cut to kMaxDrawnBytes with a note of its whole size when longer, and with the characters
+// views/ writes that ImGui's built-in font has no glyph for (it draws them as '?') spelled in
+// ones it has: "\u2192" as "->", "\u2026" as "...", "\u22ee" as ":" and "\u22f1" as "..". The
+// helpers here draw this and record `t` itself in the dump.
 std::string font_safe(std::string_view t);
 
 }  // namespace ui

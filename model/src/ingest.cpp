@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <mutex>
 #include <thread>
 
@@ -70,11 +71,53 @@ class BatchPool {
   std::vector<BatchPtr> free_;
 };
 
+// How far the parse threads may run ahead of the writer, in files. Every file parsed ahead holds
+// its batches (4 MiB arenas) until the writer reaches it: with no bound, a folder of 100,000 small
+// files had the parsers race to the end while the writer lagged, and took a fresh arena (an mmap,
+// later an munmap) for every file.
+class Lookahead {
+ public:
+  explicit Lookahead(size_t files) : files_(files) {}
+  // Blocks a parse thread until file `i` is within reach of the writer (or the writer gave up).
+  void wait_for(size_t i) {
+    std::unique_lock lock(mutex_);
+    moved_.wait(lock, [&] { return stopped_ || i < written_ + files_; });
+  }
+  void written(size_t count) {
+    {
+      std::lock_guard lock(mutex_);
+      written_ = count;
+    }
+    moved_.notify_all();
+  }
+  void stop() {
+    {
+      std::lock_guard lock(mutex_);
+      stopped_ = true;
+    }
+    moved_.notify_all();
+  }
+
+ private:
+  const size_t files_;
+  std::mutex mutex_;
+  std::condition_variable moved_;
+  size_t written_ = 0;
+  bool stopped_ = false;
+};
+
 // Runs on a parse thread: copies what the parser shows into batches for the writer, and builds
 // the chromium_events rows there, so the writer only inserts them.
 class BatchingSink final : public parser::EventSink {
  public:
   BatchingSink(BatchQueue& out, BatchPool& pool) : out_(out), pool_(pool), batch_(pool.take()) {}
+  // The batch taken after the last flush goes back unused: dropping it cost an arena (an mmap and
+  // an munmap of 4 MiB) for every file, most of a small file's ingest.
+  ~BatchingSink() override {
+    if (batch_) pool_.give(std::move(batch_));
+  }
+  BatchingSink(const BatchingSink&) = delete;
+  BatchingSink& operator=(const BatchingSink&) = delete;
 
   void on_source_begin(const parser::SourceInfo& source) override {
     batch_->begin = source;
@@ -170,11 +213,14 @@ void write_sources(Connection& db, const parser::InputPlan& plan, const IngestOp
   BatchPool pool;
   std::atomic<size_t> next{0};
   unsigned jobs = std::max(1u, std::min<unsigned>(options.jobs, static_cast<unsigned>(n)));
+  // The file the writer waits for is always within reach, so no parse thread waits on it.
+  Lookahead lookahead(2 * size_t{jobs} + 2);
   std::vector<std::thread> parsers;
   for (unsigned j = 0; j < jobs && n > 0; ++j) {
     parsers.emplace_back([&] {
       try {
         for (size_t i; (i = next.fetch_add(1)) < n;) {
+          lookahead.wait_for(i);
           BatchingSink sink(*queues[i], pool);
           parser::parse_source(plan.sources[i], sink);
         }
@@ -233,11 +279,13 @@ void write_sources(Connection& db, const parser::InputPlan& plan, const IngestOp
         if (cancel_requested(options)) throw StopRequested{};
         if (end) break;
       }
+      lookahead.written(i + 1);
     }
     index_start = std::chrono::steady_clock::now();
     InterruptOnCancel interrupt(db.handle(), options.cancelled);
     writer.finish();
   } catch (...) {
+    lookahead.stop();
     for (auto& q : queues) q->close();
     for (auto& t : parsers) t.join();
     throw;

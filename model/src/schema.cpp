@@ -17,12 +17,17 @@ CREATE TABLE IF NOT EXISTS files(
   blank_lines INTEGER NOT NULL DEFAULT 0, error_lines INTEGER NOT NULL DEFAULT 0,
   events INTEGER NOT NULL DEFAULT 0, errors INTEGER NOT NULL DEFAULT 0,
   content_hash TEXT, completed INTEGER NOT NULL DEFAULT 0);
+-- A file's identity (its bytes and its rank) is looked up once per file ingested or merged, to
+-- find repeats: without this index each look-up scanned the table, quadratic in the file count
+-- (100,000 rank files: minutes). Built with the table; a row per file costs nothing to keep.
+CREATE INDEX IF NOT EXISTS files_identity ON files(content_hash, rank);
 CREATE TABLE IF NOT EXISTS events(
   id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, line INTEGER NOT NULL,
   byte_offset INTEGER NOT NULL, kind TEXT NOT NULL, rank INTEGER,
   compiled_autograd_id INTEGER, frame_id INTEGER, frame_compile_id INTEGER, attempt INTEGER,
   compile_id TEXT, glog_time TEXT, thread INTEGER, pathname TEXT, lineno INTEGER,
-  metadata TEXT, payload_id INTEGER, payload_lines INTEGER NOT NULL, md5_ok INTEGER);
+  metadata TEXT, payload_id INTEGER, payload_lines INTEGER NOT NULL, md5_ok INTEGER,
+  subgraph_name TEXT);
 CREATE TABLE IF NOT EXISTS payloads(
   id INTEGER PRIMARY KEY, md5 TEXT NOT NULL, size INTEGER NOT NULL, text TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS strings(file_id INTEGER NOT NULL, idx INTEGER, filename TEXT);
@@ -142,8 +147,14 @@ FROM compilation_metrics_rows m LEFT JOIN events e ON e.id = m.event_id)sql",
                            'aot_joint_graph', 'aot_forward_graph', 'aot_backward_graph',
                            'aot_inference_graph', 'inductor_pre_grad_graph',
                            'inductor_post_grad_graph', 'exported_program') THEN 'graph'
+           WHEN e.kind = 'bytecode_dump' THEN 'code'
            WHEN e.kind = 'artifact' AND json_extract(e.metadata, '$.name') = 'fx_graph_runnable'
              THEN 'code'
+           -- Dynamo's bytecode of a frame before and after its rewrite (resume functions after a
+           -- graph break too): the compile's source, beside the generated code.
+           WHEN e.kind = 'artifact' AND (json_extract(e.metadata, '$.name') GLOB
+               '*_ORIGINAL_BYTECODE' OR json_extract(e.metadata, '$.name') GLOB
+               '*_MODIFIED_BYTECODE') THEN 'code'
            WHEN e.kind = 'artifact' AND json_extract(e.metadata, '$.name') IN (
                'before_pre_grad_graph', 'after_pre_grad_graph', 'before_post_grad_graph',
                'after_post_grad_graph', 'inductor_pre_grad_graph', 'inductor_post_grad_graph',

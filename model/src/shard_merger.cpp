@@ -4,7 +4,10 @@
 // (payloads, stacks), which live in the temp schema for the whole merge.
 #include "shard_merger.hpp"
 
+#include <limits>
+
 #include "tlscope/model/input_cache.hpp"
+#include "tlscope/model/merge.hpp"
 #include "tlscope/model/schema.hpp"
 
 namespace tlscope::model {
@@ -107,6 +110,7 @@ void ShardMerger::attach(int64_t shard, const std::string& path) {
   s.bind_text(1, path);
   s.run();
   shard_ = shard;
+  shard_path_ = path;
   shard_mapped_ = false;
   read_ranges();
 }
@@ -284,7 +288,18 @@ FileOutcome ShardMerger::copy_file(int64_t file_id) {
   int64_t new_file = sqlite3_last_insert_rowid(out_.handle());
   out.file_id = new_file;
   const FileRanges r = ranges_[file_id];
-  int64_t event_offset = next_event_ - r.events.lo;
+  // A shard's ids are its own to choose (a hostile or damaged one may hold any int64): the offset
+  // and the last renumbered id must both fit, or the shard is refused. Within [lo, hi] every
+  // `src.id + offset` below then fits too.
+  int64_t event_offset = 0, last_event = 0;
+  if (__builtin_sub_overflow(next_event_, r.events.lo, &event_offset) ||
+      __builtin_add_overflow(r.events.hi, event_offset, &last_event) ||
+      last_event == std::numeric_limits<int64_t>::max()) {
+    throw MergeRefused(shard_path_ + ": file " + std::to_string(file_id) + " has event ids " +
+                       std::to_string(r.events.lo) + " to " + std::to_string(r.events.hi) +
+                       ", which cannot be renumbered from " + std::to_string(next_event_) +
+                       " (past the largest 64-bit id): ingest its logs again");
+  }
   if (!shard_mapped_) {
     // In the first file's transaction, so nothing of a shard is committed before a file of it.
     map_payloads();
@@ -326,7 +341,7 @@ FileOutcome ShardMerger::copy_file(int64_t file_id) {
               "(SELECT m.new FROM temp.merge_stacks m WHERE m.shard = ?3 AND m.old = "
               "src.stack_id)"}},
             binds(r.event_stacks));
-  next_event_ = r.events.hi + event_offset + 1;
+  next_event_ = last_event + 1;
   if (out.completed) {
     // Last, as in ingest: the file never looks complete before all its rows are in.
     Statement& done = prepared("UPDATE main.files SET completed = 1 WHERE id = ?");

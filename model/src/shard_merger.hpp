@@ -64,6 +64,7 @@ class ShardMerger {
 
   Connection& out_;
   int64_t shard_ = -1;
+  std::string shard_path_;  // the attached shard, for messages
   std::unordered_map<std::string, Statement> statements_;
   std::unordered_map<int64_t, FileRanges> ranges_;
   bool shard_mapped_ = false;  // the attached shard's payloads and stacks have output ids

@@ -58,9 +58,11 @@ ChunkSplitter::ChunkSplitter(ByteSource& source, const ReaderOptions& options)
 bool ChunkSplitter::read_more(ByteBuffer& buf, size_t want) {
   if (eof_) return false;
   want = std::min(want, options_.chunk_bytes);
-  // Grow geometrically: a buffer growing for one huge record must not be copied per read.
-  if (buf.capacity() < buf.size() + want)
-    buf.reserve(std::max(buf.size() + want, 2 * buf.capacity()));
+  // Grow geometrically: a buffer growing for one huge record must not be copied per read. A read
+  // fills the room there is, so a small file never makes the buffer larger than 64 KiB.
+  if (buf.capacity() == buf.size())
+    buf.reserve(std::max(buf.size() + std::min(want, size_t{64} << 10), 2 * buf.capacity()));
+  want = std::min(want, buf.capacity() - buf.size());
   long n = source_.read(buf.data() + buf.size(), want, read_error_);
   if (n <= 0) {
     eof_ = true;  // on error read_error_ is set; the bytes before it are still parsed
@@ -77,7 +79,10 @@ bool ChunkSplitter::next(Chunk& chunk) {
   // A buffer that grew for one huge record is not kept for ordinary chunks.
   if (buf.capacity() > 4 * options_.batch_bytes) buf.release();
   buf.resize(0);
-  buf.reserve(std::max(options_.batch_bytes, carry_.size()));
+  // A first read's worth, not a whole batch: read_more grows the buffer geometrically for a large
+  // file, and a folder of 100,000 small or empty rank files must not map and unmap a 4 MiB buffer
+  // for each of them.
+  buf.reserve(carry_.size() + std::min(options_.batch_bytes, size_t{64} << 10));
   if (carry_.size() > 0) std::memcpy(buf.data(), carry_.data(), carry_.size());
   buf.resize(carry_.size());
   carry_.resize(0);

@@ -6,7 +6,10 @@
 #   scripts/slurm/submit.sh LOGDIR WORKDIR [extra sbatch options...]
 #
 # LOGDIR holds the job's TORCH_TRACE files (one per rank); WORKDIR (on storage every node sees)
-# receives ranks.txt, shards/shard-NNNNN.db, all.db, report/ and the jobs' output files.
+# receives ranks.list (the rank files, NUL-separated), shards/shard-NNNNN.db, all.db, report/ and
+# the jobs' output files. The rank files are those `tlscope ingest LOGDIR` reads: regular files
+# (or links to them) named dedicated_log_torch_trace*.log or *.log.gz; any byte in a name but NUL
+# and '/' is fine, so the list is NUL-separated, never one name a line.
 # TLSCOPE names the tlscope binary (default: tlscope on PATH). Prints "MAP_JOB REDUCE_JOB".
 set -euo pipefail
 
@@ -24,13 +27,18 @@ if [ ! -d "$logdir" ]; then
   echo "$0: $logdir: not a directory" >&2
   exit 2
 fi
-mkdir -p "$workdir/shards"
-workdir=$(cd "$workdir" && pwd)
-# One line per rank file; array task i ingests line i+1. Sorted, so task numbers are stable.
-find "$(cd "$logdir" && pwd)" -maxdepth 1 -type f -name '*.log' | LC_ALL=C sort > "$workdir/ranks.txt"
-count=$(wc -l < "$workdir/ranks.txt")
+# `--` everywhere a path is an operand: a LOGDIR or WORKDIR such as "-P" is a path, not an option.
+mkdir -p -- "$workdir/shards"
+workdir=$(cd -- "$workdir" && pwd)
+logdir=$(cd -- "$logdir" && pwd)
+# One NUL-terminated entry per rank file; array task i ingests entry i. Sorted, so task numbers
+# are stable. find -L sees a link for what it points at, as ingest does.
+find -L "$logdir" -mindepth 1 -maxdepth 1 -type f \
+  \( -name 'dedicated_log_torch_trace*.log' -o -name 'dedicated_log_torch_trace*.log.gz' \) \
+  -print0 | LC_ALL=C sort -z > "$workdir/ranks.list"
+count=$(tr -cd '\0' < "$workdir/ranks.list" | wc -c)
 if [ "$count" -eq 0 ]; then
-  echo "$0: $logdir: no .log files" >&2
+  echo "$0: $logdir: no dedicated_log_torch_trace*.log or .log.gz files" >&2
   exit 2
 fi
 

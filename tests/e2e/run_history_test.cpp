@@ -32,6 +32,8 @@ TEST_CASE("runs: two recorded runs listed newest first, read back as @1 and @2")
   CHECK(j["runs"][0]["exit_status"] == 0);
   CHECK(j["runs"][0]["cwd"] == dir.string());
   CHECK(j["runs"][0]["bytes"].get<int64_t>() > 0);
+  // The sample logs a torch_version record, as PyTorch 2.14 does: the run keeps it.
+  CHECK(j["runs"][1]["torch_version"].is_string());
   // @1 is the recompiles run: its summary says so; @2 the mlp run, which does not recompile.
   RunResult newest = tlscope_in(dir, "summary @1", env);
   REQUIRE(newest.exit_code == 0);

@@ -173,3 +173,43 @@ TEST_CASE("merge: refuses what it cannot merge, writing nothing", "[merge]") {
     CHECK(e.path().filename().string().find(".ingest-") == std::string::npos);
   }
 }
+
+// A shard's event ids are whatever its file says: ids near either end of int64 would overflow the
+// renumbering (undefined behaviour before; a Release build wrapped and SQLite then failed or stored
+// wrong ids). The merge refuses such a shard, names it, and writes no output.
+TEST_CASE("merge: refuses a shard whose event ids cannot be renumbered", "[merge][hostile]") {
+  fs::path dir = scratch("huge_ids");
+  std::string good = (dir / "good.db").string();
+  model::ingest(good, {kLogs + "/links.log"});
+  struct Hostile {
+    const char* name;
+    const char* sql;
+  };
+  for (const Hostile& h :
+       {Hostile{"top.db",
+                "UPDATE events SET id = 9223372036854775807 WHERE id = (SELECT max(id) "
+                "FROM events)"},
+        Hostile{"bottom.db",
+                "UPDATE events SET id = -9223372036854775807 - 1 WHERE id = (SELECT "
+                "min(id) FROM events)"}}) {
+    DYNAMIC_SECTION(h.name) {
+      std::string bad = (dir / h.name).string();
+      fs::copy_file(good, bad, fs::copy_options::overwrite_existing);
+      {
+        Connection c(bad, OpenMode::kReadWrite);
+        c.exec(h.sql);
+        // Not a repeat of good.db's file, which the merge would skip without copying.
+        c.exec("UPDATE files SET content_hash = 'hostile'");
+      }
+      std::string out = (dir / (std::string("out-") + h.name)).string();
+      std::string message;
+      try {
+        model::merge_databases(out, {good, bad});
+      } catch (const model::MergeRefused& e) {
+        message = e.what();
+      }
+      CHECK_THAT(message, Contains(h.name) && Contains("event ids"));
+      CHECK_FALSE(fs::exists(out));
+    }
+  }
+}

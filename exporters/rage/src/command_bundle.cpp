@@ -7,9 +7,14 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
+#include "redaction_rules.hpp"
+#include "tlscope/exporters/rage/regular_file.hpp"
 #include "tlscope/exporters/rage/tar_gz.hpp"
 #include "tlscope/model/input_cache.hpp"
 #include "tlscope/parser/reader.hpp"
@@ -45,6 +50,55 @@ int64_t copy_head(const std::string& in, const std::string& out, uint64_t cap) {
   std::ofstream o(out, std::ios::binary | std::ios::trunc);
   o.write(head.data(), static_cast<std::streamsize>(head.size()));
   return o ? static_cast<int64_t>(head.size()) : -1;
+}
+
+// `tlscope run` hands everything after its own options to the program it runs: those arguments
+// are the program's (a config file, a key, a password), never tlscope's inputs.
+bool argv_names_inputs(const CommandRecord& record) {
+  return !(record.argv.size() > 1 && record.argv[1] == "run");
+}
+
+// An option whose next argument is its value and a secret: `-p X` (mysql, psql and friends),
+// `--password X`, `--api-key X`, `--hf-token X`.
+bool is_secret_option(std::string_view arg) {
+  if (arg == "-p") return true;
+  if (arg.size() < 3 || arg.substr(0, 2) != "--" || arg.find('=') != std::string_view::npos)
+    return false;
+  std::string_view name = arg.substr(2);
+  std::string upper;
+  for (char c : name) upper += c == '-' ? '_' : static_cast<char>(std::toupper(c));
+  return contains_secret_word(upper, false) || is_secret_word_name(name);
+}
+
+// The head of an explicitly included file (--include), at most `cap` bytes cut at a line end.
+bool read_included(const std::string& path, uint64_t cap, std::string& text, std::string& error) {
+  int fd = open_regular_file(path, error);
+  if (fd < 0) return false;
+  text.clear();
+  char buf[1 << 16];
+  while (text.size() < cap) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      error = path + ": " + std::strerror(errno);
+      ::close(fd);
+      return false;
+    }
+    if (n == 0) break;
+    text.append(buf, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  if (text.size() > cap) {
+    text.resize(cap);
+    size_t nl = text.rfind('\n');
+    text.resize(nl == std::string::npos ? 0 : nl + 1);
+  }
+  return true;
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  return a == b || fs::equivalent(a, b, ec);
 }
 
 std::string status_text(const CommandRecord& r) {
@@ -98,6 +152,7 @@ std::vector<std::string> command_inputs(const CommandRecord& record) {
       if (fs::is_regular_file(p, ec)) found.push_back(p);
     return found;
   }
+  if (!argv_names_inputs(record)) return found;
   std::vector<std::string> named;
   for (size_t i = 1; i < record.argv.size(); ++i) {
     fs::path p = in_cwd(record, record.argv[i]);
@@ -116,6 +171,7 @@ std::string command_database(const CommandRecord& record) {
   std::error_code ec;
   if (!record.database.empty())
     return fs::is_regular_file(record.database, ec) ? record.database : std::string();
+  if (!argv_names_inputs(record)) return {};
   for (size_t i = 1; i < record.argv.size(); ++i) {
     fs::path p = in_cwd(record, record.argv[i]);
     if (fs::is_regular_file(p, ec) && model::is_database_file(p.string())) return p.string();
@@ -123,11 +179,101 @@ std::string command_database(const CommandRecord& record) {
   return {};
 }
 
+std::vector<std::string> redacted_command_line(const std::vector<std::string>& argv,
+                                               Redactor& redactor, RedactionCounts& counts) {
+  std::vector<std::string> out = argv;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (i > 0 && is_secret_option(argv[i - 1]) && !argv[i].empty() && argv[i][0] != '-') {
+      out[i] = "<redacted:" + std::string(to_string(SecretKind::kSecretAssignment)) + ">";
+      counts.add(SecretKind::kSecretAssignment);
+      continue;
+    }
+    redactor.redact_text(out[i], counts);
+  }
+  return out;
+}
+
+CommandBundlePlan plan_command_bundle(const CommandBundleOptions& options) {
+  CommandBundlePlan plan;
+  for (const std::string& path : options.include) {
+    std::string error;
+    int fd = open_regular_file(path, error);
+    if (fd < 0) {
+      plan.refusal = "--include " + error;
+      return plan;
+    }
+    ::close(fd);
+    plan.included.push_back(path);
+  }
+  for (const std::string& input : command_inputs(options.record)) {
+    std::string why = trace_log_problem(input);
+    if (why.empty()) {
+      plan.logs.push_back(input);
+      continue;
+    }
+    bool named = false;
+    for (const std::string& inc : plan.included) named |= same_file(inc, input);
+    if (!named) plan.not_logs.push_back(why);
+  }
+  plan.database = command_database(options.record);
+  // The command's database holds what it read, the files left out too (their lines as ingest
+  // errors): the bundle then ingests its own from the logs it does carry.
+  if (!plan.not_logs.empty()) plan.database.clear();
+  if (!plan.not_logs.empty() && !options.logs_only) {
+    plan.refusal = "command " + options.record.id + " named or read " +
+                   std::to_string(plan.not_logs.size()) +
+                   " file(s) that are not TORCH_TRACE logs, and a bundle holds logs only:";
+    for (const std::string& n : plan.not_logs) plan.refusal += "\n  " + n;
+    plan.refusal +=
+        "\nname a file with --include PATH to bundle it anyway (redacted), or pass --logs-only "
+        "to leave these out; --dry-run lists what the bundle would hold";
+  }
+  return plan;
+}
+
+std::string describe_command_bundle(const CommandBundleOptions& options,
+                                    const CommandBundlePlan& plan) {
+  std::string text = "the bundle of tlscope command " + options.record.id + " would hold:\n";
+  auto member = [&](const std::string& name, const std::string& from) {
+    text += "  " + name + std::string(name.size() < 18 ? 18 - name.size() : 1, ' ') + from + "\n";
+  };
+  member("command.json", "the record of the command (its arguments and stderr, redacted)");
+  member("command.txt", "what was bundled, and where an input was cut");
+  member("env.txt", "versions, machine, and PyTorch/CUDA/NCCL environment variables (redacted)");
+  bool run = !plan.logs.empty() || !plan.database.empty();
+  std::error_code ec;
+  for (const std::string& log : plan.logs) {
+    uint64_t bytes = fs::file_size(log, ec);
+    member("logs/" + fs::path(log).filename().string(),
+           "<- " + log + " (" + std::to_string(ec ? 0 : bytes) + " bytes, redacted)");
+  }
+  if (!plan.database.empty())
+    member("tlscope.db", "<- a redacted copy of " + plan.database);
+  else if (run)
+    member("tlscope.db", "ingested from the redacted logs");
+  if (run && options.rage.with_report) member("report/", "the HTML report of tlscope.db");
+  if (run) {
+    member("manifest.json", "every file with its size and MD5, what was redacted");
+    member("README.txt", "what is inside");
+  }
+  for (const std::string& inc : plan.included)
+    member("extra/" + fs::path(inc).filename().string(),
+           "<- " + inc + " (named with --include, redacted)");
+  for (const std::string& n : plan.not_logs) text += "left out, not a TORCH_TRACE log: " + n + "\n";
+  return text;
+}
+
 RageResult write_command_bundle(const CommandBundleOptions& options) {
   RageOptions rage = options.rage;
   const CommandRecord& record = options.record;
   Redactor redactor(rage.redaction);
   RedactionCounts counts;
+  CommandBundlePlan plan = plan_command_bundle(options);
+  if (!plan.refusal.empty()) {
+    RageResult refused;
+    refused.error = plan.refusal;
+    return refused;
+  }
 
   std::string notes = "tlscope command " + record.id + "\n";
   std::error_code ec;
@@ -135,7 +281,9 @@ RageResult write_command_bundle(const CommandBundleOptions& options) {
   auto remove_cut_dir = [&] {
     if (!cut_dir.empty()) fs::remove_all(cut_dir, ec);
   };
-  for (const std::string& input : command_inputs(record)) {
+  for (const std::string& left : plan.not_logs)
+    notes += "left out, not a TORCH_TRACE log: " + left + "\n";
+  for (const std::string& input : plan.logs) {
     uint64_t size = fs::file_size(input, ec);
     std::string use = input;
     bool gz = fs::path(input).extension() == ".gz";
@@ -168,9 +316,26 @@ RageResult write_command_bundle(const CommandBundleOptions& options) {
     if (f.rank) rage.run.ranks.push_back(*f.rank);
     rage.run.files.push_back(std::move(f));
   }
-  rage.db_path = command_database(record);
-  notes += rage.db_path.empty() ? "database: none (it no longer exists, or the command had none)\n"
-                                : "database: " + rage.db_path + " (bundled as a redacted copy)\n";
+  for (const std::string& inc : plan.included) {
+    std::string text, error;
+    if (!read_included(inc, options.max_input_bytes, text, error)) {
+      remove_cut_dir();
+      RageResult failed;
+      failed.error = "--include " + error;
+      return failed;
+    }
+    std::string name = fs::path(inc).filename().string();
+    redactor.redact_file_name(name, counts);
+    redactor.redact_text(text, counts);
+    notes += "included with --include: " + inc + " as extra/" + name + "\n";
+    rage.extra_files.emplace_back("extra/" + name, std::move(text));
+  }
+  rage.db_path = plan.database;
+  notes += rage.db_path.empty()
+               ? "database: not the command's (it no longer exists, the command had "
+                 "none, or it holds files left out); ingested from the bundled "
+                 "logs when there are any\n"
+               : "database: " + rage.db_path + " (bundled as a redacted copy)\n";
   notes += record.report.empty() ? "report: none written by the command\n"
                                  : "report: the command wrote " + record.report +
                                        "; the bundle's report/ is written from the bundled "
@@ -186,7 +351,23 @@ RageResult write_command_bundle(const CommandBundleOptions& options) {
       rage.run.end = std::max(rage.run.end, f.end);
     }
   }
-  std::string json = command_record_json(record);
+  CommandRecord shown = record;
+  shown.argv = redacted_command_line(record.argv, redactor, counts);
+  // A value the command line held as a secret may come back elsewhere in the record, where no
+  // rule sees it as one: CLI11 lists unexpected arguments in its own order ("not expected:
+  // --api-key -p --password X Y"), a program echoes its flags. Each such value goes everywhere.
+  for (size_t i = 0; i < record.argv.size(); ++i) {
+    const std::string& value = record.argv[i];
+    if (shown.argv[i] == value || value.size() < 4) continue;
+    std::string marker = "<redacted:" + std::string(to_string(SecretKind::kSecretOption)) + ">";
+    for (std::string* text : {&shown.stderr_tail, &shown.cwd, &shown.report, &shown.database}) {
+      for (size_t at = text->find(value); at != std::string::npos; at = text->find(value, at)) {
+        text->replace(at, value.size(), marker);
+        at += marker.size();
+      }
+    }
+  }
+  std::string json = command_record_json(shown);
   redactor.redact_text(json, counts);
   redactor.redact_text(notes, counts);
   rage.extra_files.emplace_back("command.json", json);

@@ -71,6 +71,43 @@ std::string probe_problem(const ProbeResult& r, double timeout, const std::strin
          (r.output.empty() ? "" : ": " + last_line(r.output));
 }
 
+// env.txt is one `key: value` or `NAME=value` a line, read by people and by scripts: a value
+// holding a newline could forge lines of its own (a fake `TORCH_VERSION=` or a whole section),
+// and raw control bytes (ESC) would drive the terminal of whoever cats the file. So every
+// control byte and the backslash are written as C escapes (\n, \r, \t, \\, \xHH).
+std::string escaped_env_text(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    unsigned char u = static_cast<unsigned char>(c);
+    switch (c) {
+      case '\\':
+        out += "\\\\";
+        continue;
+      case '\n':
+        out += "\\n";
+        continue;
+      case '\r':
+        out += "\\r";
+        continue;
+      case '\t':
+        out += "\\t";
+        continue;
+      default:
+        break;
+    }
+    if (u < 0x20 || u == 0x7f) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 bool is_relevant_env_name(std::string_view name) {
@@ -95,11 +132,10 @@ std::string describe_environment(const EnvironmentOptions& options, Redactor& re
                                  RedactionCounts& counts) {
   std::string out;
   auto line = [&](std::string_view key, std::string value) {
-    redactor.redact_line(value, counts);
-    redactor.end_block();
-    out.append(key);
+    redactor.redact_text(value, counts);  // a value with newlines: each line as a line
+    out.append(escaped_env_text(key));
     out += ": ";
-    out += value;
+    out += escaped_env_text(value);
     out += '\n';
   };
   out += "# tlscope rage: environment\n\n[tlscope]\n";
@@ -177,17 +213,22 @@ std::string describe_environment(const EnvironmentOptions& options, Redactor& re
       "redacted\n";
   for (auto& [name, value] : vars) {
     if (!is_relevant_env_name(name)) continue;
-    std::string v = value;
+    std::string v;
     if (is_secret_env_name(name)) {
       counts.add(SecretKind::kSecretEnvVar);
       v = "<redacted:" + std::string(to_string(SecretKind::kSecretEnvVar)) + ">";
     } else {
-      redactor.redact_line(v, counts);
-      redactor.end_block();
+      // Redacted with its name in front, so the rules that read `NAME=value` see both
+      // (MASTER_ADDR=user:password@host, a secret-named suffix the env rule does not know).
+      std::string assignment = name + "=" + value;
+      redactor.redact_text(assignment, counts);
+      v = assignment.compare(0, name.size() + 1, name + "=") == 0
+              ? assignment.substr(name.size() + 1)
+              : "<redacted:" + std::string(to_string(SecretKind::kSecretEnvVar)) + ">";
     }
-    out += name;
+    out += escaped_env_text(name);
     out += '=';
-    out += v;
+    out += escaped_env_text(v);
     out += '\n';
   }
   return out;

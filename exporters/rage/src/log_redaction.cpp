@@ -174,9 +174,19 @@ class LogCopy {
     if (!line.empty()) {
       // Any other non-blank line ends the previous record (tlparse drops blank lines anywhere).
       if (!finish_payload()) return false;
-      redactor_.end_block();
-      if (redact_record_line(line)) note(before);
-      redactor_.end_block();  // a key block cannot run from a header into the next lines
+      std::optional<parser::GlogLine> glog = parser::parse_glog_header(line);
+      if (glog) {
+        stray_ = false;
+        redactor_.end_block();
+        if (redactor_.redact_record(line, glog->envelope_offset, result_.counts)) note(before);
+        redactor_.end_block();  // a key block cannot run from a header into the next lines
+      } else {
+        // A line that is no record (a stray print, a key pasted into the log) is plain text, and
+        // a key block it opens runs on over the stray lines after it, up to the next record.
+        if (!stray_) redactor_.end_block();
+        stray_ = true;
+        if (redactor_.redact_line(line, result_.counts)) note(before);
+      }
       size_t at = line.find(kHasPayload);
       if (at != std::string::npos && is_hex32(line, at + kHasPayload.size())) {
         payload_ = OpenPayload{};
@@ -186,13 +196,6 @@ class LogCopy {
       }
     }
     return emit(line) && (!newline || emit("\n"));
-  }
-
-  // The glog prefix keeps its grammar (`path:line]`, so no ':' in a replacement there); the
-  // envelope after it is JSON text. One pass over the line either way.
-  bool redact_record_line(std::string& line) {
-    std::optional<parser::GlogLine> glog = parser::parse_glog_header(line);
-    return redactor_.redact_record(line, glog ? glog->envelope_offset : 0, result_.counts);
   }
 
   bool finish_payload() {
@@ -221,7 +224,8 @@ class LogCopy {
   gzFile in_ = nullptr;
   std::FILE* out_ = nullptr;
   OpenPayload payload_;
-  std::string text_;  // the current payload line without its TAB (reused: no allocation per line)
+  bool stray_ = false;  // the last non-payload line was no record
+  std::string text_;    // the current payload line without its TAB (reused: no allocation per line)
 };
 
 }  // namespace

@@ -16,9 +16,6 @@ namespace {
 bool is_alnum(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
-bool is_word(char c) {
-  return is_alnum(c) || c == '_';
-}
 bool is_path_char(char c) {
   return is_alnum(c) || c == '.' || c == '_' || c == '-';
 }
@@ -60,15 +57,27 @@ const std::array<uint32_t, 256>& rule_table() {
   return table;
 }
 
-// `line` with JSON's \uXXXX (ASCII) and \/ escapes decoded; from[k] is where decoded byte k
-// starts in `line` (from[size] == line.size()). False when the line has no such escape.
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// The printable ASCII byte a URL escape (%XX) at `i` stands for, or -1.
+int url_escape_at(std::string_view line, size_t i) {
+  if (line[i] != '%' || i + 2 >= line.size()) return -1;
+  int a = hex_digit(line[i + 1]), b = hex_digit(line[i + 2]);
+  if (a < 0 || b < 0) return -1;
+  int v = a * 16 + b;
+  return v >= 0x20 && v < 0x7f ? v : -1;
+}
+
+// `line` with JSON's \uXXXX (ASCII) and \/ escapes and URL escapes (%5F, %3D) decoded; from[k]
+// is where decoded byte k starts in `line` (from[size] == line.size()). False when the line has
+// no such escape.
 bool decode_json_escapes(std::string_view line, std::string& text, std::vector<size_t>& from) {
-  auto hex = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  };
+  auto hex = hex_digit;
   size_t first = line.find('\\');
   bool any = false;
   for (size_t i = first; i != std::string_view::npos && i + 1 < line.size();
@@ -78,11 +87,18 @@ bool decode_json_escapes(std::string_view line, std::string& text, std::vector<s
       break;
     }
   }
+  for (size_t i = line.find('%'); !any && i != std::string_view::npos; i = line.find('%', i + 1))
+    any = url_escape_at(line, i) >= 0;
   if (!any) return false;
   text.clear();
   from.clear();
   for (size_t i = 0; i < line.size();) {
     from.push_back(i);
+    if (int v = url_escape_at(line, i); v >= 0) {
+      text += static_cast<char>(v);
+      i += 3;
+      continue;
+    }
     if (line[i] == '\\' && i + 1 < line.size()) {
       if (line[i + 1] == '/') {
         text += '/';
@@ -247,11 +263,13 @@ bool Redactor::redact_tokens(std::string& line, RedactionCounts& counts, size_t 
     while (i < n && table[static_cast<unsigned char>(p[i])] == 0) ++i;
     if (i == n) break;
     uint32_t candidates = table[static_cast<unsigned char>(p[i])];
-    bool after_word = i > 0 && is_word(p[i - 1]);
+    bool after_alnum = i > 0 && is_alnum(p[i - 1]);
+    bool after_word = after_alnum || (i > 0 && p[i - 1] == '_');
     bool matched = false;
     for (; candidates; candidates &= candidates - 1) {
       const RedactionRule& rule = rules[__builtin_ctz(candidates)];
-      if (rule.word_start && after_word) continue;
+      if (rule.start == RuleStart::kWord && after_word) continue;
+      if (rule.start == RuleStart::kToken && after_alnum) continue;
       SecretMatch m;
       if (!rule.match(s, i, m)) continue;
       if (m.continues) {
@@ -328,7 +346,14 @@ bool Redactor::redact_record(std::string& line, size_t header_end, RedactionCoun
   // A record line starts a record: nothing from the previous one continues into it, and what
   // its envelope leaves open ends with it (the caller calls end_block() after).
   end_block();
-  bool changed = redact_tokens(line, counts, header_end);
+  bool changed = false;
+  // A key block on a record line itself (an envelope's JSON string with escaped newlines, or a
+  // line that is not a record at all): the same rule as on payload lines.
+  if (line.find(kBegin) != std::string::npos) {
+    changed |= redact_private_key(line, counts);
+    if (in_private_key_) end_block();  // a record line never opens a block for the next one
+  }
+  changed |= redact_tokens(line, counts, header_end);
   if (options_.redact_paths) changed |= redact_paths(line, counts);
   return changed;
 }

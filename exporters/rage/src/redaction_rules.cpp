@@ -137,6 +137,8 @@ bool value_at(std::string_view s, size_t at, SecretMatch& m, SecretKind kind, bo
   return true;
 }
 
+bool equals_nocase(std::string_view word, std::string_view lower_literal);
+
 // --- token shapes -------------------------------------------------------------------------------
 
 bool match_github(std::string_view s, size_t i, SecretMatch& m) {
@@ -225,6 +227,57 @@ bool match_basic(std::string_view s, size_t i, SecretMatch& m) {
   return m = {tok, end, SecretKind::kBasicAuth}, true;
 }
 
+bool is_token_char(char c) {
+  return is_alnum(c) || c == '_' || c == '-';
+}
+
+// A fixed prefix and then at least `min` (at most `max`, 0 = any) characters of `body`.
+template <typename Pred>
+bool prefixed_token(std::string_view s, size_t i, std::string_view prefix, size_t min, size_t max,
+                    Pred body, SecretKind kind, SecretMatch& m) {
+  if (!starts_with(s, i, prefix)) return false;
+  size_t end = run_end(s, i + prefix.size(), body);
+  size_t n = end - i - prefix.size();
+  if (n < min || (max && n > max)) return false;
+  m = {i, end, kind};
+  return true;
+}
+
+bool match_google(std::string_view s, size_t i, SecretMatch& m) {
+  return prefixed_token(
+             s, i, "ya29.", 20, 0, [](char c) { return is_token_char(c) || c == '.'; },
+             SecretKind::kGoogleToken, m) ||
+         prefixed_token(s, i, "AIza", 35, 35, is_token_char, SecretKind::kGoogleToken, m);
+}
+
+bool match_gitlab(std::string_view s, size_t i, SecretMatch& m) {
+  return prefixed_token(s, i, "glpat-", 20, 0, is_token_char, SecretKind::kGitlabToken, m);
+}
+
+bool match_npm(std::string_view s, size_t i, SecretMatch& m) {
+  return prefixed_token(s, i, "npm_", 36, 36, is_alnum, SecretKind::kNpmToken, m);
+}
+
+bool match_stripe(std::string_view s, size_t i, SecretMatch& m) {
+  for (std::string_view p : {"sk_live_", "sk_test_", "rk_live_", "rk_test_"})
+    if (prefixed_token(s, i, p, 16, 0, is_alnum, SecretKind::kStripeKey, m)) return true;
+  return false;
+}
+
+// header.payload.signature, each base64url; the header and payload are JSON objects, so both
+// start with "eyJ" ('{"').
+bool match_jwt(std::string_view s, size_t i, SecretMatch& m) {
+  if (!starts_with(s, i, "eyJ")) return false;
+  auto b64url = [](char c) { return is_alnum(c) || c == '_' || c == '-'; };
+  size_t head = run_end(s, i + 3, b64url);
+  if (head - i < 13 || head >= s.size() || s[head] != '.') return false;
+  size_t body = run_end(s, head + 1, b64url);
+  if (body - head - 1 < 4 || body >= s.size() || s[body] != '.') return false;
+  size_t end = run_end(s, body + 1, b64url);
+  m = {i, end, SecretKind::kJwt};
+  return true;
+}
+
 // --- structure: URLs, fields, assignments -------------------------------------------------------
 
 // "scheme://user:password@host": the user info (with the ':') is the secret.
@@ -272,6 +325,33 @@ bool match_secret_field(std::string_view s, size_t colon, SecretMatch& m) {
   return quoted && value_at(s, v, m, SecretKind::kSecretField, false);
 }
 
+// The signature of a signed URL (`...?sv=2022&sig=abc%2Bdef&se=...`): up to the next `&`.
+bool match_sas_signature(std::string_view s, size_t at, SecretMatch& m) {
+  size_t end = run_end(s, at, [](char c) {
+    return c != '&' && c != '"' && c != '\'' && c != '\\' && c != '#' && !is_space(c) && c != '<' &&
+           c != '>';
+  });
+  if (end - at < 8 || already_redacted(s, at)) return false;
+  m = {at, end, SecretKind::kSasSignature};
+  return true;
+}
+
+// `user:password@host` as a bare value with no scheme (MASTER_ADDR=user:pw@host): the user info.
+bool match_userinfo_value(std::string_view s, size_t at, SecretMatch& m) {
+  size_t end = bare_end(s, at);
+  std::string_view v = s.substr(at, end - at);
+  size_t amp = v.find('@');
+  if (amp == std::string_view::npos || amp == 0) return false;
+  std::string_view info = v.substr(0, amp);
+  size_t colon = info.find(':');
+  if (colon == std::string_view::npos || colon == 0 || colon + 1 == info.size() ||
+      info.find('/') != std::string_view::npos || already_redacted(info, 0) ||
+      already_redacted(info, colon + 1))
+    return false;
+  m = {at, at + amp, SecretKind::kUrlCredentials};
+  return true;
+}
+
 // NAME=value, name = value, --flag=value: the name says "secret" (upper-case names and flags by
 // the words they contain, others by their words); the value, quoted or bare, is replaced.
 bool match_assignment(std::string_view s, size_t eq, SecretMatch& m) {
@@ -284,6 +364,9 @@ bool match_assignment(std::string_view s, size_t eq, SecretMatch& m) {
   while (name > 0 && (is_word(s[name - 1]) || s[name - 1] == '-')) --name;
   if (name == name_end) return false;
   std::string_view raw = s.substr(name, name_end - name);
+  if (equals_nocase(raw, "sig") && name_end == eq &&
+      (name == 0 || s[name - 1] == '?' || s[name - 1] == '&' || is_space(s[name - 1])))
+    return match_sas_signature(s, eq + 1, m);
   bool flag = raw[0] == '-';
   bool has_lower = std::any_of(raw.begin(), raw.end(), is_lower);
   bool secret;
@@ -294,12 +377,169 @@ bool match_assignment(std::string_view s, size_t eq, SecretMatch& m) {
   } else {
     secret = is_secret_word_name(raw);
   }
-  if (!secret) return false;
+  if (!secret) return match_userinfo_value(s, eq + 1, m);
   if (rest_is_blank(s, eq + 1))
     return m = {eq + 1, eq + 1, SecretKind::kSecretAssignment, true}, true;
   // Code such as `num_tokens=16` or `token = None` keeps its literals; upper-case NAME=1234 is a
   // real setting and is redacted.
   return value_at(s, eq + 1, m, SecretKind::kSecretAssignment, !has_lower || flag);
+}
+
+// Header names whose whole value is a credential.
+bool is_secret_header_name(std::string_view name) {
+  static constexpr std::string_view kHeaders[] = {
+      "cookie",         "set-cookie",          "x-api-key",     "api-key",
+      "x-auth-token",   "private-token",       "authorization", "proxy-authorization",
+      "x-goog-api-key", "x-amz-security-token"};
+  for (auto h : kHeaders)
+    if (equals_nocase(name, h)) return true;
+  return false;
+}
+
+// A type in an annotation (`token: str`), which is code, not a value.
+bool is_type_name(std::string_view v) {
+  static constexpr std::string_view kTypes[] = {"str",  "int",    "float",       "bool",  "bytes",
+                                                "Any",  "dict",   "list",        "tuple", "object",
+                                                "None", "Tensor", "torch.Tensor"};
+  for (auto t : kTypes)
+    if (v == t) return true;
+  return false;
+}
+
+// `Cookie: a=b; c=d`, `X-Api-Key: k`, `password: hunter2`: a header or secret-named key, a ':' and
+// a space. The key is bare (`"password": "..."` is secret_field's) or, for a header, quoted with
+// a quoted value (`{'Cookie': '...'}`). A header's value runs to the end of the line or of the
+// string it is in; a secret-named key's value is one word or a quoted string.
+bool match_colon_value(std::string_view s, size_t colon, SecretMatch& m) {
+  if (colon + 1 < s.size() && !is_space(s[colon + 1])) return false;  // URLs, ports, a:b
+  size_t key_end = colon;
+  char key_quote = 0;
+  if (key_end > 0 && (s[key_end - 1] == '"' || s[key_end - 1] == '\'')) key_quote = s[--key_end];
+  size_t key = key_end;
+  while (key > 0 && (is_word(s[key - 1]) || s[key - 1] == '-')) --key;
+  if (key == key_end) return false;
+  if (key_quote && (key == 0 || s[key - 1] != key_quote)) return false;
+  std::string_view name = s.substr(key, key_end - key);
+  size_t v = run_end(s, colon + 1, is_space);
+  if (v >= s.size()) return false;
+  if (is_secret_header_name(name)) {
+    if (starts_with_nocase(name, 0, "authorization") || starts_with_nocase(name, 0, "proxy-")) {
+      size_t w = v + (s[v] == '"' || s[v] == '\'');  // the scheme, inside a quoted value too
+      if (starts_with_nocase(s, w, "bearer") || starts_with_nocase(s, w, "basic")) return false;
+    }
+    if (already_redacted(s, v)) return false;
+    if (key_quote || s[v] == '"' || s[v] == '\'')
+      return value_at(s, v, m, SecretKind::kSecretHeader, true);
+    size_t end = v;
+    while (end < s.size() && s[end] != '"' && s[end] != '\'' && s[end] != '\\') ++end;
+    while (end > v && is_space(s[end - 1])) --end;
+    if (end == v) return false;
+    m = {v, end, SecretKind::kSecretHeader};
+    return true;
+  }
+  if (key_quote) return false;  // a quoted secret key is secret_field's
+  std::string upper_name;
+  for (char c : name) upper_name += c == '-' ? '_' : upper(c);
+  bool lower_case = std::any_of(name.begin(), name.end(), is_lower);
+  if (!(lower_case ? is_secret_word_name(name) : contains_secret_word(upper_name, false)))
+    return false;
+  if (!value_at(s, v, m, SecretKind::kSecretAssignment, false)) return false;
+  return !is_type_name(s.substr(m.begin, m.end - m.begin));
+}
+
+// `--password X`, `--api-key X`, `-p X`: a secret-named option, a space and its value; also the
+// argument-list form `'--password', 'X'`. `-p` (mysql, psql, sshpass) takes no path, number or
+// option, so `mkdir -p /tmp/x` and `-p 8080` stay.
+bool match_secret_option(std::string_view s, size_t i, SecretMatch& m) {
+  bool two = starts_with(s, i, "--");
+  size_t name = i + (two ? 2 : 1);
+  size_t name_end = run_end(s, name, [](char c) { return is_alnum(c) || c == '-' || c == '_'; });
+  if (name_end == name) return false;
+  std::string_view n = s.substr(name, name_end - name);
+  if (two) {
+    std::string upper_name;
+    for (char c : n) upper_name += c == '-' ? '_' : upper(c);
+    if (!contains_secret_word(upper_name, false) && !is_secret_word_name(n)) return false;
+  } else if (n != "p") {
+    return false;
+  }
+  size_t v = name_end;
+  if (v < s.size() && (s[v] == '"' || s[v] == '\'')) {  // '--password', 'X'
+    char q = s[v];
+    v = run_end(s, v + 1, is_space);
+    if (v >= s.size() || s[v] != ',') return false;
+    v = run_end(s, v + 1, is_space);
+    if (v >= s.size() || s[v] != q) return false;
+  } else {
+    if (v >= s.size() || !is_space(s[v])) return false;
+    v = run_end(s, v, is_space);
+  }
+  if (v >= s.size() || s[v] == '-' || s[v] == '/' || s[v] == '.' || s[v] == '~') return false;
+  if (!value_at(s, v, m, SecretKind::kSecretOption, false)) return false;
+  return true;
+}
+
+// netrc: `machine host login user password secret` (also `passwd`), the value after the word.
+bool match_netrc_password(std::string_view s, size_t i, SecretMatch& m) {
+  size_t after;
+  if (starts_with(s, i, "password"))
+    after = i + 8;
+  else if (starts_with(s, i, "passwd"))
+    after = i + 6;
+  else
+    return false;
+  if (after >= s.size() || !is_space(s[after])) return false;
+  std::string_view before = s.substr(0, i);
+  if (before.find("machine ") == std::string_view::npos &&
+      before.find("login ") == std::string_view::npos)
+    return false;
+  size_t v = run_end(s, after, is_space);
+  size_t end = bare_end(s, v);
+  if (end == v || already_redacted(s, v)) return false;
+  m = {v, end, SecretKind::kSecretOption};
+  return true;
+}
+
+int base64_value(char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == '+' || c == '-') return 62;
+  if (c == '/' || c == '_') return 63;
+  return -1;
+}
+
+bool match_token_shape(std::string_view s, size_t i, SecretMatch& m);
+
+// A base64 run that decodes to text holding a token shape or a private key (`Z2hwX...` is
+// `ghp_...`). Tried only where the encoding of a known prefix can start (the rule's triggers);
+// the whole run is the secret.
+bool match_encoded(std::string_view s, size_t i, SecretMatch& m) {
+  size_t end = run_end(s, i, [](char c) { return base64_value(c) >= 0; });
+  if (end - i < 16) return false;
+  std::string decoded;
+  decoded.reserve((end - i) * 3 / 4);
+  uint32_t bits = 0;
+  int have = 0;
+  for (size_t k = i; k < end; ++k) {
+    bits = (bits << 6) | static_cast<uint32_t>(base64_value(s[k]));
+    have += 6;
+    if (have >= 8) {
+      have -= 8;
+      decoded += static_cast<char>((bits >> have) & 0xff);
+    }
+  }
+  size_t tail = run_end(s, end, [](char c) { return c == '='; });
+  if (decoded.find("-----BEGIN ") != std::string::npos &&
+      decoded.find("PRIVATE KEY") != std::string::npos)
+    return m = {i, tail, SecretKind::kEncodedSecret}, true;
+  SecretMatch inner;
+  for (size_t k = 0; k < decoded.size(); ++k) {
+    if (k > 0 && is_alnum(decoded[k - 1])) continue;
+    if (match_token_shape(decoded, k, inner))
+      return m = {i, tail, SecretKind::kEncodedSecret}, true;
+  }
+  return false;
 }
 
 // Words of a name, as views of it: split at anything but a letter or digit, and at lower-to-upper
@@ -321,19 +561,63 @@ bool equals_nocase(std::string_view word, std::string_view lower_literal) {
 }
 
 // Private key blocks (which span lines), env.txt names and paths (which rewrite whole lines) are
-// handled around the byte scan in redaction.cpp and environment.cpp.
-constexpr std::array<RedactionRule, 10> kRules = {{
-    {SecretKind::kGithubToken, "g", true, match_github},
-    {SecretKind::kHuggingFaceToken, "h", true, match_huggingface},
-    {SecretKind::kAwsAccessKey, "A", true, match_aws_access_key},
-    {SecretKind::kSlackToken, "x", true, match_slack},
-    {SecretKind::kOpenAiKey, "s", true, match_openai},
-    {SecretKind::kBearerToken, "Bb", true, match_bearer},
-    {SecretKind::kBasicAuth, "Bb", true, match_basic},
-    {SecretKind::kUrlCredentials, ":", false, match_url_credentials},
-    {SecretKind::kSecretField, ":", false, match_secret_field},
-    {SecretKind::kSecretAssignment, "=", false, match_assignment},
+// handled around the byte scan in redaction.cpp and environment.cpp. Each row carries its test
+// case (a line, and the secret in it that must go), checked by tests/rage/redaction_rules_test.cpp.
+constexpr std::array<RedactionRule, 20> kRules = {{
+    {SecretKind::kGithubToken, "g", RuleStart::kToken, match_github,
+     "push run_ghp_0123456789abcdefghijABCDEFGHIJ.log", "ghp_0123456789abcdefghijABCDEFGHIJ"},
+    {SecretKind::kHuggingFaceToken, "h", RuleStart::kToken, match_huggingface,
+     "login hf_abcdefghijklmnopqrstuvwxyzABCDEF12", "hf_abcdefghijklmnopqrstuvwxyzABCDEF12"},
+    {SecretKind::kAwsAccessKey, "A", RuleStart::kToken, match_aws_access_key,
+     "key AKIAIOSFODNN7EXAMPLE used", "AKIAIOSFODNN7EXAMPLE"},
+    {SecretKind::kSlackToken, "x", RuleStart::kToken, match_slack,
+     "post xoxb-123456789012-abcdefghij", "xoxb-123456789012-abcdefghij"},
+    {SecretKind::kOpenAiKey, "s", RuleStart::kToken, match_openai,
+     "use sk-proj1234567890abcdefghijk", "sk-proj1234567890abcdefghijk"},
+    {SecretKind::kGoogleToken, "yA", RuleStart::kToken, match_google,
+     "oauth ya29.a0AfH6SMBx3kLq9Zt7Wm2pQ_rS-uVw", "ya29.a0AfH6SMBx3kLq9Zt7Wm2pQ_rS-uVw"},
+    {SecretKind::kGitlabToken, "g", RuleStart::kToken, match_gitlab,
+     "clone with glpat-xY7zK9mN2pQ4rS6tU8vW", "glpat-xY7zK9mN2pQ4rS6tU8vW"},
+    {SecretKind::kNpmToken, "n", RuleStart::kToken, match_npm,
+     "//registry/:_authToken npm_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8",
+     "npm_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"},
+    {SecretKind::kStripeKey, "sr", RuleStart::kToken, match_stripe,
+     "stripe sk_live_4eC39HqLyjWDarjtT1zdp7dc", "sk_live_4eC39HqLyjWDarjtT1zdp7dc"},
+    {SecretKind::kJwt, "e", RuleStart::kToken, match_jwt,
+     "session eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.SflKxwRJSMeKKF2QT4fwpM",
+     "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.SflKxwRJSMeKKF2QT4fwpM"},
+    {SecretKind::kEncodedSecret, "ZaQecbL", RuleStart::kToken, match_encoded,
+     "blob Z2hwXzAxMjM0NTY3ODlhYmNkZWZnaGlqQUJDREVGR0hJSg== end",
+     "Z2hwXzAxMjM0NTY3ODlhYmNkZWZnaGlqQUJDREVGR0hJSg=="},
+    {SecretKind::kBearerToken, "Bb", RuleStart::kWord, match_bearer,
+     "Authorization: Bearer abcdef123456", "abcdef123456"},
+    {SecretKind::kBasicAuth, "Bb", RuleStart::kWord, match_basic,
+     "Authorization: Basic dXNlcjpwYXNzd29yZA==", "dXNlcjpwYXNzd29yZA=="},
+    {SecretKind::kSecretOption, "-", RuleStart::kWord, match_secret_option,
+     "train.py --api-key k3yV4lue99 -p hunter2pw", "k3yV4lue99"},
+    {SecretKind::kSecretOption, "p", RuleStart::kWord, match_netrc_password,
+     "machine example.com login alice password n3trcPw", "n3trcPw"},
+    {SecretKind::kUrlCredentials, ":", RuleStart::kAnywhere, match_url_credentials,
+     "fetch https://alice:pw12345@example.com/x", "alice:pw12345"},
+    {SecretKind::kSecretField, ":", RuleStart::kAnywhere, match_secret_field,
+     R"({"api_key": "q8Jd0s9f7KqLm2Zx"})", "q8Jd0s9f7KqLm2Zx"},
+    {SecretKind::kSecretHeader, ":", RuleStart::kAnywhere, match_colon_value,
+     "Cookie: session=abc123; csrftoken=xyz789", "session=abc123; csrftoken=xyz789"},
+    {SecretKind::kSecretAssignment, "=", RuleStart::kAnywhere, match_assignment,
+     "MASTER_ADDR=alice:pw9876@node1 NCCL_IB_PWD=ibpw4321", "ibpw4321"},
+    // Found through match_assignment (`sig` is the name before '='); the row carries its case.
+    {SecretKind::kSasSignature, "", RuleStart::kAnywhere, match_sas_signature,
+     "https://acct.blob.core.windows.net/c?sv=2022&sig=AbC%2BdEf123%3D&se=1", "AbC%2BdEf123%3D"},
 }};
+
+// The token shapes alone, for what base64 decodes to.
+bool match_token_shape(std::string_view s, size_t i, SecretMatch& m) {
+  for (const RedactionRule& r : kRules) {
+    if (r.start != RuleStart::kToken || r.match == match_encoded) continue;
+    if (r.triggers.find(s[i]) != std::string_view::npos && r.match(s, i, m)) return true;
+  }
+  return false;
+}
 
 }  // namespace
 
@@ -392,9 +676,9 @@ bool is_secret_word_name(std::string_view name) {
 }
 
 bool contains_secret_word(std::string_view upper_name, bool env_words) {
-  static constexpr std::string_view kWords[] = {"TOKEN",      "SECRET",      "PASSWORD",
-                                                "PASSWD",     "API_KEY",     "APIKEY",
-                                                "ACCESS_KEY", "PRIVATE_KEY", "CREDENTIAL"};
+  static constexpr std::string_view kWords[] = {"TOKEN",      "SECRET", "PASSWORD",   "PASSWD",
+                                                "API_KEY",    "APIKEY", "ACCESS_KEY", "PRIVATE_KEY",
+                                                "CREDENTIAL", "_PWD"};
   static constexpr std::string_view kEnvOnly[] = {"KEY",     "AUTH",    "COOKIE",
                                                   "SESSION", "PRIVATE", "PASS"};
   for (auto w : kWords)

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string_view>
 
@@ -24,11 +25,19 @@ struct SecretMatch {
 
 using SecretMatcher = bool (*)(std::string_view line, size_t at, SecretMatch& m);
 
+// Where a rule may start: anywhere, after a byte that is not a letter, digit or '_' (a word
+// start), or after one that is not a letter or digit (a token shape may follow '_', as in a file
+// name `trace_ghp_...`).
+enum class RuleStart : uint8_t { kAnywhere, kWord, kToken };
+
 struct RedactionRule {
   SecretKind kind;
   std::string_view triggers;  // bytes at which `match` is tried
-  bool word_start;            // only where the byte before is not a letter, digit or '_'
+  RuleStart start;
   SecretMatcher match;
+  // The rule's test case: a line holding a secret this rule (and only it) finds, and that secret.
+  // tests/rage/redaction_rules_test.cpp checks every row.
+  std::string_view example, secret;
 };
 
 // Every rule, in the order they are tried at a byte.

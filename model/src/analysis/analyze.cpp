@@ -31,9 +31,12 @@ void input_name_function(sqlite3_context* ctx, int, sqlite3_value** argv) {
 // What the analysis covered: the files as they were (their event counts and completion). A front
 // end compares it with `files` to tell an analysis that no longer describes the whole database
 // (a later `ingest --no-analyze`, a replaced or still-incomplete file) from a current one.
+// Keyed by file_id: front ends look each file up in it (a table without a key made that a scan
+// per file, quadratic in the file count).
 constexpr const char* kRecordCoverage =
     "DROP TABLE IF EXISTS analysis_files;"
-    "CREATE TABLE analysis_files AS SELECT id AS file_id, events, completed FROM files;";
+    "CREATE TABLE analysis_files(file_id INTEGER PRIMARY KEY, events INTEGER, completed INTEGER);"
+    "INSERT INTO analysis_files SELECT id, events, completed FROM files;";
 
 constexpr const char* kRequiredTables[] = {
     "files",           "events",           "payloads",        "stack_frames", "compilation_metrics",
@@ -60,6 +63,7 @@ constexpr const char* kRequiredTables[] = {
 //   symbolic_shapes    ingest                                  -> shape_*, export_issues [beside]
 //   phase_tree         ingest (chromium_events, a view)        -> compile_phase_tree
 //   vllm               ingest                                  -> vllm_*                [beside]
+//   run_environment    ingest                                  -> run_info, run_config  [beside]
 //   findings           every table above                       -> findings
 //
 // The passes marked beside read nothing another pass writes, so on a large database they run on
@@ -89,6 +93,7 @@ constexpr Pass kPasses[] = {
     {"symbolic_shapes", build_symbolic_shapes, true},
     {"phase_tree", build_phase_tree, false},
     {"vllm", build_vllm, true},
+    {"run_environment", build_run_environment, true},
     {"findings", build_findings, false},
 };
 constexpr size_t kPassCount = sizeof kPasses / sizeof kPasses[0];

@@ -34,6 +34,7 @@ void build_provenance(sqlite3* db);         // provenance_* (pre/post-grad nodes
 void build_symbolic_shapes(sqlite3* db);    // shape_symbols, _specializations, _guards, ...
 void build_phase_tree(sqlite3* db);       // compile_phase_tree (chromium spans nested)
 void build_vllm(sqlite3* db);             // vllm_config, _piecewise, _artifacts, _post_grad_passes
+void build_run_environment(sqlite3* db);    // run_info, run_config (PyTorch version, config)
 void build_findings(sqlite3* db);           // findings, from all of the above
 
 // The part of build_findings that lives beside the collective analysis.

@@ -14,7 +14,9 @@ class Truth {
   // compiled_graphs (per graph with collectives: their ops and the estimated runtime),
   // provenance, specializations, autotuning (kernels + link per compile), runtime (runtime
   // metrics), vllm_config (the config logged), vllm_piecewise (each piecewise compile), vllm_passes
-  // (each post-grad pass run with the lines it removed and added)
+  // (each post-grad pass run with the lines it removed and added), environment (the torch version
+  // and commit the logs carry), config (per rank: the dynamo config values its first
+  // compilation_metrics carries)
   void add(const std::string& section, Json entry);
   size_t count(const std::string& section) const;
   // Writes {"scenario","ranks","seed","steps", sections...} to path; throws on I/O failure.
@@ -30,7 +32,8 @@ class Truth {
                             {"provenance", Json::array()},   {"specializations", Json::array()},
                             {"autotuning", Json::array()},   {"runtime", Json::array()},
                             {"vllm_config", Json::array()},  {"vllm_piecewise", Json::array()},
-                            {"vllm_passes", Json::array()}};
+                            {"vllm_passes", Json::array()},  {"environment", Json::array()},
+                            {"config", Json::array()}};
 };
 
 }  // namespace tlrt

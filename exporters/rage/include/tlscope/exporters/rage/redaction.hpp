@@ -31,16 +31,39 @@ namespace tlscope::exporters::rage {
   X(kPrivateKey, "private_key", "the block",                                                      \
     "a `-----BEGIN ... PRIVATE KEY-----` block to its `END` line, across payload lines")          \
   X(kUrlCredentials, "url_credentials", "`user:password`",                                        \
-    "`user:password` in `scheme://user:password@host`")                                           \
+    "`user:password` in `scheme://user:password@host`, and in `user:password@host` as the value " \
+    "of `NAME=` (`MASTER_ADDR=user:pw@host`)")                                                    \
   X(kSecretField, "secret_field", "the string value",                                             \
     "the quoted value of a JSON or dict key that names a secret: `\"api_key\": \"...\"`, "        \
     "`'token': '...'`, `\\\"password\\\": \\\"...\\\"` inside a JSON string")                     \
   X(kSecretAssignment, "secret_assignment", "the value",                                          \
-    "the value in `NAME=value`, `name = value` or `--flag=value` (quoted or not) whose name "     \
-    "names a secret (below); `num_tokens=16` and numbers, `None`, `True`, `False` are left")      \
+    "the value in `NAME=value`, `name = value`, `--flag=value` or `name: value` (quoted or not) " \
+    "whose name names a secret (below); `num_tokens=16` and numbers, `None`, `True`, `False` "    \
+    "and type names (`token: str`) are left")                                                     \
   X(kSecretEnvVar, "secret_env_var", "the value",                                                 \
     "env.txt: a variable whose name contains TOKEN, SECRET, PASS, KEY, CREDENTIAL, AUTH, "        \
-    "COOKIE, SESSION or PRIVATE keeps its name only")                                             \
+    "COOKIE, SESSION, PRIVATE or _PWD keeps its name only")                                       \
+  X(kGoogleToken, "google_token", "the token",                                                    \
+    "`ya29.` + 20 or more token characters (OAuth); `AIza` + 35 key characters (API key)")        \
+  X(kGitlabToken, "gitlab_token", "the token", "`glpat-` + 20 or more token characters")          \
+  X(kNpmToken, "npm_token", "the token", "`npm_` + 36 letters/digits")                            \
+  X(kStripeKey, "stripe_key", "the key",                                                          \
+    "`sk_live_`, `sk_test_`, `rk_live_`, `rk_test_` + 16 or more letters/digits")                 \
+  X(kJwt, "jwt", "the token",                                                                     \
+    "a bare JSON Web Token: `eyJ` + 10 or more, `.`, 4 or more, `.`, its signature (base64url)")  \
+  X(kSasSignature, "sas_signature", "the signature",                                              \
+    "the value of `sig=` in a URL query (Azure SAS, signed URLs), 8 or more characters")          \
+  X(kSecretHeader, "secret_header", "the value",                                                  \
+    "the value of a `Cookie:`, `Set-Cookie:`, `X-Api-Key:`, `Api-Key:`, `X-Auth-Token:`, "        \
+    "`Private-Token:` or `Authorization:` header (other than Bearer and Basic), to the end of "   \
+    "the line or string")                                                                         \
+  X(kSecretOption, "secret_option", "the value",                                                  \
+    "the value after a secret-named option and a space: `--password X`, `--api-key X`, `-p X` "   \
+    "(not a path, number or option), also as `'--password', 'X'` in an argument list; netrc's "   \
+    "`password X` after `machine` or `login`")                                                    \
+  X(kEncodedSecret, "encoded_secret", "the encoded text",                                         \
+    "a base64 run of 16 or more characters whose decoded text holds one of the token shapes "     \
+    "above or a private key block")                                                               \
   X(kHomeDirectory, "home_directory", "the directory",                                            \
     "with `--redact-paths`: `$HOME` becomes `~`")                                                 \
   X(kUserName, "user_name", "the name",                                                           \

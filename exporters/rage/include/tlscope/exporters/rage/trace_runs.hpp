@@ -43,6 +43,11 @@ struct RunGrouping {
 // to its end). Never fails: a file with no readable header falls back to its modification time.
 TraceFile probe_trace_file(const std::string& path);
 
+// Empty when `path` reads as a TORCH_TRACE log: a regular file (gzipped or not) whose head holds
+// at least one record and whose record lines there are all a glog header and a JSON object. Else
+// why not, naming the path (and line). `rage --command` bundles only files that pass.
+std::string trace_log_problem(const std::string& path);
+
 // Reads the whole file counting records, compiles (compilation_metrics), failed compiles (a
 // non-null fail_type) and graph breaks; also sets the exact end time. False with `error` on I/O
 // failure.
