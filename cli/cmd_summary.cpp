@@ -13,6 +13,7 @@
 #include "input_database.hpp"
 #include "summary_json.hpp"
 #include "terminal_text.hpp"
+#include "tlscope/views/compile_phases.hpp"
 #include "tlscope/views/findings.hpp"
 #include "tlscope/views/ingest_errors.hpp"
 #include "tlscope/views/run_environment.hpp"
@@ -21,6 +22,7 @@
 #include "tlscope/views/summary.hpp"
 #include "tlscope/views/summary_folding.hpp"
 #include "tlscope/views/unknown_records.hpp"
+#include "tlscope/views/vllm.hpp"
 
 namespace tlscope::cli {
 namespace {
@@ -225,6 +227,43 @@ void print_findings(const views::Findings& f) {
   }
 }
 
+// The first lines when compile time is large: where it went (tracing, backend, cache), what the
+// remote cache saved, and the phases that cost most.
+void print_compile_time(const views::CompilePhases& p) {
+  if (p.split.total_s < views::kLargeCompileSeconds) return;
+  std::string words = views::compile_time_words(p.split);
+  words[0] = 'C';  // "Compile time 3.41 s over 2 compiles: ..."
+  std::printf("%s\n", show(words).c_str());
+  std::string top;
+  for (size_t i = 0; i < p.top.size() && i < 3; ++i) {
+    const views::TopPhase& t = p.top[i];
+    char secs[32];
+    std::snprintf(secs, sizeof secs, " %.2f s", t.seconds);
+    top += (top.empty() ? "" : ", ") + show(t.name) + secs;
+    if (!t.compiles.empty()) top += " (most in " + show(t.compiles.front().compile_id) + ")";
+  }
+  if (!top.empty()) std::printf("  costliest phases: %s\n", top.c_str());
+  std::printf("\n");
+}
+
+// One line when the log has vLLM records (the report's vllm.html has the rest).
+void print_vllm(const views::VllmReport& v) {
+  if (!v.present) return;
+  size_t piecewise = 0, groups = 0, passes = 0;
+  for (const views::VllmCall& c : v.calls) {
+    groups += c.groups.size();
+    passes += c.passes.size();
+    for (const views::VllmSizeGroup& g : c.groups) piecewise += g.piecewise.size();
+  }
+  std::printf(
+      "vLLM: %zu compile call(s), %zu piecewise compile(s) over %zu size(s) or range(s), "
+      "%zu post-grad pass run(s)",
+      v.calls.size(), piecewise, groups, passes);
+  if (std::string model = v.config_value("model"); !model.empty())
+    std::printf(", model %s", show(model).c_str());
+  std::printf("\n\n");
+}
+
 // `--format json`: the counts of docs/json.md, from the same summary-facts model compare reads.
 int print_summary_json(const views::Database& db) {
   views::Result<views::RunSummary> s = views::load_run_summary(db);
@@ -258,6 +297,9 @@ int run_summary(const std::string& path, bool all_files, const std::string& form
   }
   std::printf("tlscope summary of %s\n\n", path.c_str());
   print_environment(*environment);
+  // Best effort: an older database without these tables prints neither line.
+  print_compile_time(views::load_compile_phases(db, 0).value);
+  print_vllm(views::load_vllm(db).value);
   const views::FileFolding fold = views::fold_files(*summary, views::kListedFiles, all_files);
   print_files(*summary, fold);
   print_ranks(*summary, all_files);

@@ -45,10 +45,12 @@ struct SharedViews {
   X(ranks, write_ranks_page)                       \
   X(collectives, write_collectives_page)           \
   X(compile_timeline, write_compile_timeline_page) \
+  X(compile_time, write_compile_time_page)         \
   X(tensors, write_tensors_pages)                  \
   X(errors, write_errors_page)                     \
   X(provenance, write_provenance_pages)            \
   X(torch_export, write_export_page)               \
+  X(vllm, write_vllm_page)                         \
   X(summary, write_index_page)
 
 #define TLSCOPE_DECLARE_PAGE_WRITER(screen, writer) void writer(ReportContext& ctx);

@@ -14,6 +14,7 @@
 #include "tlscope/views/read_snapshot.hpp"
 #include "tlscope/views/screens.hpp"
 #include "tlscope/views/store_health.hpp"
+#include "tlscope/views/vllm.hpp"
 
 namespace tlscope::exporters {
 
@@ -103,6 +104,8 @@ ReportResult write_report(const ReportOptions& options) {
   // Incomplete files and a stale analysis: on index.html and printed by `tlscope report`.
   for (std::string& w : views::store_health(db).warnings(options.db_path))
     result.warnings.push_back(std::move(w));
+  // vllm.html is written for every log (a link to it may be kept), but listed only for vLLM's.
+  if (!views::load_vllm(db).value.present) site.hide_from_navigation("vllm");
   SharedViews shared;
   ReportContext ctx{db, site, options, result.warnings, shared};
 

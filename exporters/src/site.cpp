@@ -36,12 +36,28 @@ bool Site::write(const std::string& rel, std::string_view content) {
       std::filesystem::create_directories(path.parent_path(), ec);
     }
   }
+  // A hidden screen's link is cut out of the navigation (page_head writes every screen's).
+  std::string_view page = content;
+  std::string without_link;
+  if (!folders_->hidden_nav.empty() && path.extension() == ".html") {
+    const size_t nav_end = page.find("</nav>");
+    for (const std::string& hidden : folders_->hidden_nav) {
+      const size_t link = page.substr(0, nav_end).find(hidden + ".html\"");
+      if (nav_end == std::string_view::npos || link == std::string_view::npos) continue;
+      const size_t open = page.rfind("<a ", link), close = page.find("</a>", link);
+      if (open == std::string_view::npos || close == std::string_view::npos) continue;
+      without_link.assign(page.data(), open);
+      without_link.append(page.substr(close + 4));
+      page = without_link;
+      break;  // one hidden screen at a time is all the report has
+    }
+  }
   // A new file, never through a link: the report is written into a fresh private folder
   // (cli/report_folder.cpp), and here a name already taken is unlinked, not opened.
   int fd = views::create_new_file(path.string());
   if (fd < 0 && errno == EEXIST && ::unlink(path.c_str()) == 0)
     fd = views::create_new_file(path.string());
-  bool written = fd >= 0 && views::write_all(fd, content);
+  bool written = fd >= 0 && views::write_all(fd, page);
   int err = errno;
   if (fd >= 0 && ::close(fd) != 0 && written) {
     written = false;

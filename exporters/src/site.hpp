@@ -34,6 +34,9 @@ class Site {
   bool write(const std::string& rel, std::string_view content);
   // A Site over the same folder, sharing the folders made, with zero counts and no error.
   Site branch() const;
+  // Leaves `page` ("vllm") out of every page's navigation: a screen with nothing to show for
+  // this log (vLLM's, for a log without vLLM records). Called before any page is written.
+  void hide_from_navigation(std::string page) { folders_->hidden_nav.push_back(std::move(page)); }
   // Adds `other`'s counts; its error becomes this Site's when this one has none yet.
   void absorb(const Site& other);
   const std::string& error() const { return error_; }
@@ -46,6 +49,7 @@ class Site {
   struct Folders {
     std::mutex mutex;
     std::set<std::string> made;
+    std::vector<std::string> hidden_nav;  // set before the families start, then only read
   };
   std::filesystem::path root_;
   std::shared_ptr<Folders> folders_;

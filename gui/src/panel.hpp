@@ -34,6 +34,8 @@ class Panel {
   std::string_view name() const { return views::screen(screen_).viewer_panel; }
   std::string_view label() const { return views::screen(screen_).viewer_label(); }
 
+  // Whether the navigation lists the panel for these logs (a vLLM panel only for vLLM logs).
+  virtual bool shown(const ViewerData&) const { return true; }
   // The number the navigation list shows beside the label (findings, compiles, rows...).
   virtual std::optional<int64_t> count(const ViewerData&) const { return std::nullopt; }
   // Draws the panel into the current ImGui window (a tab of the central area).

@@ -19,6 +19,8 @@ std::unique_ptr<Panel> make_sql_panel();
 std::unique_ptr<Panel> make_errors_panel();
 std::unique_ptr<Panel> make_provenance_panel();
 std::unique_ptr<Panel> make_export_panel();
+std::unique_ptr<Panel> make_compile_time_panel();
+std::unique_ptr<Panel> make_vllm_panel();
 
 namespace {
 
@@ -49,6 +51,8 @@ const PanelRow kPanelRows[] = {
     {views::ScreenId::errors, make_errors_panel},
     {views::ScreenId::provenance, make_provenance_panel},
     {views::ScreenId::torch_export, make_export_panel},
+    {views::ScreenId::compile_time, make_compile_time_panel},
+    {views::ScreenId::vllm, make_vllm_panel},
 };
 
 }  // namespace

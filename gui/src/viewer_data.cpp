@@ -61,6 +61,8 @@ bool load_viewer_data(const std::string& db_path, const ViewerOptions& options, 
   take(views::load_tensor_snapshots(db), data.snapshots);
   take(views::load_tensor_layouts(db), data.layouts);
   take(views::load_export_report(db), data.export_report);
+  take(views::load_compile_phases(db), data.compile_phases);
+  take(views::load_vllm(db), data.vllm);
   take(views::load_tensors(db), data.tensors);
   views::TraceRuns runs;
   take(views::load_trace_runs(db), runs);

@@ -10,6 +10,7 @@
 
 #include "tlscope/gui/viewer.hpp"
 #include "tlscope/views/collective_parity.hpp"
+#include "tlscope/views/compile_phases.hpp"
 #include "tlscope/views/compile_tree.hpp"
 #include "tlscope/views/database.hpp"
 #include "tlscope/views/export_report.hpp"
@@ -25,6 +26,7 @@
 #include "tlscope/views/tensor_screens.hpp"
 #include "tlscope/views/timeline.hpp"
 #include "tlscope/views/trace_queries.hpp"
+#include "tlscope/views/vllm.hpp"
 
 namespace tlscope::gui {
 
@@ -88,7 +90,9 @@ struct ViewerData {
   views::TensorLayouts layouts;
   std::vector<views::TensorRow> tensors;
   views::Timeline timeline;
-  views::ExportReport export_report;  // the export panel's, as the report's export page reads it
+  views::ExportReport export_report;    // the export panel's, as the report's export page reads it
+  views::CompilePhases compile_phases;  // the compile-time panel's
+  views::VllmReport vllm;               // the vLLM panel's (present: the logs have vLLM records)
   std::vector<std::string> load_problems;  // loaders that failed; shown in the summary
   // The timeline and find-zone panels' scene, read with the rest (off the UI thread: on a 1 GB
   // log it took 200 ms, a frame's worth four times over, when the first frame read it).

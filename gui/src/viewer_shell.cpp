@@ -250,6 +250,7 @@ void ViewerShell::draw_menu_bar() {
   }
   if (ImGui::BeginMenu("View", data_ != nullptr)) {
     for (const auto& p : panels_) {
+      if (!p->shown(*data_)) continue;
       if (ImGui::MenuItem(std::string(p->label()).c_str())) show_panel(p->screen());
     }
     ImGui::Separator();
@@ -328,6 +329,7 @@ void ViewerShell::draw_open_progress(float width) {
 void ViewerShell::draw_navigation(float width, float height) {
   ImGui::BeginChild("##navigation", ImVec2(width, height), true);
   for (const auto& p : panels_) {
+    if (!p->shown(*data_)) continue;
     std::string label(p->label());
     if (auto n = p->count(*data_)) label += "  (" + std::to_string(*n) + ")";
     if (ui::selectable("nav", label, p->screen() == active_, 0, std::string(p->name()).c_str()))

@@ -180,3 +180,28 @@ TEST_CASE("ingest builds the analysis tables unless --no-analyze") {
   CHECK(scalar(a, "SELECT count(*) FROM findings WHERE kind = 'compile_failure'") >= 1);
   CHECK(scalar(b, "SELECT count(*) FROM sqlite_schema WHERE name = 'findings'") == 0);
 }
+
+TEST_CASE("summary: the first lines say where a large compile time went, and what vLLM compiled") {
+  fs::path dir = scratch("summary_compile_time");
+  std::string simple = (dir / "simple.db").string();
+  REQUIRE(run_tlscope(dir, "ingest " + q(kLogs + "/simple.log") + " --db " + q(simple)).exit_code ==
+          0);
+  RunResult r = run_tlscope(dir, "summary " + q(simple));
+  REQUIRE(r.exit_code == 0);
+  // simple.log's one compile: 1.66 s, backend_compile 1.31 s, inductor_codecache_torch_key.
+  const size_t line = r.out.find(
+      "Compile time 1.66 s over 1 compile: Dynamo tracing 0.36 s, backend 1.31 s, cache 0.07 s\n");
+  CHECK(line != std::string::npos);
+  CHECK(line < r.out.find("Files\n"));
+  CHECK(r.out.find("costliest phases: dynamo 1.66 s (most in 0/0)") != std::string::npos);
+  CHECK(r.out.find("vLLM:") == std::string::npos);
+
+  std::string vllm = (dir / "vllm.db").string();
+  REQUIRE(run_tlscope(dir, "ingest " + q(kLogs + "/vllm_post_grad_diff.log") + " --db " + q(vllm))
+              .exit_code == 0);
+  RunResult v = run_tlscope(dir, "summary " + q(vllm));
+  REQUIRE(v.exit_code == 0);
+  CHECK(v.out.find("vLLM: 1 compile call(s), 0 piecewise compile(s) over 0 size(s) or range(s), "
+                   "2 post-grad pass run(s)\n") < v.out.find("Files\n"));
+  CHECK(v.out.find("Compile time") == std::string::npos);  // the log times no compile
+}

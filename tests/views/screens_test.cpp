@@ -15,9 +15,9 @@ TEST_CASE("Screens have unique names, report pages and viewer panels") {
     if (!s.report_page.empty()) CHECK(pages.insert(s.report_page).second);
     if (!s.viewer_panel.empty()) CHECK(panels.insert(s.viewer_panel).second);
   }
-  for (const char* p :
-       {"findings", "compile-tree", "compile", "graph-breaks", "recompiles", "failures", "cache",
-        "divergence", "timeline", "find-zone", "tensors", "sql", "errors", "export"}) {
+  for (const char* p : {"findings", "compile-tree", "compile", "graph-breaks", "recompiles",
+                        "failures", "cache", "divergence", "timeline", "find-zone", "tensors",
+                        "sql", "errors", "export", "compile-time", "vllm"}) {
     INFO(p);
     REQUIRE(screen_for_panel(p) != nullptr);
     CHECK(screen_for_panel(p)->viewer_panel == p);

@@ -69,6 +69,11 @@ CREATE TABLE cache_events(
 CREATE TABLE compile_phases(
   id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, compile_id TEXT, phase TEXT,
   source TEXT, start_us REAL, duration_us REAL);)sql"},
+    {"compile_phase_tree", "phase_tree", R"sql(
+CREATE TABLE compile_phase_tree(
+  id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, compile_id TEXT, parent_id INTEGER,
+  depth INTEGER, name TEXT, path TEXT, start_us REAL, duration_us REAL, self_us REAL,
+  chromium_id INTEGER);)sql"},
     {"tensors", "tensors", R"sql(
 CREATE TABLE tensors(
   id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, compile_id TEXT, attempt INTEGER,
@@ -152,6 +157,27 @@ CREATE TABLE provenance_kernel_stacks(
 CREATE TABLE provenance_errors(
   id INTEGER PRIMARY KEY, graph_id INTEGER, file_id INTEGER, rank INTEGER, compile_id TEXT,
   event_id INTEGER, artifact TEXT, line INTEGER, problem TEXT, section TEXT, json_type TEXT);)sql"},
+    {"vllm_config", "vllm", R"sql(
+CREATE TABLE vllm_config(
+  id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, call_index INTEGER, compile_id TEXT,
+  key TEXT, value TEXT, type TEXT, event_id INTEGER);)sql"},
+    {"vllm_piecewise", "vllm", R"sql(
+CREATE TABLE vllm_piecewise(
+  id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, call_index INTEGER, compile_id TEXT,
+  piecewise_index INTEGER, submod_name TEXT, total_piecewise_compiles INTEGER,
+  range_start INTEGER, range_end INTEGER, is_single_size INTEGER,
+  is_cudagraph_capture_size INTEGER, event_id INTEGER);)sql"},
+    {"vllm_artifacts", "vllm", R"sql(
+CREATE TABLE vllm_artifacts(
+  id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, call_index INTEGER,
+  piecewise_id INTEGER, compile_id TEXT, kind TEXT, name TEXT, role TEXT, event_id INTEGER,
+  payload_id INTEGER);)sql"},
+    {"vllm_post_grad_passes", "vllm", R"sql(
+CREATE TABLE vllm_post_grad_passes(
+  id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, call_index INTEGER,
+  piecewise_id INTEGER, compile_id TEXT, chain INTEGER, pass_index INTEGER, pass_name TEXT,
+  event_id INTEGER, base_event_id INTEGER, patterns_event_id INTEGER, lines_added INTEGER,
+  lines_removed INTEGER);)sql"},
     {"shape_symbols", "symbolic_shapes", R"sql(
 CREATE TABLE shape_symbols(
   id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, compile_id TEXT, symbol TEXT,

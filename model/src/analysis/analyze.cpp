@@ -61,6 +61,8 @@ constexpr const char* kRequiredTables[] = {
 //   graph_runtimes     ingest                                  -> graph_runtimes, _spread [beside]
 //   provenance         ingest                                  -> provenance_*          [beside]
 //   symbolic_shapes    ingest                                  -> shape_*, export_issues [beside]
+//   phase_tree         ingest (chromium_events, a view)        -> compile_phase_tree
+//   vllm               ingest                                  -> vllm_*                [beside]
 //   run_environment    ingest                                  -> run_info, run_config  [beside]
 //   findings           every table above                       -> findings
 //
@@ -89,6 +91,8 @@ constexpr Pass kPasses[] = {
     {"graph_runtimes", build_graph_runtimes, true},
     {"provenance", build_provenance, true},
     {"symbolic_shapes", build_symbolic_shapes, true},
+    {"phase_tree", build_phase_tree, false},
+    {"vllm", build_vllm, true},
     {"run_environment", build_run_environment, true},
     {"findings", build_findings, false},
 };

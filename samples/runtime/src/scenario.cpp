@@ -37,6 +37,10 @@ const std::vector<ScenarioInfo>& scenarios() {
       {"shape-specialization",
        "x.size(0) read as an int specializes the dynamic batch dim; max-autotune metrics", 0, 4,
        scenario_shape_specialization},
+      {"vllm-piecewise",
+       "a vLLM-style backend: compilation config, piecewise compiles over a range and capture "
+       "sizes, post-grad pass dumps",
+       0, 3, scenario_vllm_piecewise},
       {"pair-identical", "compare: the same run twice (OUT/a, OUT/b, truth_diff.json)", 0, 2,
        scenario_pair_identical},
       {"pair-ids-shifted", "compare: the same run, B with other frame ids and pid", 0, 2,

@@ -4,6 +4,7 @@
 // resume in a new frame (torch_dynamo_resume_in_<fn>_at_<line>). Everything is logged to the
 // current Process's trace log and truth.
 #pragma once
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -28,6 +29,9 @@ struct CompileOptions {
   // max-autotune: log each kernel's autotuning (triton_kernel_info), a link to the report and,
   // after an entry's first run, its compilation_metrics_runtime record.
   bool autotune = false;
+  // Runs inside backend_compile before Inductor, with the AOT graph's text: the place vLLM's
+  // VllmBackend has as Dynamo's backend (it logs its config, piecewise compiles and passes).
+  std::function<void(TraceLog&, const CompileCtx&, const std::string& aot_graph)> backend_hook;
 };
 
 // A failed compile, surfaced to the caller as torch.compile does (without suppress_errors).

@@ -78,6 +78,7 @@ ScenarioResult scenario_desync(const ScenarioOptions& o);
 ScenarioResult scenario_straggler(const ScenarioOptions& o);
 ScenarioResult scenario_hang(const ScenarioOptions& o);
 ScenarioResult scenario_shape_specialization(const ScenarioOptions& o);
+ScenarioResult scenario_vllm_piecewise(const ScenarioOptions& o);
 // Paired runs for compare (samples/programs/pairs.cpp): OUT/a, OUT/b and OUT/truth_diff.json.
 ScenarioResult scenario_pair_identical(const ScenarioOptions& o);
 ScenarioResult scenario_pair_ids_shifted(const ScenarioOptions& o);

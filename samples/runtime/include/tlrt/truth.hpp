@@ -13,8 +13,10 @@ class Truth {
   // section: graph_breaks, recompiles, failures, cache_limit, dynamic_dims, collectives, faults,
   // compiled_graphs (per graph with collectives: their ops and the estimated runtime),
   // provenance, specializations, autotuning (kernels + link per compile), runtime (runtime
-  // metrics), environment (the torch version and commit the logs carry), config (per rank: the
-  // dynamo config values its first compilation_metrics carries)
+  // metrics), vllm_config (the config logged), vllm_piecewise (each piecewise compile), vllm_passes
+  // (each post-grad pass run with the lines it removed and added), environment (the torch version
+  // and commit the logs carry), config (per rank: the dynamo config values its first
+  // compilation_metrics carries)
   void add(const std::string& section, Json entry);
   size_t count(const std::string& section) const;
   // Writes {"scenario","ranks","seed","steps", sections...} to path; throws on I/O failure.
@@ -29,7 +31,9 @@ class Truth {
                             {"faults", Json::array()},       {"compiled_graphs", Json::array()},
                             {"provenance", Json::array()},   {"specializations", Json::array()},
                             {"autotuning", Json::array()},   {"runtime", Json::array()},
-                            {"environment", Json::array()},  {"config", Json::array()}};
+                            {"vllm_config", Json::array()},  {"vllm_piecewise", Json::array()},
+                            {"vllm_passes", Json::array()},  {"environment", Json::array()},
+                            {"config", Json::array()}};
 };
 
 }  // namespace tlrt

@@ -28,12 +28,14 @@ namespace tlscope::views {
   X(ranks, "Ranks", "ranks", "divergence", "")                         \
   X(collectives, "Collectives", "collectives", "timeline", "Timeline") \
   X(compile_timeline, "Compile timeline", "compile_timeline", "", "")  \
+  X(compile_time, "Compile time", "compile_time", "compile-time", "")  \
   X(find_zone, "Find zone", "", "find-zone", "")                       \
   X(tensors, "Tensors", "tensors", "tensors", "")                      \
   X(sql, "SQL", "", "sql", "")                                         \
   X(errors, "Ingest errors", "errors", "errors", "")                   \
   X(provenance, "Provenance", "", "provenance", "")                    \
-  X(torch_export, "Export", "export", "export", "")
+  X(torch_export, "Export", "export", "export", "")                    \
+  X(vllm, "vLLM", "vllm", "vllm", "")
 
 enum class ScreenId {
 #define TLSCOPE_SCREEN_ENUM(id, label, page, panel, panel_label) id,
