@@ -52,7 +52,9 @@ extern "C" void on_stop_signal(int) {
   errno = saved;
 }
 
-// SIGINT and SIGTERM write to the stop pipe while serving; the earlier handlers come back after.
+// SIGINT and SIGTERM write to the stop pipe while serving, and SIGPIPE is ignored: sendfile()
+// has no MSG_NOSIGNAL, and a client that closes in the middle of a file would otherwise end the
+// server. The earlier handlers come back after.
 class StopSignals {
  public:
   explicit StopSignals(int write_fd) {
@@ -62,10 +64,15 @@ class StopSignals {
     sigemptyset(&action.sa_mask);
     ::sigaction(SIGINT, &action, &old_int_);
     ::sigaction(SIGTERM, &action, &old_term_);
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    ::sigaction(SIGPIPE, &ignore, &old_pipe_);
   }
   ~StopSignals() {
     ::sigaction(SIGINT, &old_int_, nullptr);
     ::sigaction(SIGTERM, &old_term_, nullptr);
+    ::sigaction(SIGPIPE, &old_pipe_, nullptr);
     g_stop_write_fd = -1;
   }
   StopSignals(const StopSignals&) = delete;
@@ -74,6 +81,7 @@ class StopSignals {
  private:
   struct sigaction old_int_ {};
   struct sigaction old_term_ {};
+  struct sigaction old_pipe_ {};
 };
 
 class Fd {
@@ -110,7 +118,7 @@ Wait wait_for(int fd, short events, int stop_fd, Clock::time_point deadline) {
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return Wait::kFailed;
     if (fds[1].revents) return Wait::kStopped;
-    if (fds[0].revents & (events | POLLHUP | POLLERR)) return Wait::kReady;
+    if (fds[0].revents & (events | POLLHUP | POLLERR | POLLNVAL)) return Wait::kReady;
   }
 }
 
@@ -290,7 +298,7 @@ void serve_connection(int fd, int root, int stop_fd) {
       send_error(fd, Status::kRequestTimeout,
                  "no complete request within " + std::to_string(kHeadSeconds) + " s", false,
                  stop_fd);
-      return;
+      return drain(fd, stop_fd);
     }
     if (w != Wait::kReady) return;
     size_t room = std::min(sizeof chunk, http::kMaxHeadBytes - buffer.size());

@@ -337,6 +337,33 @@ TEST_CASE(
   CHECK(server.stop(SIGINT) == 0);
 }
 
+TEST_CASE("serve: clients that leave in the middle of a large file do not stop the server") {
+  fs::path dir = scratch("serve_leavers");
+  Server server(dir);
+  int port = server.port();
+  REQUIRE(port > 0);
+  // 8 MB: more than the socket buffers hold, so the server is still sending when the client
+  // closes (a reset: the server's next send fails, ECONNRESET or EPIPE, and the server ignores
+  // SIGPIPE while it serves).
+  std::string big(8 << 20, 'x');
+  std::ofstream(server.report() / "big.txt", std::ios::binary) << big;
+  for (int i = 0; i < 5; ++i) {
+    int fd = connect_to(port);
+    REQUIRE(fd >= 0);
+    std::string request = "GET /big.txt HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+    ::send(fd, request.data(), request.size(), MSG_NOSIGNAL);
+    char first[4096];
+    CHECK(::recv(fd, first, sizeof first, 0) > 0);
+    linger reset{1, 0};  // close with a reset, as a browser tab that is closed
+    ::setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
+    ::close(fd);
+  }
+  std::string whole = get(port, "/big.txt");
+  CHECK(status_of(whole) == 200);
+  CHECK(body_of(whole) == big);
+  CHECK(server.stop(SIGINT) == 0);
+}
+
 TEST_CASE("serve: Ctrl-C stops it at once, even with a client connected, and it says so") {
   fs::path dir = scratch("serve_stop");
   Server server(dir);
