@@ -1,5 +1,5 @@
-// `tlscope query DB "SQL" [--csv]`: run SQL against a tlscope database, print an aligned table
-// or CSV.
+// `tlscope query DB "SQL" [--format table|csv|json|markdown]`: run SQL against a tlscope
+// database, print an aligned table, CSV, JSON Lines (one object per row) or a markdown table.
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "command.hpp"
+#include "mcp/mcp_server.hpp"
+#include "mcp/run_answers.hpp"
 #include "terminal_text.hpp"
 #include "tlscope/views/read_only_query.hpp"
 
@@ -20,7 +22,59 @@ struct QueryArgs {
   std::string db;
   std::string sql;
   bool csv = false;
+  std::string format = "table";
 };
+
+// One object per row, keyed by column name; a repeated name gets ":2", ":3"... so no value is lost.
+void print_json_lines(const views::QueryResult& r) {
+  std::vector<std::string> keys;
+  for (const std::string& c : r.columns) {
+    std::string key = c;
+    for (int n = 2; std::find(keys.begin(), keys.end(), key) != keys.end(); ++n)
+      key = c + ":" + std::to_string(n);
+    keys.push_back(key);
+  }
+  for (const auto& cells : r.rows) {
+    mcp::json row = mcp::json::object();
+    for (size_t c = 0; c < cells.size() && c < keys.size(); ++c)
+      row[keys[c]] = mcp::query_cell_json(cells[c]);
+    const std::string line = mcp::dump_json(row);
+    std::printf("%s\n", line.c_str());
+  }
+}
+
+// A markdown table cell: pipes and backslashes escaped, line breaks as <br>, terminal controls
+// escaped (a markdown file is read in a terminal too).
+std::string markdown_cell(const std::string& text) {
+  std::string out;
+  for (char c : terminal_safe(text)) {
+    if (c == '|' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "<br>";
+      continue;
+    }
+    if (c == '\r') continue;
+    out += c;
+  }
+  return out;
+}
+
+void print_markdown(const views::QueryResult& r) {
+  auto line = [](const std::vector<std::string>& cells) {
+    std::string out = "|";
+    for (const std::string& c : cells) out += " " + markdown_cell(c) + " |";
+    std::printf("%s\n", out.c_str());
+  };
+  line(r.columns);
+  std::string rule = "|";
+  for (size_t c = 0; c < r.columns.size(); ++c) rule += " --- |";
+  std::printf("%s\n", rule.c_str());
+  for (const auto& cells : r.rows) {
+    std::vector<std::string> texts;
+    for (const views::QueryCell& cell : cells) texts.push_back(cell.is_null ? "NULL" : cell.text);
+    line(texts);
+  }
+}
 
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
@@ -70,6 +124,14 @@ int run_query(const QueryArgs& args) {
     std::fprintf(stderr, "tlscope query: %s\n", terminal_safe(r.error).c_str());
     return kUsageOrIo;
   }
+  if (args.format == "json") {
+    print_json_lines(r);
+    return kOk;
+  }
+  if (args.format == "markdown") {
+    if (!r.columns.empty()) print_markdown(r);
+    return kOk;
+  }
   // CSV keeps the data as it is unless it is going to a terminal.
   const bool raw = args.csv && !isatty(STDOUT_FILENO);
   auto shown = [raw](const std::string& text) { return raw ? text : terminal_safe(text); };
@@ -101,8 +163,14 @@ CommandRegistration query_registration{
       CLI::App* cmd = app.add_subcommand("query", "Run SQL on a tlscope database (read-only)");
       cmd->add_option("db", args->db, "Database written by tlscope ingest")->required();
       cmd->add_option("sql", args->sql, "SQL text (see docs/schema.md)")->required();
-      cmd->add_flag("--csv", args->csv, "Print CSV instead of an aligned table");
-      cmd->callback([args, &exit_code] { exit_code = run_query(*args); });
+      cmd->add_flag("--csv", args->csv, "Print CSV instead of an aligned table (--format csv)");
+      cmd->add_option("--format", args->format,
+                      "table, csv, json (JSON Lines: one object per row, docs/json.md) or markdown")
+          ->check(CLI::IsMember({"table", "csv", "json", "markdown"}));
+      cmd->callback([args, &exit_code] {
+        if (args->format == "csv") args->csv = true;
+        exit_code = run_query(*args);
+      });
     }};
 
 }  // namespace

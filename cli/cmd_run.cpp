@@ -9,14 +9,17 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 #include "command.hpp"
 #include "input_database.hpp"
 #include "report_folder.hpp"
+#include "run_history.hpp"
 
 namespace tlscope::cli {
 namespace {
@@ -99,12 +102,13 @@ bool has_trace_logs(const fs::path& dir) {
   return false;
 }
 
-// The folder the child writes its trace into: --keep-trace (new or empty), else a private
-// temporary folder removed afterwards. "" after printing why when neither works.
-std::string make_trace_dir(const RunArgs& args, bool& temporary) {
+// The folder the child writes its trace into: --keep-trace (new or empty), else a new run of the
+// run history (run_history.hpp), else (no usable history folder) a private temporary folder
+// removed afterwards. "" after printing why when none works.
+std::string make_trace_dir(const RunArgs& args, bool& temporary, std::optional<RunRecord>& run) {
   std::error_code ec;
-  temporary = args.keep_trace.empty();
-  if (!temporary) {
+  temporary = false;
+  if (!args.keep_trace.empty()) {
     fs::path dir = args.keep_trace;
     if (fs::exists(dir, ec) && !(fs::is_directory(dir, ec) && fs::is_empty(dir, ec))) {
       std::fprintf(stderr,
@@ -120,6 +124,11 @@ std::string make_trace_dir(const RunArgs& args, bool& temporary) {
     }
     return fs::absolute(dir).lexically_normal().string();
   }
+  std::string error;
+  run = start_run(args.command, error);
+  if (run) return run->trace_dir;
+  std::fprintf(stderr, "tlscope run: this run is not kept for compare (%s)\n", error.c_str());
+  temporary = true;
   const char* tmp = std::getenv("TMPDIR");
   std::string pattern = std::string(tmp && tmp[0] == '/' ? tmp : "/tmp") + "/tlscope-run-XXXXXX";
   if (!mkdtemp(pattern.data())) {
@@ -142,11 +151,25 @@ int run_run(RunArgs& args) {
     return kUsageOrIo;
   }
   bool temporary = false;
-  std::string trace = make_trace_dir(args, temporary);
+  std::optional<RunRecord> run;
+  std::string trace = make_trace_dir(args, temporary, run);
   if (trace.empty()) return kUsageOrIo;
+  const auto started = std::chrono::steady_clock::now();
   int status = run_child(args.command, trace);
+  if (run) {
+    run->exit_status = status;
+    run->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    std::string error;
+    if (!save_run(*run, error)) std::fprintf(stderr, "tlscope run: %s\n", error.c_str());
+  }
 
   if (!has_trace_logs(trace)) {
+    // Nothing to compare later: the history keeps runs that logged.
+    if (run) {
+      std::error_code ec;
+      fs::remove_all(run->dir, ec);
+      run.reset();
+    }
     // 127: the command never ran (its error is printed already).
     if (status != 127)
       std::fprintf(stderr,
@@ -166,13 +189,18 @@ int run_run(RunArgs& args) {
       args.folder.command = "run";
       args.folder.db_path = *db;
       write_report_folder(args.folder);
-      if (!temporary) std::printf("trace logs kept in %s\n", trace.c_str());
+      if (run)
+        std::printf("run recorded as %s (tlscope runs; tlscope compare @2 @1), trace in %s\n",
+                    run->id.c_str(), trace.c_str());
+      else if (!temporary)
+        std::printf("trace logs kept in %s\n", trace.c_str());
     }
   }
   if (temporary) {
     std::error_code ec;
     fs::remove_all(trace, ec);
   }
+  if (run) prune_runs(run->dir);
   return status;
 }
 
@@ -186,8 +214,8 @@ const CommandRegistration run_registration(45, [](CLI::App& app, int& exit_code)
                   "Report folder (default ./tlscope-report; holds tlscope.db too)");
   cmd->add_flag("--open", args->folder.open, "Open the report in the default browser");
   cmd->add_option("--keep-trace", args->keep_trace,
-                  "Keep the trace logs in this (new or empty) folder; default: a temporary "
-                  "folder, removed afterwards");
+                  "Keep the trace logs in this (new or empty) folder; default: a new run under "
+                  "$XDG_DATA_HOME/tlscope/runs (tlscope runs)");
   // Parsing stops at the command's name: what follows is the command's, in order, even without
   // `--` (tlscope run python train.py -o x passes -o x to python).
   cmd->prefix_command();

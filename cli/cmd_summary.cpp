@@ -11,9 +11,11 @@
 
 #include "command.hpp"
 #include "input_database.hpp"
+#include "summary_json.hpp"
 #include "terminal_text.hpp"
 #include "tlscope/views/findings.hpp"
 #include "tlscope/views/ingest_errors.hpp"
+#include "tlscope/views/run_summary.hpp"
 #include "tlscope/views/store_health.hpp"
 #include "tlscope/views/summary.hpp"
 #include "tlscope/views/summary_folding.hpp"
@@ -190,12 +192,25 @@ void print_findings(const views::Findings& f) {
   }
 }
 
-int run_summary(const std::string& path, bool all_files) {
+// `--format json`: the counts of docs/json.md, from the same summary-facts model compare reads.
+int print_summary_json(const views::Database& db) {
+  views::Result<views::RunSummary> s = views::load_run_summary(db);
+  if (!s.ok()) {
+    std::fprintf(stderr, "tlscope summary: %s\n", s.error.c_str());
+    return kUsageOrIo;
+  }
+  const std::string json = summary_json(*s);
+  std::fwrite(json.data(), 1, json.size(), stdout);
+  return kOk;
+}
+
+int run_summary(const std::string& path, bool all_files, const std::string& format) {
   views::Database db(path);
   if (std::string why = db.not_tlscope_reason(); !why.empty()) {
     std::fprintf(stderr, "tlscope summary: %s\n", why.c_str());
     return kUsageOrIo;
   }
+  if (format == "json") return print_summary_json(db);
   constexpr size_t kFirstErrors = 5;
   views::Result<views::Summary> summary = views::load_summary(db);
   views::Result<views::Paged<views::IngestErrorRow>> errors =
@@ -229,9 +244,13 @@ CommandRegistration summary_registration{
                     "List every file and rank (past 16 "
                     "files, those with nothing to flag "
                     "fold into one line)");
-      cmd->callback([inputs, all_files, &exit_code] {
+      auto format = std::make_shared<std::string>("text");
+      cmd->add_option("--format", *format,
+                      "text (for people) or json (counts and findings, docs/json.md)")
+          ->check(CLI::IsMember({"text", "json"}));
+      cmd->callback([inputs, all_files, format, &exit_code] {
         auto db = resolve_read_database("summary", *inputs);
-        exit_code = db ? run_summary(*db, *all_files) : kUsageOrIo;
+        exit_code = db ? run_summary(*db, *all_files, *format) : kUsageOrIo;
       });
     }};
 

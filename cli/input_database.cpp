@@ -8,6 +8,8 @@
 #include <thread>
 
 #include "invocation.hpp"
+#include "run_history.hpp"
+#include "terminal_text.hpp"
 #include "tlscope/model/input_cache.hpp"
 #include "tlscope/parser/reader.hpp"
 
@@ -17,36 +19,64 @@ CLI::Option* add_read_inputs(CLI::App* cmd, ReadInputs& inputs) {
   CLI::Option* positional = cmd->add_option(
       "inputs", inputs.paths,
       "A tlscope database, or TORCH_TRACE log files, rank directories, .gz (ingested once into "
-      "the cache, reused while unchanged)");
+      "the cache, reused while unchanged), or a run `tlscope run` recorded: @1 (the newest), "
+      "@2, ..., or its id (tlscope runs)");
   cmd->add_option("--db", inputs.db,
                   "Database to ingest the logs into (default: one per set of inputs in "
                   "$XDG_CACHE_HOME/tlscope); alone, the database to read");
   return positional;
 }
 
-std::optional<std::string> resolve_read_database(const char* command, const ReadInputs& inputs) {
+namespace {
+
+model::ResolveOptions read_options(const ReadInputs& inputs) {
   model::ResolveOptions options;
   options.db_path = inputs.db;
   options.jobs = std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
-  bool tty = isatty(STDERR_FILENO);
-  if (tty) {
-    options.progress = [](const model::IngestProgress& p) {
-      if (p.bytes_total > 0)
-        std::fprintf(stderr, "\ringesting %5.1f / %.1f MB", p.bytes_done / 1e6,
-                     p.bytes_total / 1e6);
-    };
-  }
-  // `--db FILE` without inputs names the database itself.
+  return options;
+}
+
+// `--db FILE` without inputs names the database itself; `@1`, `@2`, ... a run `tlscope run`
+// recorded (run_history.hpp). nullopt with `error` set when a run reference names no run.
+std::optional<std::vector<std::string>> read_input_paths(const ReadInputs& inputs,
+                                                         model::ResolveOptions& o,
+                                                         std::string& error) {
   std::vector<std::string> paths = inputs.paths;
+  for (std::string& path : paths) {
+    if (std::optional<std::string> trace = resolve_run_reference(path, error)) {
+      if (trace->empty()) return std::nullopt;
+      path = *trace;
+    }
+  }
   if (paths.empty() && !inputs.db.empty()) {
     paths.push_back(inputs.db);
-    options.db_path.clear();
+    o.db_path.clear();
   }
-  model::ResolvedDatabase r = model::resolve_input_database(paths, options);
-  if (tty && options.progress) std::fprintf(stderr, "\r%40s\r", "");
+  return paths;
+}
+
+model::ResolvedDatabase resolve_with(const ReadInputs& inputs, model::ResolveOptions& options) {
+  std::string error;
+  std::optional<std::vector<std::string>> paths = read_input_paths(inputs, options, error);
+  if (!paths) {
+    model::ResolvedDatabase refused;
+    refused.error = error;
+    return refused;
+  }
+  return model::resolve_input_database(*paths, options);
+}
+
+}  // namespace
+
+model::ResolvedDatabase resolve_read_inputs_quietly(const ReadInputs& inputs) {
+  model::ResolveOptions options = read_options(inputs);
+  return resolve_with(inputs, options);
+}
+
+std::optional<std::string> report_resolved(const char* command, const model::ResolvedDatabase& r) {
   note_inputs(r.files);
   if (!r.ok) {
-    std::fprintf(stderr, "tlscope %s: %s\n", command, r.error.c_str());
+    std::fprintf(stderr, "tlscope %s: %s\n", command, terminal_safe(r.error).c_str());
     return std::nullopt;
   }
   note_database(r.path);
@@ -59,6 +89,21 @@ std::optional<std::string> resolve_read_database(const char* command, const Read
                  r.path.c_str());
   }
   return r.path;
+}
+
+std::optional<std::string> resolve_read_database(const char* command, const ReadInputs& inputs) {
+  model::ResolveOptions options = read_options(inputs);
+  bool tty = isatty(STDERR_FILENO);
+  if (tty) {
+    options.progress = [](const model::IngestProgress& p) {
+      if (p.bytes_total > 0)
+        std::fprintf(stderr, "\ringesting %5.1f / %.1f MB", p.bytes_done / 1e6,
+                     p.bytes_total / 1e6);
+    };
+  }
+  model::ResolvedDatabase r = resolve_with(inputs, options);
+  if (tty && options.progress) std::fprintf(stderr, "\r%40s\r", "");
+  return report_resolved(command, r);
 }
 
 bool print_input_problems(const char* command, const std::vector<std::string>& paths) {

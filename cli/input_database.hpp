@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "tlscope/model/input_cache.hpp"
+
 namespace tlscope::cli {
 
 struct ReadInputs {
@@ -24,6 +26,12 @@ CLI::Option* add_read_inputs(CLI::App* cmd, ReadInputs& inputs);
 // The database to read, or nullopt after printing "tlscope COMMAND: <error>" on stderr.
 // Progress and "ingested ..." notes go to stderr, so stdout stays the command's own output.
 std::optional<std::string> resolve_read_database(const char* command, const ReadInputs& inputs);
+
+// resolve_read_database in two halves, so that a command can resolve two inputs at once (compare
+// ingests A and B on the two cores): the first does the work and prints nothing (no progress),
+// the second prints what it did and returns the database, or nullopt after printing the error.
+model::ResolvedDatabase resolve_read_inputs_quietly(const ReadInputs& inputs);
+std::optional<std::string> report_resolved(const char* command, const model::ResolvedDatabase& r);
 
 // Prints "tlscope COMMAND: path: reason" for every input that does not exist or cannot be listed
 // (stdin, "-", is fine); true when there was any.

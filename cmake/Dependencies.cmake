@@ -7,6 +7,10 @@ find_package(ZLIB REQUIRED)
 pkg_check_modules(SIMDJSON REQUIRED IMPORTED_TARGET simdjson)
 pkg_check_modules(SQLITE3 REQUIRED IMPORTED_TARGET sqlite3)
 find_package(CLI11 CONFIG REQUIRED)
+# JSON that the commands and the MCP server write and the MCP server reads (requests of any shape,
+# log text of any bytes): a tested library escapes and validates better than hand-made code, and
+# simdjson only reads.
+find_package(nlohmann_json 3 CONFIG REQUIRED)
 
 if(TLSCOPE_GUI)
   # Debian's libimgui.a already contains the GLFW and OpenGL3 backends; pkg-config adds -lstb.

@@ -10,7 +10,7 @@ set -euo pipefail
 declare -A groups=(
   # Compiling tlscope and its sample runtime, and the libraries the report and the CLI link.
   [build]="build-essential cmake pkg-config ninja-build
-           libsimdjson-dev libsqlite3-dev libcli11-dev zlib1g-dev"
+           libsimdjson-dev libsqlite3-dev libcli11-dev zlib1g-dev nlohmann-json3-dev"
   # The Dear ImGui viewer (tlscope gui): ImGui with its GLFW/OpenGL backends, and stb.
   [viewer]="libimgui-dev libstb-dev libglfw3-dev libgl-dev"
   # The test suites: Catch2; an X server, GL drivers and xdotool for the viewer's tests; Chromium

@@ -37,10 +37,17 @@ if [ "$fuzz_runs" != "0" ]; then
     --runs parser_fuzz=100000 --runs store_fuzz=10000 || true
 fi
 
+# The MCP test drives `tlscope mcp` with the official MCP TypeScript SDK client, from npm.
+if [ ! -d "$build/mcp-client/node_modules/@modelcontextprotocol/sdk" ]; then
+  npm install --prefix "$build/mcp-client" --no-audit --no-fund --silent \
+    @modelcontextprotocol/sdk@1.32.2 >/dev/null
+fi
+
 cd "$build"
-# Tests run tlscope as a user would; its cache, state and config go to the build folder, not ~.
+# Tests run tlscope as a user would; its cache, state, config and run history go to the build
+# folder, not ~.
 export XDG_CACHE_HOME="$build/test-home/cache" XDG_STATE_HOME="$build/test-home/state"
-export XDG_CONFIG_HOME="$build/test-home/config"
+export XDG_CONFIG_HOME="$build/test-home/config" XDG_DATA_HOME="$build/test-home/data"
 # One X server for the whole run: the GUI suite opens real windows on it (scripts/with_xvfb.sh,
 # which returns ctest's own status).
 exec "$root/scripts/with_xvfb.sh" ctest --output-on-failure -j "$(nproc)" --timeout 600

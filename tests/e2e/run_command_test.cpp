@@ -9,10 +9,11 @@
 
 using namespace e2e;
 
-TEST_CASE("run: the sample's output, then the summary and the report, the trace folder removed") {
+TEST_CASE("run: the sample's output, then the summary and the report, the run recorded") {
   fs::path dir = scratch("run_sample");
-  RunResult r =
-      tlscope_in(dir, "run -o rep -- " + q(kSample) + " graph-breaks", "TMPDIR=" + q(dir.string()));
+  const std::string data = "XDG_DATA_HOME=" + q((dir / "data").string());
+  RunResult r = tlscope_in(dir, "run -o rep -- " + q(kSample) + " graph-breaks",
+                           "TMPDIR=" + q(dir.string()) + " " + data);
   REQUIRE(r.exit_code == 0);
   CHECK(contains(r.out, "graph-breaks: 1 log file(s)"));  // the sample's own stdout
   CHECK(contains(r.out, "tlscope summary of rep/tlscope.db"));
@@ -20,11 +21,29 @@ TEST_CASE("run: the sample's output, then the summary and the report, the trace 
   CHECK(contains(r.out, "to " + (dir / "rep" / "index.html").string()));
   CHECK(fs::exists(dir / "rep" / "index.html"));
   CHECK(fs::exists(dir / "rep" / ".tlscope-report"));
-  // The sample wrote into the TORCH_TRACE folder tlscope made, which is gone again.
+  // The sample wrote into the run's trace folder in the run history, which is kept, private.
+  const fs::path runs = dir / "data" / "tlscope" / "runs";
+  CHECK(contains(r.out, "run recorded as "));
+  std::vector<fs::path> recorded = files_in(runs);
+  REQUIRE(recorded.size() == 1);
+  CHECK(files_in(recorded[0] / "trace", ".log").size() == 1);
+  CHECK((fs::status(runs).permissions() & fs::perms::others_all) == fs::perms::none);
+  bool left = false;
+  for (const auto& f : files_in(dir)) left |= f.filename().string().rfind("tlscope-run-", 0) == 0;
+  CHECK_FALSE(left);
+}
+
+TEST_CASE("run: without a usable history folder the trace goes to a temporary folder, removed") {
+  fs::path dir = scratch("run_no_history");
+  RunResult r = tlscope_in(dir, "run -o rep -- " + q(kSample) + " graph-breaks",
+                           "TMPDIR=" + q(dir.string()) + " XDG_DATA_HOME=relative HOME=relative");
+  REQUIRE(r.exit_code == 0);
+  CHECK(contains(r.err, "this run is not kept for compare"));
   CHECK(contains(r.out, (dir / "tlscope-run-").string()));
   bool left = false;
   for (const auto& f : files_in(dir)) left |= f.filename().string().rfind("tlscope-run-", 0) == 0;
   CHECK_FALSE(left);
+  CHECK(fs::exists(dir / "rep" / "index.html"));
 }
 
 TEST_CASE("run: exits with the command's status, 128 + signal, 127 for a missing command") {
@@ -42,9 +61,9 @@ TEST_CASE("run: exits with the command's status, 128 + signal, 127 for a missing
   CHECK(contains(missing.err, "no-such-program-here: No such file or directory"));
   CHECK_FALSE(contains(missing.err, "wrote no TORCH_TRACE logs"));  // only the error
   // The environment variable the command sees.
-  RunResult env =
-      tlscope_in(dir, "run -- sh -c 'echo \"$TORCH_TRACE\"'", "TMPDIR=" + q(dir.string()));
-  CHECK(env.out.rfind((dir / "tlscope-run-").string(), 0) == 0);
+  RunResult env = tlscope_in(dir, "run -- sh -c 'echo \"$TORCH_TRACE\"'",
+                             "XDG_DATA_HOME=" + q((dir / "data").string()));
+  CHECK(env.out.rfind((dir / "data" / "tlscope" / "runs").string(), 0) == 0);
   CHECK(tlscope_in(dir, "run").exit_code == 2);  // no command
   // Everything from the command's name on is the command's, in order, `-o` and `--` included.
   RunResult bare = tlscope_in(dir, "run sh -c 'echo \"$@\"' sh -o x -- y");

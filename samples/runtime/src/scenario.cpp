@@ -37,6 +37,22 @@ const std::vector<ScenarioInfo>& scenarios() {
       {"shape-specialization",
        "x.size(0) read as an int specializes the dynamic batch dim; max-autotune metrics", 0, 4,
        scenario_shape_specialization},
+      {"pair-identical", "compare: the same run twice (OUT/a, OUT/b, truth_diff.json)", 0, 2,
+       scenario_pair_identical},
+      {"pair-ids-shifted", "compare: the same run, B with other frame ids and pid", 0, 2,
+       scenario_pair_ids_shifted},
+      {"pair-graph-break", "compare: B's function breaks the graph on item()", 0, 2,
+       scenario_pair_graph_break},
+      {"pair-shape-recompile", "compare: B's second call has another batch size", 0, 2,
+       scenario_pair_shape_recompile},
+      {"pair-dtype-guard", "compare: B's second call passes float64 inputs", 0, 2,
+       scenario_pair_dtype_guard},
+      {"pair-desync", "compare: ddp, then the same job with a desync on rank 2", 4, 6,
+       scenario_pair_desync},
+      {"pair-moved-frame", "compare: B's function starts three lines further down", 0, 2,
+       scenario_pair_moved_frame},
+      {"pair-straggler", "compare: ddp, then the same job with rank 3 late once", 4, 6,
+       scenario_pair_straggler},
   };
   return list;
 }

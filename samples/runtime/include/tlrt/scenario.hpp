@@ -78,5 +78,14 @@ ScenarioResult scenario_desync(const ScenarioOptions& o);
 ScenarioResult scenario_straggler(const ScenarioOptions& o);
 ScenarioResult scenario_hang(const ScenarioOptions& o);
 ScenarioResult scenario_shape_specialization(const ScenarioOptions& o);
+// Paired runs for compare (samples/programs/pairs.cpp): OUT/a, OUT/b and OUT/truth_diff.json.
+ScenarioResult scenario_pair_identical(const ScenarioOptions& o);
+ScenarioResult scenario_pair_ids_shifted(const ScenarioOptions& o);
+ScenarioResult scenario_pair_graph_break(const ScenarioOptions& o);
+ScenarioResult scenario_pair_shape_recompile(const ScenarioOptions& o);
+ScenarioResult scenario_pair_dtype_guard(const ScenarioOptions& o);
+ScenarioResult scenario_pair_desync(const ScenarioOptions& o);
+ScenarioResult scenario_pair_moved_frame(const ScenarioOptions& o);
+ScenarioResult scenario_pair_straggler(const ScenarioOptions& o);
 
 }  // namespace tlrt

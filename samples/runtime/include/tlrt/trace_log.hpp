@@ -45,6 +45,8 @@ class TraceLog {
   TraceLog(const TraceLog&) = delete;
   TraceLog& operator=(const TraceLog&) = delete;
 
+  // The pid the record headers carry (another process's, for runs that differ only in ids).
+  void set_pid(long pid) { pid_ = pid; }
   // Writes one record. `payload` (if set) is written raw, one TAB line per '\n'-separated piece.
   void emit(const std::string& key, const Json& metadata, const EventContext& ctx,
             const std::optional<std::string>& payload = std::nullopt,

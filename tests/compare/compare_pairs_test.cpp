@@ -1,0 +1,68 @@
+// `tlscope compare --format json` on the sample runtime's paired scenarios: it finds exactly the
+// differences truth_diff.json lists (the ones the runtime made between the two runs) and nothing
+// else; identical runs and runs that differ only in ids, pids and timestamps give none.
+#include <simdjson.h>
+
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "e2e/e2e_support.hpp"
+
+namespace {
+
+const std::string kSample = std::string(TLSCOPE_BINARY_DIR) + "/samples/runtime/tlscope-sample";
+
+struct Reported {
+  std::string kind, subject, b, text;
+  bool matched = false;
+};
+
+std::string str(simdjson::dom::element e) {
+  return e.is_null() ? "" : std::string(std::string_view(e));
+}
+
+}  // namespace
+
+TEST_CASE("compare finds exactly each sample pair's truth_diff.json") {
+  auto scenario = GENERATE(as<std::string>{}, "pair-identical", "pair-ids-shifted",
+                           "pair-graph-break", "pair-shape-recompile", "pair-dtype-guard",
+                           "pair-desync", "pair-moved-frame", "pair-straggler");
+  INFO("scenario " << scenario);
+  auto dir = e2e::scratch("compare_" + scenario);
+  const e2e::fs::path out = dir / "logs";
+  std::string cmd =
+      e2e::q(kSample) + " " + scenario + " --out " + e2e::q(out.string()) + " >/dev/null 2>&1";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  auto r = e2e::run_tlscope(dir, "compare --format json " + e2e::q((out / "a").string()) + " " +
+                                     e2e::q((out / "b").string()));
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  simdjson::dom::parser parser, truth_parser;
+  simdjson::dom::element doc = parser.parse(r.out);
+  simdjson::dom::element truth = truth_parser.load((out / "truth_diff.json").string());
+  CHECK(std::string_view(doc["schema"]) == "tlscope.compare/1");
+
+  std::vector<Reported> reported;
+  for (simdjson::dom::element d : doc["differences"].get_array())
+    reported.push_back({str(d["kind"]), str(d["subject"]), str(d["b"]), str(d["text"])});
+  for (simdjson::dom::element t : truth["differences"].get_array()) {
+    const std::string kind = str(t["kind"]), subject = str(t["subject"]);
+    std::string b;
+    if (auto v = t["b"]; !v.error()) b = std::string(std::string_view(v.value()));
+    INFO("expected " << kind << " of " << subject << " (b: " << b << ")");
+    bool found = false;
+    for (Reported& d : reported) {
+      if (d.matched || d.kind != kind || d.subject.find(subject) == std::string::npos ||
+          d.b.find(b) == std::string::npos)
+        continue;
+      d.matched = found = true;
+      break;
+    }
+    CHECK(found);
+  }
+  for (const Reported& d : reported) {
+    INFO("reported but not in truth_diff.json: " << d.kind << ": " << d.text);
+    CHECK(d.matched);
+  }
+}

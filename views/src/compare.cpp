@@ -1,0 +1,630 @@
+// Matching two runs and listing what differs (compare.hpp). Values that merely shift between
+// runs (frame and compile ids, object ids, addresses, pids, temp paths, timestamps) never make a
+// difference: frames are keyed by location, compiles by their order within the frame, and log
+// text goes through comparable_text first.
+#include "tlscope/views/compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "tlscope/model/analysis/rank_set.hpp"
+#include "tlscope/views/run_text.hpp"
+
+namespace tlscope::views {
+
+namespace {
+
+struct RunFacts {
+  std::vector<CompileFact> compiles;
+  std::vector<GraphBreakFact> breaks;
+  std::vector<CacheFact> caches;
+  std::vector<PhaseFact> phases;
+  std::vector<FindingFact> findings;
+  std::vector<CollectiveFact> collectives;
+  std::vector<InputFact> inputs;
+};
+
+template <typename T, typename U>
+void take(Result<Comparison>& out, Result<T>& part, U& into) {
+  if (!part.ok()) out.fail(part.error);
+  into = std::move(part.value);
+}
+
+RunFacts load_facts(const Database& db, Result<Comparison>& out) {
+  RunFacts f;
+  auto compiles = read_compiles(db);
+  take(out, compiles, f.compiles);
+  auto breaks = read_graph_breaks(db);
+  take(out, breaks, f.breaks);
+  auto caches = read_cache_results(db);
+  take(out, caches, f.caches);
+  auto phases = read_compile_phases(db);
+  take(out, phases, f.phases);
+  auto findings = read_finding_facts(db);
+  take(out, findings, f.findings);
+  auto collectives = read_collectives(db);
+  take(out, collectives, f.collectives);
+  auto inputs = read_compile_inputs(db);
+  take(out, inputs, f.inputs);
+  return f;
+}
+
+using FrameKey = std::tuple<std::string, std::string, int64_t>;  // file, function, line
+
+FrameKey frame_key(const CompileFact& c) {
+  return {comparable_text(c.file), c.function, c.line};
+}
+
+// A run's frames in order of their first compile, each with its compiles per rank in
+// frame_compile_id order.
+struct RunFrame {
+  FrameKey key;
+  std::map<int64_t, std::vector<const CompileFact*>> by_rank;
+  FrameMatch counts;  // only the side's own counts are filled
+};
+
+std::vector<RunFrame> frames_of(const RunFacts& run) {
+  std::vector<RunFrame> frames;
+  std::map<FrameKey, size_t> index;
+  for (const CompileFact& c : run.compiles) {
+    auto [it, fresh] = index.try_emplace(frame_key(c), frames.size());
+    if (fresh) frames.push_back({frame_key(c), {}, {}});
+    RunFrame& f = frames[it->second];
+    f.by_rank[c.rank].push_back(&c);
+    ++f.counts.compiles_a;
+    f.counts.completed_a += c.outcome == CompileOutcome::completed;
+    f.counts.failed_a += c.outcome == CompileOutcome::failed;
+    f.counts.recompiles_a += c.recompile;
+  }
+  for (RunFrame& f : frames)
+    for (auto& [rank, list] : f.by_rank)
+      std::stable_sort(list.begin(), list.end(), [](const CompileFact* x, const CompileFact* y) {
+        return x->frame_compile_id < y->frame_compile_id;
+      });
+  return frames;
+}
+
+std::string frame_subject(const FrameKey& k) {
+  const auto& [file, function, line] = k;
+  std::string where = file;
+  if (line >= 0) where += ":" + std::to_string(line);
+  if (function.empty()) return where.empty() ? "(frame without a location)" : where;
+  return where.empty() ? function : function + " (" + where + ")";
+}
+
+std::string compile_subject(const std::string& frame, size_t index) {
+  return frame + " compile #" + std::to_string(index);
+}
+
+std::string outcome_text(const CompileFact& c) {
+  switch (c.outcome) {
+    case CompileOutcome::completed:
+      return "completed";
+    case CompileOutcome::failed:
+      return c.fail_type.empty() ? "failed" : c.fail_type;
+    case CompileOutcome::unfinished:
+      return "unfinished";
+  }
+  return "";
+}
+
+// Differences found per rank; the same difference on several ranks becomes one with its ranks.
+class DifferenceList {
+ public:
+  void add(DifferenceKind kind, std::string subject, std::optional<std::string> a,
+           std::optional<std::string> b, int64_t rank, double weight = 0) {
+    auto key = std::make_tuple(static_cast<int>(kind), subject, a, b);
+    auto [it, fresh] = index_.try_emplace(key, list_.size());
+    if (fresh) list_.push_back({kind, std::move(subject), std::move(a), std::move(b), {}, weight});
+    Difference& d = list_[it->second];
+    if (rank >= 0 && std::find(d.ranks.begin(), d.ranks.end(), rank) == d.ranks.end())
+      d.ranks.push_back(rank);
+  }
+  void add_ranks(DifferenceKind kind, std::string subject, std::optional<std::string> a,
+                 std::optional<std::string> b, const std::vector<int64_t>& ranks) {
+    if (ranks.empty()) add(kind, subject, a, b, -1);
+    for (int64_t r : ranks) add(kind, subject, a, b, r);
+  }
+  std::vector<Difference> take() {
+    for (Difference& d : list_) std::sort(d.ranks.begin(), d.ranks.end());
+    std::stable_sort(list_.begin(), list_.end(), [](const Difference& x, const Difference& y) {
+      if (x.kind != y.kind) return x.kind < y.kind;
+      return std::fabs(x.weight) > std::fabs(y.weight);
+    });
+    return std::move(list_);
+  }
+
+ private:
+  std::vector<Difference> list_;
+  std::map<std::tuple<int, std::string, std::optional<std::string>, std::optional<std::string>>,
+           size_t>
+      index_;
+};
+
+// Frames matched by location, then what is left by file + function in order (the source was
+// edited and lines moved). Returns pairs of indices (-1: only in one run).
+std::vector<std::pair<int, int>> match_frames(const std::vector<RunFrame>& a,
+                                              const std::vector<RunFrame>& b) {
+  std::vector<std::pair<int, int>> pairs;
+  std::vector<bool> used_b(b.size(), false);
+  std::vector<int> partner(a.size(), -1);
+  std::map<FrameKey, int> b_index;
+  for (size_t j = 0; j < b.size(); ++j) b_index.emplace(b[j].key, static_cast<int>(j));
+  for (size_t i = 0; i < a.size(); ++i)
+    if (auto it = b_index.find(a[i].key); it != b_index.end()) {
+      partner[i] = it->second;
+      used_b[static_cast<size_t>(it->second)] = true;
+    }
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (partner[i] >= 0 || std::get<1>(a[i].key).empty()) continue;
+    // The next unmatched frame of B with this file and function, in order.
+    for (size_t j = 0; j < b.size(); ++j) {
+      if (used_b[j] || std::get<0>(b[j].key) != std::get<0>(a[i].key) ||
+          std::get<1>(b[j].key) != std::get<1>(a[i].key))
+        continue;
+      partner[i] = static_cast<int>(j);
+      used_b[j] = true;
+      break;
+    }
+  }
+  for (size_t i = 0; i < a.size(); ++i) pairs.push_back({static_cast<int>(i), partner[i]});
+  for (size_t j = 0; j < b.size(); ++j)
+    if (!used_b[j]) pairs.push_back({-1, static_cast<int>(j)});
+  return pairs;
+}
+
+using CompileKey = std::pair<int64_t, std::string>;  // file_id, compile key
+
+template <typename Fact>
+std::map<CompileKey, std::vector<const Fact*>> by_compile(const std::vector<Fact>& facts) {
+  std::map<CompileKey, std::vector<const Fact*>> out;
+  for (const Fact& f : facts) out[{f.file_id, f.compile_id}].push_back(&f);
+  return out;
+}
+
+struct Sides {
+  const RunFacts& a;
+  const RunFacts& b;
+  std::map<CompileKey, std::vector<const CacheFact*>> cache_a, cache_b;
+  std::map<CompileKey, std::vector<const PhaseFact*>> phase_a, phase_b;
+  std::map<CompileKey, std::vector<const InputFact*>> input_a, input_b;
+};
+
+std::string cache_sequence(const std::vector<const CacheFact*>* facts, const std::string& cache) {
+  std::string out;
+  if (!facts) return out;
+  for (const CacheFact* f : *facts)
+    if (f->cache == cache) out += (out.empty() ? "" : ", ") + f->result;
+  return out;
+}
+
+std::string inputs_text(const std::vector<const InputFact*>* facts) {
+  std::string out;
+  if (!facts) return out;
+  for (const InputFact* f : *facts) {
+    out += (out.empty() ? "" : "; ") + f->source + " " + f->dtype + f->size;
+    if (f->requires_grad == 1) out += " requires_grad";
+  }
+  return out;
+}
+
+template <typename Map>
+const typename Map::mapped_type* find_in(const Map& m, const CompileKey& k) {
+  auto it = m.find(k);
+  return it == m.end() ? nullptr : &it->second;
+}
+
+struct PhaseSums {
+  std::map<std::string, std::pair<double, double>> by_phase;  // phase -> (a, b)
+  std::vector<std::string> order;
+};
+
+// A compile pair's phase times, from the source both logs have (chromium events when both do).
+void add_phase_times(PhaseSums& sums, const std::vector<const PhaseFact*>* a,
+                     const std::vector<const PhaseFact*>* b) {
+  if (!a || !b) return;
+  auto has = [](const std::vector<const PhaseFact*>& v, const char* source) {
+    return std::any_of(v.begin(), v.end(), [&](const PhaseFact* p) { return p->source == source; });
+  };
+  const char* source = has(*a, "chromium") && has(*b, "chromium") ? "chromium" : "metrics";
+  auto add = [&](const std::vector<const PhaseFact*>& v, bool is_b) {
+    for (const PhaseFact* p : v) {
+      if (p->source != source) continue;
+      auto [it, fresh] = sums.by_phase.try_emplace(p->phase, 0.0, 0.0);
+      if (fresh) sums.order.push_back(p->phase);
+      (is_b ? it->second.second : it->second.first) += p->duration_us;
+    }
+  };
+  add(*a, false);
+  add(*b, true);
+}
+
+void compare_compiles(const std::string& frame, const std::vector<const CompileFact*>& ca,
+                      const std::vector<const CompileFact*>& cb, int64_t rank, Sides& s,
+                      DifferenceList& diffs, PhaseSums& sums, Comparison& out,
+                      std::set<std::string>& input_notes) {
+  const size_t n = std::max(ca.size(), cb.size());
+  for (size_t k = 0; k < n; ++k) {
+    const CompileFact* x = k < ca.size() ? ca[k] : nullptr;
+    const CompileFact* y = k < cb.size() ? cb[k] : nullptr;
+    const std::string subject = compile_subject(frame, k);
+    if (!x || !y) {
+      out.same_work = false;
+      const CompileFact* only = x ? x : y;
+      const bool in_b = y != nullptr;
+      std::optional<std::string> value;
+      DifferenceKind kind;
+      if (only->outcome == CompileOutcome::failed) {
+        kind = in_b ? DifferenceKind::failure_added : DifferenceKind::failure_removed;
+        value = outcome_text(*only);
+      } else if (only->recompile) {
+        kind = in_b ? DifferenceKind::recompile_added : DifferenceKind::recompile_removed;
+        value = comparable_text(only->recompile_reason);
+      } else {
+        kind = in_b ? DifferenceKind::compile_added : DifferenceKind::compile_removed;
+        value = outcome_text(*only);
+      }
+      // Within a kind, the costliest first: the compile time the extra compile took.
+      diffs.add(kind, subject, in_b ? std::nullopt : value, in_b ? value : std::nullopt, rank,
+                std::max(0.0, only->duration_us));
+      continue;
+    }
+    const bool fail_a = x->outcome == CompileOutcome::failed;
+    const bool fail_b = y->outcome == CompileOutcome::failed;
+    if (x->outcome != y->outcome) out.same_work = false;
+    if (!fail_a && fail_b)
+      diffs.add(DifferenceKind::failure_added, subject, outcome_text(*x), outcome_text(*y), rank);
+    else if (fail_a && !fail_b)
+      diffs.add(DifferenceKind::failure_removed, subject, outcome_text(*x), outcome_text(*y), rank);
+    else if (fail_a && fail_b && x->fail_type != y->fail_type)
+      diffs.add(DifferenceKind::failure_changed, subject, x->fail_type, y->fail_type, rank);
+    const std::string guard_a = comparable_text(x->recompile_reason);
+    const std::string guard_b = comparable_text(y->recompile_reason);
+    if (!x->recompile && y->recompile)
+      diffs.add(DifferenceKind::recompile_added, subject, std::nullopt, guard_b, rank,
+                std::max(0.0, y->duration_us));
+    else if (x->recompile && !y->recompile)
+      diffs.add(DifferenceKind::recompile_removed, subject, guard_a, std::nullopt, rank);
+    else if (x->recompile && y->recompile && guard_a != guard_b)
+      diffs.add(DifferenceKind::guard_changed, subject, guard_a, guard_b, rank);
+    if (x->restarts != y->restarts)
+      diffs.add(DifferenceKind::restarts_changed, subject, std::to_string(x->restarts),
+                std::to_string(y->restarts), rank);
+    const CompileKey ka{x->file_id, x->compile_id}, kb{y->file_id, y->compile_id};
+    const auto* cache_a = find_in(s.cache_a, ka);
+    const auto* cache_b = find_in(s.cache_b, kb);
+    std::set<std::string> caches;
+    for (const auto* list : {cache_a, cache_b})
+      if (list)
+        for (const CacheFact* c : *list) caches.insert(c->cache);
+    for (const std::string& cache : caches) {
+      std::string ra = cache_sequence(cache_a, cache), rb = cache_sequence(cache_b, cache);
+      if (ra != rb)
+        diffs.add(DifferenceKind::cache_flip, subject + " " + cache,
+                  ra.empty() ? std::nullopt : std::optional(ra),
+                  rb.empty() ? std::nullopt : std::optional(rb), rank);
+    }
+    if (x->outcome == CompileOutcome::completed && y->outcome == CompileOutcome::completed) {
+      ++out.timed_compiles;
+      add_phase_times(sums, find_in(s.phase_a, ka), find_in(s.phase_b, kb));
+    }
+    const std::string in_a = inputs_text(find_in(s.input_a, ka));
+    const std::string in_b = inputs_text(find_in(s.input_b, kb));
+    if (!in_a.empty() && !in_b.empty() && comparable_text(in_a) != comparable_text(in_b) &&
+        input_notes.insert(frame).second)
+      out.notes.push_back(subject + " saw different inputs (shapes, dtypes or grad mode): A " +
+                          in_a + "; B " + in_b);
+  }
+}
+
+using BreakPlace = std::pair<std::string, std::string>;  // file (or frame), comparable reason
+
+void compare_graph_breaks(const RunFacts& a, const RunFacts& b,
+                          const std::set<int64_t>& shared_ranks, DifferenceList& diffs) {
+  // Per rank: (place, reason) -> the lines it broke at.
+  using Places = std::map<int64_t, std::map<BreakPlace, std::set<int64_t>>>;
+  auto collect = [&](const RunFacts& run) {
+    Places p;
+    for (const GraphBreakFact& g : run.breaks) {
+      if (!is_graph_break_record(g) || !shared_ranks.count(g.rank)) continue;
+      std::string place = g.user_file.empty() ? g.frame : comparable_text(g.user_file);
+      p[g.rank][{place, comparable_text(g.reason)}].insert(g.user_line);
+    }
+    return p;
+  };
+  Places pa = collect(a), pb = collect(b);
+  auto where = [](const BreakPlace& place, int64_t line) {
+    return line >= 0 ? place.first + ":" + std::to_string(line) : place.first;
+  };
+  for (int64_t rank : shared_ranks) {
+    std::set<BreakPlace> keys;
+    for (const auto& [k, lines] : pa[rank]) keys.insert(k);
+    for (const auto& [k, lines] : pb[rank]) keys.insert(k);
+    for (const BreakPlace& k : keys) {
+      const std::set<int64_t>& la = pa[rank][k];
+      const std::set<int64_t>& lb = pb[rank][k];
+      std::vector<int64_t> only_a, only_b;
+      std::set_difference(la.begin(), la.end(), lb.begin(), lb.end(), std::back_inserter(only_a));
+      std::set_difference(lb.begin(), lb.end(), la.begin(), la.end(), std::back_inserter(only_b));
+      const size_t moved = std::min(only_a.size(), only_b.size());
+      for (size_t i = 0; i < moved; ++i)
+        diffs.add(DifferenceKind::graph_break_moved, k.first + ": " + k.second,
+                  "line " + std::to_string(only_a[i]), "line " + std::to_string(only_b[i]), rank);
+      for (size_t i = moved; i < only_a.size(); ++i)
+        diffs.add(DifferenceKind::graph_break_removed, where(k, only_a[i]), k.second, std::nullopt,
+                  rank);
+      for (size_t i = moved; i < only_b.size(); ++i)
+        diffs.add(DifferenceKind::graph_break_added, where(k, only_b[i]), std::nullopt, k.second,
+                  rank);
+    }
+  }
+}
+
+bool is_collective_finding(const std::string& kind) {
+  return kind == "desync" || kind == "missing_collective" || kind == "straggler";
+}
+
+void compare_collectives(const RunFacts& a, const RunFacts& b,
+                         const std::set<int64_t>& shared_ranks, DifferenceList& diffs) {
+  // A desync, hang or straggler is the same one in both runs when it has the same kind, group,
+  // sequence position and ranks; its message carries timings that differ run to run.
+  using Key = std::tuple<std::string, std::string, int64_t, std::vector<int64_t>>;
+  auto collect = [](const RunFacts& run) {
+    std::map<Key, const FindingFact*> m;
+    for (const FindingFact& f : run.findings)
+      if (is_collective_finding(f.kind)) m.emplace(Key{f.kind, f.pg, f.seq, f.ranks}, &f);
+    return m;
+  };
+  auto fa = collect(a), fb = collect(b);
+  auto subject = [](const Key& k) {
+    std::string s = std::get<0>(k);
+    if (!std::get<1>(k).empty()) s += " in group " + std::get<1>(k);
+    if (std::get<2>(k) >= 0) s += " at collective #" + std::to_string(std::get<2>(k));
+    return s;
+  };
+  for (const auto& [k, f] : fb)
+    if (!fa.count(k))
+      diffs.add_ranks(DifferenceKind::collective_finding_added, subject(k), std::nullopt,
+                      comparable_text(f->message), f->ranks);
+  for (const auto& [k, f] : fa)
+    if (!fb.count(k))
+      diffs.add_ranks(DifferenceKind::collective_finding_removed, subject(k),
+                      comparable_text(f->message), std::nullopt, f->ranks);
+  // Each rank's stream per group, compared position by position up to the first difference.
+  using Streams = std::map<std::pair<int64_t, std::string>, std::vector<const CollectiveFact*>>;
+  auto streams = [&](const RunFacts& run) {
+    Streams s;
+    for (const CollectiveFact& c : run.collectives)
+      if (shared_ranks.count(c.rank)) s[{c.rank, c.pg}].push_back(&c);
+    return s;
+  };
+  Streams sa = streams(a), sb = streams(b);
+  std::set<std::pair<int64_t, std::string>> keys;
+  for (const auto& [k, v] : sa) keys.insert(k);
+  for (const auto& [k, v] : sb) keys.insert(k);
+  auto text = [](const CollectiveFact* c) -> std::optional<std::string> {
+    if (!c) return std::nullopt;
+    return c->op + " " + c->input_sizes + " " + c->dtype;
+  };
+  for (const auto& k : keys) {
+    const auto& xa = sa[k];
+    const auto& xb = sb[k];
+    const size_t n = std::max(xa.size(), xb.size());
+    for (size_t i = 0; i < n; ++i) {
+      auto ta = text(i < xa.size() ? xa[i] : nullptr), tb = text(i < xb.size() ? xb[i] : nullptr);
+      if (ta == tb) continue;
+      const CollectiveFact* at = i < xa.size() ? xa[i] : xb[i];
+      const int64_t position = at->seq >= 0 ? at->seq : static_cast<int64_t>(i);
+      diffs.add(DifferenceKind::collective_divergence,
+                "group " + k.second + " sequence " + std::to_string(position), ta, tb, k.first);
+      break;
+    }
+  }
+}
+
+void remap_rank(RunFacts& run, int64_t from, int64_t to) {
+  auto move = [&](int64_t& rank) {
+    if (rank == from) rank = to;
+  };
+  for (CompileFact& c : run.compiles) move(c.rank);
+  for (GraphBreakFact& g : run.breaks) move(g.rank);
+  for (CollectiveFact& c : run.collectives) move(c.rank);
+  for (FindingFact& f : run.findings)
+    for (int64_t& r : f.ranks) move(r);
+}
+
+std::string ranks_text(const std::vector<int64_t>& ranks) {
+  if (ranks.empty()) return "1 process (no ranks)";
+  return model::analysis::rank_words(ranks, 0);  // "ranks 0-2 (3 ranks)"
+}
+
+void add_run_notes(const char* side, const RunSummary& s, Comparison& out) {
+  const std::string run = side;
+  if (s.health.incomplete_files > 0)
+    out.notes.push_back(run + " has " + std::to_string(s.health.incomplete_files) +
+                        " log file(s) whose ingest did not finish: the run may be cut short");
+  if (s.compiles.unfinished > 0)
+    out.notes.push_back(run + " has " + std::to_string(s.compiles.unfinished) +
+                        " compile(s) without an end record (no compilation_metrics): their "
+                        "outcome and time are unknown");
+  if (!s.analysed)
+    out.notes.push_back(run + " is not analysed (tlscope analyze): its compiles are unknown");
+}
+
+}  // namespace
+
+const DifferenceKindInfo& kind_info(DifferenceKind kind) {
+  return kDifferenceKinds[static_cast<size_t>(kind)];
+}
+
+const char* frame_status_name(FrameStatus s) {
+  switch (s) {
+    case FrameStatus::matched:
+      return "matched";
+    case FrameStatus::only_a:
+      return "only_a";
+    case FrameStatus::only_b:
+      return "only_b";
+  }
+  return "";
+}
+
+Result<Comparison> compare_runs(const Database& db_a, const Database& db_b) {
+  Result<Comparison> out;
+  Comparison& c = out.value;
+  for (auto [db, into] : {std::pair{&db_a, &c.a}, std::pair{&db_b, &c.b}}) {
+    Result<RunSummary> s = load_run_summary(*db);
+    if (!s.ok()) out.fail(s.error);
+    *into = std::move(s.value);
+  }
+  const RunFacts a = load_facts(db_a, out);
+  RunFacts b = load_facts(db_b, out);
+  DifferenceList diffs;
+  // One rank's log against another rank's (rank 0 of a job against rank 1): the two processes are
+  // what the user asked to compare, so B's rank stands in for A's.
+  const bool one_rank_each =
+      c.a.ranks.size() == 1 && c.b.ranks.size() == 1 && c.a.ranks != c.b.ranks;
+  if (one_rank_each) {
+    remap_rank(b, c.b.ranks.front(), c.a.ranks.front());
+    c.notes.push_back("each run is one rank: B's rank " + std::to_string(c.b.ranks.front()) +
+                      " is compared with A's rank " + std::to_string(c.a.ranks.front()) +
+                      "; differences name A's rank");
+  }
+
+  // Environment.
+  if (c.a.torch_version && c.b.torch_version && *c.a.torch_version != *c.b.torch_version) {
+    diffs.add(DifferenceKind::torch_version, "torch version", c.a.torch_version, c.b.torch_version,
+              -1);
+    c.notes.push_back("the runs used different PyTorch versions (" + *c.a.torch_version + ", " +
+                      *c.b.torch_version + "): a difference may come from the upgrade");
+  } else if (!c.a.torch_version || !c.b.torch_version) {
+    c.notes.push_back(std::string(!c.a.torch_version && !c.b.torch_version ? "neither log states"
+                                  : !c.a.torch_version ? "A's log does not state"
+                                                       : "B's log does not state") +
+                      " its PyTorch version: an upgrade between the runs cannot be ruled out");
+  }
+  if (c.a.ranks != c.b.ranks && !one_rank_each) {
+    diffs.add(DifferenceKind::world_size, "ranks", ranks_text(c.a.ranks), ranks_text(c.b.ranks),
+              -1);
+    c.notes.push_back("the runs have different ranks (" + ranks_text(c.a.ranks) + " against " +
+                      ranks_text(c.b.ranks) + "): only ranks present in both are compared");
+  }
+  std::set<int64_t> shared_ranks;
+  {
+    std::set<int64_t> ra, rb;
+    for (const CompileFact& x : a.compiles) ra.insert(x.rank);
+    for (const CompileFact& x : b.compiles) rb.insert(x.rank);
+    for (int64_t r : c.a.ranks) ra.insert(r);
+    for (int64_t r : c.b.ranks) rb.insert(r);
+    if (one_rank_each) rb = ra;
+    ra.insert(-1);
+    rb.insert(-1);
+    std::set_intersection(ra.begin(), ra.end(), rb.begin(), rb.end(),
+                          std::inserter(shared_ranks, shared_ranks.begin()));
+  }
+
+  // Frames and their compiles.
+  Sides sides{a,
+              b,
+              by_compile(a.caches),
+              by_compile(b.caches),
+              by_compile(a.phases),
+              by_compile(b.phases),
+              by_compile(a.inputs),
+              by_compile(b.inputs)};
+  const std::vector<RunFrame> fa = frames_of(a), fb = frames_of(b);
+  PhaseSums sums;
+  std::set<std::string> input_notes;
+  for (auto [i, j] : match_frames(fa, fb)) {
+    const RunFrame* x = i >= 0 ? &fa[static_cast<size_t>(i)] : nullptr;
+    const RunFrame* y = j >= 0 ? &fb[static_cast<size_t>(j)] : nullptr;
+    FrameMatch& m = c.frames.emplace_back();
+    const FrameKey& key = x ? x->key : y->key;
+    m.file = std::get<0>(key);
+    m.function = std::get<1>(key);
+    m.status = x && y ? FrameStatus::matched : x ? FrameStatus::only_a : FrameStatus::only_b;
+    if (x) {
+      m.line_a = std::get<2>(x->key);
+      m.compiles_a = x->counts.compiles_a;
+      m.completed_a = x->counts.completed_a;
+      m.failed_a = x->counts.failed_a;
+      m.recompiles_a = x->counts.recompiles_a;
+    }
+    if (y) {
+      m.line_b = std::get<2>(y->key);
+      m.compiles_b = y->counts.compiles_a;
+      m.completed_b = y->counts.completed_a;
+      m.failed_b = y->counts.failed_a;
+      m.recompiles_b = y->counts.recompiles_a;
+    }
+    FrameKey named = key;
+    std::get<2>(named) = -1;  // a frame's subject leaves out the line, which may have moved
+    const std::string subject = frame_subject(named);
+    if (!x || !y) {
+      c.same_work = false;
+      const RunFrame* only = x ? x : y;
+      std::set<int64_t> ranks;
+      for (const auto& [rank, list] : only->by_rank) ranks.insert(rank);
+      std::string value = std::to_string(only->counts.compiles_a) + " compile(s)";
+      if (only->counts.failed_a > 0)
+        value += ", " + std::to_string(only->counts.failed_a) + " failed";
+      diffs.add_ranks(x ? DifferenceKind::frame_removed : DifferenceKind::frame_added,
+                      frame_subject(only->key), x ? std::optional(value) : std::nullopt,
+                      y ? std::optional(value) : std::nullopt,
+                      std::vector<int64_t>(ranks.lower_bound(0), ranks.end()));
+      continue;
+    }
+    if (m.line_a != m.line_b)
+      diffs.add(DifferenceKind::frame_moved, subject, "line " + std::to_string(m.line_a),
+                "line " + std::to_string(m.line_b), -1);
+    static const std::vector<const CompileFact*> kNone;
+    for (int64_t rank : shared_ranks) {
+      auto ia = x->by_rank.find(rank), ib = y->by_rank.find(rank);
+      const auto& ca = ia == x->by_rank.end() ? kNone : ia->second;
+      const auto& cb = ib == y->by_rank.end() ? kNone : ib->second;
+      if (ca.empty() && cb.empty()) continue;
+      compare_compiles(subject, ca, cb, rank, sides, diffs, sums, c, input_notes);
+    }
+  }
+  compare_graph_breaks(a, b, shared_ranks, diffs);
+  compare_collectives(a, b, shared_ranks, diffs);
+
+  // Compile time per phase over the compiles both completed, largest change first; a change is
+  // a difference when it is large in both absolute and relative terms (timing noise is not).
+  for (const std::string& phase : sums.order) {
+    auto [ta, tb] = sums.by_phase[phase];
+    c.phases.push_back({phase, ta, tb});
+  }
+  std::stable_sort(c.phases.begin(), c.phases.end(), [](const PhaseDelta& x, const PhaseDelta& y) {
+    return std::fabs(x.b_us - x.a_us) > std::fabs(y.b_us - y.a_us);
+  });
+  constexpr double kMinDeltaUs = 100e3, kMinRatio = 0.25;
+  constexpr size_t kMaxPhaseDifferences = 3;
+  size_t phase_differences = 0;
+  for (const PhaseDelta& p : c.phases) {
+    const double delta = p.b_us - p.a_us;
+    if (std::fabs(delta) < kMinDeltaUs || std::fabs(delta) < kMinRatio * std::max(p.a_us, p.b_us))
+      continue;
+    if (phase_differences++ == kMaxPhaseDifferences) break;
+    char a_text[32], b_text[32];
+    std::snprintf(a_text, sizeof a_text, "%.3f s", p.a_us / 1e6);
+    std::snprintf(b_text, sizeof b_text, "%.3f s", p.b_us / 1e6);
+    diffs.add(DifferenceKind::compile_time, p.phase, std::string(a_text), std::string(b_text), -1,
+              delta);
+  }
+  if (!c.same_work && c.timed_compiles > 0)
+    c.notes.push_back(
+        "the runs did not compile the same work: compile times are compared over "
+        "the " +
+        std::to_string(c.timed_compiles) +
+        " compile(s) both completed, and say nothing of the whole run's speed");
+  add_run_notes("A", c.a, c);
+  add_run_notes("B", c.b, c);
+  c.differences = diffs.take();
+  return out;
+}
+
+}  // namespace tlscope::views
