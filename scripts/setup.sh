@@ -14,9 +14,10 @@ declare -A groups=(
   # The Dear ImGui viewer (tlscope gui): ImGui with its GLFW/OpenGL backends, and stb.
   [viewer]="libimgui-dev libstb-dev libglfw3-dev libgl-dev"
   # The test suites: Catch2; an X server, GL drivers and xdotool for the viewer's tests; Chromium
-  # for the HTML report's; curl for the served report's; time; file, which cpack -G DEB uses to
-  # read the binaries' dependencies (dpkg-shlibdeps).
-  [test]="catch2 xvfb xauth mesa-utils libgl1-mesa-dri xdotool chromium curl time file"
+  # for the HTML report's; curl for the served report's; Node.js for the MCP client test (its
+  # SDK comes from npm, scripts/test.sh); time; file, which cpack -G DEB uses to read the
+  # binaries' dependencies (dpkg-shlibdeps).
+  [test]="catch2 xvfb xauth mesa-utils libgl1-mesa-dri xdotool chromium curl nodejs time file"
   # The libFuzzer targets (scripts/fuzz.sh): clang with libFuzzer.
   [fuzz]="clang-14 libfuzzer-14-dev"
 )
