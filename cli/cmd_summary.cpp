@@ -15,10 +15,12 @@
 #include "terminal_text.hpp"
 #include "tlscope/views/findings.hpp"
 #include "tlscope/views/ingest_errors.hpp"
+#include "tlscope/views/run_environment.hpp"
 #include "tlscope/views/run_summary.hpp"
 #include "tlscope/views/store_health.hpp"
 #include "tlscope/views/summary.hpp"
 #include "tlscope/views/summary_folding.hpp"
+#include "tlscope/views/unknown_records.hpp"
 
 namespace tlscope::cli {
 namespace {
@@ -102,10 +104,45 @@ void print_ranks(const views::Summary& s, bool all) {
   }
 }
 
+void print_unknown_kinds(const views::Summary& s);
+
 void print_kinds(const views::Summary& s) {
   std::printf("\nEvents per kind\n");
   for (const views::KindCount& k : s.kinds)
     std::printf("  %8lld  %s\n", static_cast<long long>(k.count), show(k.kind).c_str());
+  print_unknown_kinds(s);
+}
+
+// "12 records of 2 kinds tlscope does not know: foo_bar (10), baz (2)": kept, listed in the
+// report's index.html with their payloads.
+void print_unknown_kinds(const views::Summary& s) {
+  std::vector<views::KindCount> unknown = views::unknown_kinds(s.kinds);
+  if (unknown.empty()) return;
+  int64_t records = 0;
+  std::string list;
+  for (const views::KindCount& k : unknown) {
+    records += k.count;
+    list += (list.empty() ? "" : ", ") + show(k.kind) + " (" + std::to_string(k.count) + ")";
+  }
+  std::printf("  %lld %s of %zu %s tlscope does not know: %s\n", static_cast<long long>(records),
+              records == 1 ? "record" : "records", unknown.size(),
+              unknown.size() == 1 ? "kind" : "kinds", list.c_str());
+}
+
+// The PyTorch that wrote the logs (run_info), or that they do not say.
+void print_environment(const views::RunEnvironment& env) {
+  std::string version = views::torch_version_text(env);
+  std::printf("PyTorch: %s", version.empty() ? "the logs do not say" : show(version).c_str());
+  if (env.torch_versions.size() > 1) {
+    std::string all;
+    for (const std::string& v : env.torch_versions) all += (all.empty() ? "" : ", ") + show(v);
+    std::printf(" (the inputs name %zu versions: %s)", env.torch_versions.size(), all.c_str());
+  }
+  std::printf("\n");
+  if (!env.config_values.empty())
+    std::printf("Configuration: %zu values (tlscope query DB \"SELECT * FROM run_config\")\n",
+                env.config_values.size());
+  std::printf("\n");
 }
 
 void print_compile_ids(const views::Summary& s) {
@@ -216,12 +253,15 @@ int run_summary(const std::string& path, bool all_files, const std::string& form
   views::Result<views::Paged<views::IngestErrorRow>> errors =
       views::load_ingest_errors(db, views::Page{0, kFirstErrors});
   views::Result<views::Findings> findings = views::load_findings(db);
-  for (const std::string* error : {&summary.error, &errors.error, &findings.error}) {
+  views::Result<views::RunEnvironment> environment = views::load_run_environment(db);
+  for (const std::string* error :
+       {&summary.error, &errors.error, &findings.error, &environment.error}) {
     if (error->empty()) continue;
     std::fprintf(stderr, "tlscope summary: %s\n", error->c_str());
     return kUsageOrIo;
   }
   std::printf("tlscope summary of %s\n\n", path.c_str());
+  print_environment(*environment);
   const views::FileFolding fold = views::fold_files(*summary, views::kListedFiles, all_files);
   print_files(*summary, fold);
   print_ranks(*summary, all_files);

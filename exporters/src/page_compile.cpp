@@ -124,17 +124,31 @@ class CompilePageWriter {
   }
 
   void metrics(const views::CompileDetail& d, std::string& h) {
+    if (!d.missing_metrics.empty()) {
+      h += "<p class=\"warn\" id=\"compile-missing-metrics\">";
+      append_html_escaped(h, d.missing_metrics);
+      h += "</p>\n";
+    }
     for (const views::CompileMetrics& m : d.metrics) {
       h += "<details><summary>Metrics: ";
       append_html_escaped(h, m.kind);
+      if (!m.unknown_fields.empty())
+        h += " <span class=\"warn\">(" +
+             plural(static_cast<int64_t>(m.unknown_fields.size()), "field") +
+             " new to tlscope)</span>";
       h += "</summary><table class=\"metrics\">";
-      for (const views::MetricsField& f : m.fields) {
-        h += "<tr><th>";
+      auto field_row = [&](const views::MetricsField& f, bool unknown) {
+        h += unknown ? "<tr class=\"unknown-field\"><th>" : "<tr><th>";
         append_html_escaped(h, f.name);
+        if (unknown) h += " <span class=\"warn\">(new)</span>";
         h += "</th><td>";
         append_html_escaped(h, f.value);
         h += "</td></tr>";
-      }
+      };
+      for (const views::MetricsField& f : m.fields) field_row(f, false);
+      for (const views::MetricsField& f : m.more_fields)
+        field_row(f, std::find(m.unknown_fields.begin(), m.unknown_fields.end(), f.name) !=
+                         m.unknown_fields.end());
       h += "</table></details>\n";
     }
   }
@@ -143,11 +157,32 @@ class CompilePageWriter {
     size_t budget = kPageInlineBudget;
     for (auto [section, title] : views::kPayloadSections) {
       size_t count = 0;
-      for (const views::PayloadEntry& e : d.payloads) count += e.section == section;
-      if (count == 0) continue;
-      h += "<h2>" + std::string(title) + " (" + std::to_string(count) + ")</h2>\n";
       for (const views::PayloadEntry& e : d.payloads)
-        if (e.section == section) payload_block(e, h, budget);
+        count += e.section == section && e.subgraph.empty();
+      if (count == 0) continue;
+      h += "<h2>" + std::string(title) + " (" + std::to_string(count) + ")";
+      if (section == views::PayloadSection::kGuards && !d.guard_latency.empty()) {
+        h += " <span class=\"muted\" id=\"compile-guard-latency\">guard latency ";
+        append_html_escaped(h, d.guard_latency);
+        h += "</span>";
+      }
+      h += "</h2>\n";
+      for (const views::PayloadEntry& e : d.payloads)
+        if (e.section == section && e.subgraph.empty()) payload_block(e, h, budget);
+    }
+    // Records of a subgraph (an invoke_subgraph body, a partitioned backward), grouped under
+    // its name as tlparse does.
+    std::vector<views::SubgraphPayloads> subgraphs = views::payloads_by_subgraph(d);
+    if (subgraphs.empty()) return;
+    h += "<h2 id=\"compile-subgraphs\">Subgraphs (" + std::to_string(subgraphs.size()) + ")</h2>\n";
+    for (const views::SubgraphPayloads& s : subgraphs) {
+      h += "<div class=\"subgraph\" data-subgraph=\"";
+      append_html_escaped(h, s.name);
+      h += "\" data-count=\"" + std::to_string(s.payloads.size()) + "\"><h3>";
+      append_html_escaped(h, s.name);
+      h += " <span class=\"muted\">(" + std::to_string(s.payloads.size()) + ")</span></h3>\n";
+      for (size_t i : s.payloads) payload_block(d.payloads[i], h, budget);
+      h += "</div>\n";
     }
   }
 

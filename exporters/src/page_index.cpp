@@ -5,7 +5,9 @@
 #include "tlscope/exporters/html.hpp"
 #include "tlscope/views/findings.hpp"
 #include "tlscope/views/provenance.hpp"
+#include "tlscope/views/run_environment.hpp"
 #include "tlscope/views/summary.hpp"
+#include "tlscope/views/unknown_records.hpp"
 
 namespace tlscope::exporters {
 
@@ -47,6 +49,69 @@ std::string findings_html(const views::Findings& findings) {
   if (findings.groups.empty())
     h += "<p>No graph breaks, recompiles, failures, divergence or collective problems.</p>\n";
   return h + "</div>\n";
+}
+
+// Records of kinds tlscope does not know, with their metadata and payload (the first
+// kUnknownRecordBytes of each): what a newer PyTorch logs is seen here rather than nowhere.
+std::string unknown_records_html(const views::Paged<views::UnknownRecord>& records) {
+  if (records.total == 0) return {};
+  std::string h = "<h2 id=\"unknown-records\">Records of kinds tlscope does not know (" +
+                  std::to_string(records.total) +
+                  ")</h2>\n<table id=\"unknown-records-table\" data-count=\"" +
+                  std::to_string(records.total) +
+                  "\"><thead><tr><th>input</th><th>line</th><th>rank</th><th>kind</th>"
+                  "<th>compile</th><th>metadata</th><th>payload</th></tr></thead><tbody>\n";
+  for (const views::UnknownRecord& r : records.rows) {
+    h += "<tr><td>";
+    append_html_escaped(h, r.path);
+    h += "</td><td class=\"num\">" + std::to_string(r.line) + "</td><td>" +
+         (r.rank < 0 ? std::string("-") : std::to_string(r.rank)) + "</td><td>";
+    append_html_escaped(h, r.kind);
+    h += "</td><td>";
+    append_html_escaped(h, r.compile_id);
+    h += "</td><td><pre>";
+    append_html_escaped(h, r.metadata);
+    h += "</pre></td><td><pre>";
+    append_html_escaped(h, r.payload);
+    h += "</pre>";
+    if (r.payload_size > static_cast<int64_t>(r.payload.size()))
+      h += "<span class=\"muted\">(" + std::to_string(r.payload_size) + " bytes in all)</span>";
+    h += "</td></tr>\n";
+  }
+  h += "</tbody></table>\n";
+  if (records.total > records.rows.size())
+    h += "<p class=\"muted\">and " + std::to_string(records.total - records.rows.size()) +
+         " more (tlscope query DB \"SELECT * FROM events WHERE kind = ...\")</p>\n";
+  return h;
+}
+
+// The run's configuration (run_config), by scope; values where the inputs disagree are listed.
+std::string run_config_html(const views::RunEnvironment& env) {
+  if (env.config_values.empty()) return {};
+  std::string h = "<h2 id=\"run-config\">Configuration</h2>\n<details><summary>" +
+                  std::to_string(env.config_values.size()) +
+                  " values the logs carry (dynamo, inductor, compile)</summary>\n"
+                  "<table id=\"run-config-table\" data-count=\"" +
+                  std::to_string(env.config_values.size()) +
+                  "\"><thead><tr><th>scope</th><th>key</th><th>value</th><th>other inputs</th>"
+                  "</tr></thead><tbody>\n";
+  for (const views::ConfigValue& v : env.config_values) {
+    h += "<tr><td>";
+    append_html_escaped(h, v.scope);
+    h += "</td><td>";
+    append_html_escaped(h, v.key);
+    h += "</td><td><code>";
+    append_html_escaped(h, v.value);
+    h += "</code></td><td>";
+    for (size_t i = 0; i < v.other_values.size(); ++i) {
+      if (i) h += "<br>";
+      h += "<span class=\"warn\">";
+      append_html_escaped(h, v.other_values[i]);
+      h += "</span>";
+    }
+    h += "</td></tr>\n";
+  }
+  return h + "</tbody></table></details>\n";
 }
 
 }  // namespace
@@ -119,6 +184,11 @@ void write_index_page(ReportContext& ctx, const IndexViews& loaded) {
     }
     h += "</tbody></table>\n";
   }
+  constexpr size_t kUnknownRows = 50;
+  auto unknown = views::load_unknown_records(ctx.db, views::Page{0, kUnknownRows});
+  h += unknown_records_html(noted(ctx, "records of unknown kinds", unknown));
+  auto environment = views::load_run_environment(ctx.db);
+  h += run_config_html(noted(ctx, "run configuration", environment));
   auto provenance =
       views::load_report_provenance(ctx.db, ctx.options.command_line, ctx.options.host);
   h += report_provenance_html(noted(ctx, "report provenance", provenance));

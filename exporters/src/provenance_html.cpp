@@ -36,6 +36,9 @@ std::string report_provenance_html(const views::ReportProvenance& p) {
   item(h, "host", "host", p.host, "not given");
   std::string versions;
   for (const std::string& v : p.pytorch_versions) versions += (versions.empty() ? "" : ", ") + v;
+  // A source build's version names its short commit already ("+git86df3ff").
+  if (!versions.empty() && !p.pytorch_commit.empty() && versions.find("+git") == std::string::npos)
+    versions += " (commit " + p.pytorch_commit.substr(0, 12) + ")";
   item(h, "pytorch", "PyTorch", versions, "the logs do not say");
   h += "</tbody></table>\n";
   h += "<table id=\"provenance-inputs\" data-count=\"" + std::to_string(p.input_count) +

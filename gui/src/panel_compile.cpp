@@ -3,6 +3,7 @@
 // symbolic shapes (compile_shapes_view.hpp), input tensors, cache outcomes, then its graphs,
 // guards, generated code and other artifacts with line numbers and syntax colours, and records of
 // kinds nothing else reads. Payload texts are read when first shown.
+#include <algorithm>
 #include <map>
 #include <memory>
 
@@ -66,10 +67,16 @@ class CompilePanel : public Panel {
     }
     for (const auto& cache : d.cache) ui::text("cache", cache.cache + ": " + cache.result);
 
+    if (!d.missing_metrics.empty()) ui::text_colored("label", kColourWarning, d.missing_metrics);
     if (!d.metrics.empty() && ImGui::CollapsingHeader("Metrics")) {
       for (const auto& m : d.metrics) {
         ui::text("label", m.kind);
         for (const auto& f : m.fields) ui::text("metric", "  " + f.name + " = " + f.value);
+        for (const auto& f : m.more_fields) {
+          const bool unknown = std::find(m.unknown_fields.begin(), m.unknown_fields.end(),
+                                         f.name) != m.unknown_fields.end();
+          ui::text("metric", "  " + f.name + " = " + f.value + (unknown ? "  (new)" : ""));
+        }
       }
     }
     draw_compile_runtime(runtime_);
@@ -85,30 +92,54 @@ class CompilePanel : public Panel {
         }
       }
     }
+    auto draw_payload = [&](const views::PayloadEntry& p, bool open_first) {
+      const std::string label = p.title() + "  (line " + std::to_string(p.line) + ", " +
+                                std::to_string(p.size) + " bytes)";
+      ImGui::SetNextItemOpen(open_first, ImGuiCond_Appearing);
+      ImGui::PushID(static_cast<int>(p.event_id));
+      const bool open = ImGui::TreeNode("##payload", "%s", label.c_str());
+      ui::record("payload", label);
+      if (open) {
+        draw_code("##code", text_of(p));
+        ImGui::TreePop();
+      }
+      ImGui::PopID();
+    };
     for (const auto& [section, title] : views::kPayloadSections) {
       size_t n = 0;
-      for (const auto& p : d.payloads) n += p.section == section;
+      for (const auto& p : d.payloads) n += p.section == section && p.subgraph.empty();
       if (n == 0) continue;
       ImGui::SetNextItemOpen(section != views::PayloadSection::kArtifacts, ImGuiCond_Appearing);
-      const std::string header = std::string(title) + "  (" + std::to_string(n) + ")";
+      std::string header = std::string(title) + "  (" + std::to_string(n) + ")";
+      if (section == views::PayloadSection::kGuards && !d.guard_latency.empty())
+        header += "  guard latency " + d.guard_latency;
       if (!ImGui::CollapsingHeader((header + "###" + title).c_str())) continue;
       ui::record("section", header);
       bool first = true;
       for (const auto& p : d.payloads) {
-        if (p.section != section) continue;
-        const std::string label = p.title() + "  (line " + std::to_string(p.line) + ", " +
-                                  std::to_string(p.size) + " bytes)";
-        ImGui::SetNextItemOpen(first && section != views::PayloadSection::kArtifacts,
-                               ImGuiCond_Appearing);
+        if (p.section != section || !p.subgraph.empty()) continue;
+        draw_payload(p, first && section != views::PayloadSection::kArtifacts);
         first = false;
-        ImGui::PushID(static_cast<int>(p.event_id));
-        const bool open = ImGui::TreeNode("##payload", "%s", label.c_str());
-        ui::record("payload", label);
-        if (open) {
-          draw_code("##code", text_of(p));
-          ImGui::TreePop();
+      }
+    }
+    // A subgraph's records (subgraph_name) under its name, as the report groups them.
+    const std::vector<views::SubgraphPayloads> subgraphs = views::payloads_by_subgraph(d);
+    if (!subgraphs.empty()) {
+      const std::string header = "Subgraphs  (" + std::to_string(subgraphs.size()) + ")";
+      ImGui::SetNextItemOpen(true, ImGuiCond_Appearing);
+      if (ImGui::CollapsingHeader((header + "###Subgraphs").c_str())) {
+        ui::record("section", header);
+        for (const auto& s : subgraphs) {
+          const std::string label = s.name + "  (" + std::to_string(s.payloads.size()) + ")";
+          ImGui::PushID(s.name.c_str());
+          const bool open = ImGui::TreeNode("##subgraph", "%s", label.c_str());
+          ui::record("subgraph", label);
+          if (open) {
+            for (size_t i : s.payloads) draw_payload(d.payloads[i], false);
+            ImGui::TreePop();
+          }
+          ImGui::PopID();
         }
-        ImGui::PopID();
       }
     }
     // Records of kinds no other section reads (a newer PyTorch's), as the report lists them.

@@ -5,6 +5,7 @@
 // rank divergence table.
 #include "panel.hpp"
 #include "status_colours.hpp"
+#include "tlscope/views/unknown_records.hpp"
 
 namespace tlscope::gui {
 namespace {
@@ -42,6 +43,25 @@ class FindingsPanel : public Panel {
                           std::to_string(s.compiles) + " compiles (" +
                           std::to_string(s.failed_compiles) + " failed), " +
                           std::to_string(s.errors) + " ingest errors");
+    const std::string version = views::torch_version_text(d.environment);
+    ui::text("label",
+             "PyTorch: " + (version.empty() ? std::string("the logs do not say") : version) +
+                 (d.environment.config_values.empty()
+                      ? std::string()
+                      : ", " + std::to_string(d.environment.config_values.size()) +
+                            " config values (SQL: run_config)"));
+    const std::vector<views::KindCount> unknown = views::unknown_kinds(s.kinds);
+    if (!unknown.empty()) {
+      int64_t records = 0;
+      std::string list;
+      for (const auto& k : unknown) {
+        records += k.count;
+        list += (list.empty() ? "" : ", ") + k.kind + " (" + std::to_string(k.count) + ")";
+      }
+      ui::text_wrapped("label", std::to_string(records) + " records of " +
+                                    std::to_string(unknown.size()) +
+                                    " kinds tlscope does not know: " + list);
+    }
     if (d.findings.analysed && d.findings.total != d.findings.lines) {
       ui::text("label", std::to_string(d.findings.total) + " findings in " +
                             std::to_string(d.findings.lines) + " lines");

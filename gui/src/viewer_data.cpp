@@ -40,6 +40,7 @@ bool load_viewer_data(const std::string& db_path, const ViewerOptions& options, 
     into = std::move(result.value);
   };
   take(views::load_summary(db), data.summary);
+  take(views::load_run_environment(db), data.environment);
   take(views::load_findings(db), data.findings);
   take(views::load_finding_places(db), data.finding_places);
   take(views::load_compile_tree(db), data.compile_tree);

@@ -18,6 +18,7 @@
 #include "tlscope/views/ingest_errors.hpp"
 #include "tlscope/views/occurrences.hpp"
 #include "tlscope/views/rank_divergence.hpp"
+#include "tlscope/views/run_environment.hpp"
 #include "tlscope/views/summary.hpp"
 #include "tlscope/views/tensor_grid.hpp"
 #include "tlscope/views/tensor_screens.hpp"
@@ -66,6 +67,7 @@ struct FindingEntry {
 struct ViewerData {
   std::string db_path;
   views::Summary summary;
+  views::RunEnvironment environment;  // PyTorch version and config (the findings panel header)
   views::Findings findings;
   std::map<int64_t, views::FindingPlace> finding_places;
   std::vector<FindingEntry> finding_order;  // points into findings and finding_places

@@ -8,7 +8,7 @@ namespace {
 
 size_t event_bytes(const parser::Event& e) {
   return e.header.pathname.size() + e.kind.size() + e.metadata.size() + e.envelope.size() +
-         e.stack.size() + e.payload_md5.size() + e.payload.size();
+         e.stack.size() + e.payload_md5.size() + e.subgraph_name.size() + e.payload.size();
 }
 
 }  // namespace
@@ -65,6 +65,7 @@ bool EventBatch::add(const parser::Event& event) {
   inside(event.metadata, e.metadata);
   inside(event.stack, e.stack);
   inside(event.payload_md5, e.payload_md5);
+  inside(event.subgraph_name, e.subgraph_name);
   e.header.pathname = copy(event.header.pathname);
   e.payload = copy(event.payload);
   return true;

@@ -78,7 +78,7 @@ struct PendingEvent {
   int64_t id = 0, file_id = 0, line = 0, byte_offset = 0, thread = 0, lineno = 0, payload_lines = 0;
   std::optional<int64_t> rank, compiled_autograd_id, frame_id, frame_compile_id, attempt,
       payload_id, md5_ok;
-  std::string kind, compile_id, pathname, metadata;
+  std::string kind, compile_id, pathname, metadata, subgraph_name;
   std::string_view metadata_view;
   std::array<char, 20> time{};
 };
@@ -111,7 +111,7 @@ std::string multi_row_insert(std::string_view table, int columns, size_t rows) {
   return sql;
 }
 
-constexpr int kEventColumns = 19;
+constexpr int kEventColumns = 20;
 
 // One chromium_event_rows row waiting for a multi-row INSERT, with its ids worked out. It owns
 // copies of its text (copy-assigned into a reused slot, so the strings keep their capacity):
@@ -296,6 +296,7 @@ struct EventWriter::Impl {
     s.bind_opt_int(b + 17, p.payload_id);
     s.bind_int(b + 18, p.payload_lines);
     s.bind_opt_int(b + 19, p.md5_ok);
+    s.bind_opt_text(b + 20, nonempty(p.subgraph_name));
   }
 
   // Binds one pending chromium row as the row-th tuple of `s` (0-based).
@@ -480,6 +481,7 @@ void EventWriter::add_event(const parser::Event& e) {
   p.time = time;
   p.thread = static_cast<int64_t>(e.header.thread);
   p.pathname.assign(e.header.pathname);
+  p.subgraph_name.assign(e.subgraph_name);
   p.lineno = e.header.lineno;
   if (w.held_texts) {
     p.metadata_view = e.metadata;

@@ -22,7 +22,8 @@ CREATE TABLE IF NOT EXISTS events(
   byte_offset INTEGER NOT NULL, kind TEXT NOT NULL, rank INTEGER,
   compiled_autograd_id INTEGER, frame_id INTEGER, frame_compile_id INTEGER, attempt INTEGER,
   compile_id TEXT, glog_time TEXT, thread INTEGER, pathname TEXT, lineno INTEGER,
-  metadata TEXT, payload_id INTEGER, payload_lines INTEGER NOT NULL, md5_ok INTEGER);
+  metadata TEXT, payload_id INTEGER, payload_lines INTEGER NOT NULL, md5_ok INTEGER,
+  subgraph_name TEXT);
 CREATE TABLE IF NOT EXISTS payloads(
   id INTEGER PRIMARY KEY, md5 TEXT NOT NULL, size INTEGER NOT NULL, text TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS strings(file_id INTEGER NOT NULL, idx INTEGER, filename TEXT);
@@ -142,8 +143,14 @@ FROM compilation_metrics_rows m LEFT JOIN events e ON e.id = m.event_id)sql",
                            'aot_joint_graph', 'aot_forward_graph', 'aot_backward_graph',
                            'aot_inference_graph', 'inductor_pre_grad_graph',
                            'inductor_post_grad_graph', 'exported_program') THEN 'graph'
+           WHEN e.kind = 'bytecode_dump' THEN 'code'
            WHEN e.kind = 'artifact' AND json_extract(e.metadata, '$.name') = 'fx_graph_runnable'
              THEN 'code'
+           -- Dynamo's bytecode of a frame before and after its rewrite (resume functions after a
+           -- graph break too): the compile's source, beside the generated code.
+           WHEN e.kind = 'artifact' AND (json_extract(e.metadata, '$.name') GLOB
+               '*_ORIGINAL_BYTECODE' OR json_extract(e.metadata, '$.name') GLOB
+               '*_MODIFIED_BYTECODE') THEN 'code'
            WHEN e.kind = 'artifact' AND json_extract(e.metadata, '$.name') IN (
                'before_pre_grad_graph', 'after_pre_grad_graph', 'before_post_grad_graph',
                'after_post_grad_graph', 'inductor_pre_grad_graph', 'inductor_post_grad_graph',

@@ -190,6 +190,7 @@ class Walk {
     event_.rank = fields.rank;
     event_.context = fields.context;
     event_.stack = fields.stack;
+    event_.subgraph_name = fields.subgraph_name;
     event_.has_payload = fields.has_payload;
     event_.payload_md5 = fields.payload_md5;
     record_begin_ = begin;

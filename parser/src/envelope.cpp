@@ -51,7 +51,8 @@ enum class Field : uint8_t {
   kFrameCompile,
   kAttempt,
   kPayload,
-  kStack
+  kStack,
+  kSubgraph
 };
 
 Field classify(std::string_view key) {
@@ -70,6 +71,9 @@ Field classify(std::string_view key) {
       break;
     case 11:
       if (key == "has_payload") return Field::kPayload;
+      break;
+    case 13:
+      if (key == "subgraph_name") return Field::kSubgraph;
       break;
     case 16:
       if (key == "frame_compile_id") return Field::kFrameCompile;
@@ -164,6 +168,17 @@ EnvelopeStatus EnvelopeReader::read(std::string_view json, EnvelopeFields& out, 
           md5 = md5.substr(1, md5.size() - 2);
         out.has_payload = true;
         out.payload_md5 = to_source(md5);
+        break;
+      }
+      case Field::kSubgraph: {
+        // PyTorch 2.8+ names the subgraph (an invoke_subgraph body, a partitioned backward) a
+        // record belongs to. Kept as written between the quotes: the names are identifiers.
+        bool null = false;
+        if ((err = value.is_null().get(null)) || null) break;
+        std::string_view name = trim_right(value.raw_json_token());
+        if (name.size() >= 2 && name.front() == '"' && name.back() == '"')
+          name = name.substr(1, name.size() - 2);
+        out.subgraph_name = to_source(name);
         break;
       }
       case Field::kStack: {

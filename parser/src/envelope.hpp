@@ -17,6 +17,7 @@ struct EnvelopeFields {
   std::string_view metadata;
   std::string_view stack;
   std::string_view payload_md5;
+  std::string_view subgraph_name;
   std::optional<int64_t> rank;
   CompileContext context;
   bool has_payload = false;

@@ -182,6 +182,24 @@ void check_scenario(const std::string& label, const std::string& args) {
         std::to_string(truth_rows(truth, "collectives", [](simdjson::dom::object) {
                          return std::string();
                        }).size()));
+  // PyTorch 2.14's run records: every log names the version and commit truth.json has, and each
+  // process's first metrics record its dynamo config.
+  CHECK(db.scalar("SELECT count(DISTINCT file_id) FROM run_info WHERE key = 'torch_version'") ==
+        db.scalar("SELECT count(*) FROM files"));
+  CHECK(db_rows(db,
+                "SELECT DISTINCT group_concat(value, '|') OVER (PARTITION BY file_id ORDER "
+                "BY key DESC ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) FROM "
+                "run_info WHERE key IN ('torch_version', 'torch_commit')") ==
+        truth_rows(truth, "environment", [](simdjson::dom::object o) {
+          return field(o, "torch_version") + "|" + field(o, "torch_commit");
+        }));
+  CHECK(db_rows(db, "SELECT " + rank_sql +
+                        " || '|' || scope || '|' || key || '|' || value FROM run_config WHERE "
+                        "scope = 'dynamo'") ==
+        truth_rows(truth, "config", [](simdjson::dom::object o) {
+          return rank_of(o) + "|" + field(o, "scope") + "|" + field(o, "key") + "|" +
+                 field(o, "value");
+        }));
 }
 
 }  // namespace

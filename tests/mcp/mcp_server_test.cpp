@@ -55,7 +55,7 @@ json request(McpServer& server, const std::string& method, json params, int id =
 
 }  // namespace
 
-TEST_CASE("mcp: initialize answers the client's revision when it speaks it, else its own") {
+TEST_CASE("initialize answers the client's revision when it speaks it, else its own") {
   McpServer server(context_for({"/tmp"}));
   json r = request(server, "initialize",
                    {{"protocolVersion", "2025-06-18"}, {"capabilities", json::object()},
@@ -67,7 +67,7 @@ TEST_CASE("mcp: initialize answers the client's revision when it speaks it, else
   CHECK(r["result"]["protocolVersion"] == "2025-11-25");
 }
 
-TEST_CASE("mcp: tools/list names every tool with an object schema") {
+TEST_CASE("tools/list names every tool with an object schema") {
   McpServer server(context_for({"/tmp"}));
   json r = request(server, "tools/list", json::object());
   std::vector<std::string> names;
@@ -80,7 +80,7 @@ TEST_CASE("mcp: tools/list names every tool with an object schema") {
                                           "compare_runs", "query", "show_compile"});
 }
 
-TEST_CASE("mcp: protocol errors are JSON-RPC errors, notifications get no answer") {
+TEST_CASE("protocol errors are JSON-RPC errors, notifications get no answer") {
   McpServer server(context_for({"/tmp"}));
   CHECK(request(server, "no/such", json::object())["error"]["code"] == -32601);
   CHECK(request(server, "tools/call", {{"name", "no_such_tool"}})["error"]["code"] == -32602);
@@ -98,7 +98,7 @@ TEST_CASE("mcp: protocol errors are JSON-RPC errors, notifications get no answer
   CHECK_NOTHROW(json::parse(*bad_bytes));
 }
 
-TEST_CASE("mcp: a tool's failure is a result with isError, naming what was wrong") {
+TEST_CASE("a tool's failure is a result with isError, naming what was wrong") {
   McpServer server(context_for({"/tmp"}));
   json r = request(server, "tools/call", {{"name", "query"}, {"arguments", {{"path", "/tmp"}}}});
   CHECK(r["result"]["isError"] == true);
@@ -108,7 +108,7 @@ TEST_CASE("mcp: a tool's failure is a result with isError, naming what was wrong
   CHECK(r["result"]["isError"] == true);
 }
 
-TEST_CASE("mcp: runs are read only inside the allowed folders, links and .. resolved first") {
+TEST_CASE("runs are read only inside the allowed folders, links and .. resolved first") {
   TempTree allowed, outside;
   const fs::path log = allowed.file("run/rank0.log");
   const fs::path secret = outside.file("secret.log");
@@ -135,7 +135,7 @@ TEST_CASE("mcp: runs are read only inside the allowed folders, links and .. reso
   CHECK(call("/etc/passwd")["isError"] == true);
 }
 
-TEST_CASE("mcp: a root that does not exist is named and serves nothing") {
+TEST_CASE("a root that does not exist is named and serves nothing") {
   AllowedRoots roots({"/no/such/folder"});
   CHECK(roots.roots().empty());
   REQUIRE(roots.problems().size() == 1);
@@ -144,7 +144,7 @@ TEST_CASE("mcp: a root that does not exist is named and serves nothing") {
   CHECK(why.find("--root") != std::string::npos);
 }
 
-TEST_CASE("mcp: serve answers one line per request and skips an oversized message") {
+TEST_CASE("serve answers one line per request and skips an oversized message") {
   McpServer server(context_for({"/tmp"}));
   std::string input = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n" +
                       std::string(McpServer::kMaxMessageBytes + 10, 'x') + "\n" +

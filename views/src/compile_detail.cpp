@@ -7,6 +7,7 @@
 
 #include "json_read.hpp"
 #include "read_rows.hpp"
+#include "tlscope/model/metrics_fields.hpp"
 #include "tlscope/views/cell_text.hpp"
 
 namespace tlscope::views {
@@ -29,6 +30,11 @@ std::string listed_metrics_columns(const Database& db) {
     out += (out.empty() ? "tlscope_clip(" : ", tlscope_clip(") + quoted + ") AS " + quoted;
   }
   return out.empty() ? "*" : out;
+}
+
+// events.subgraph_name, or NULL for a database written before schema version 4.
+std::string subgraph_column(const Database& db) {
+  return db.has_column("events", "subgraph_name") ? "coalesce(e.subgraph_name, '')" : "''";
 }
 
 // compile_directory classifies by the real kinds and artifact names (docs/schema.md).
@@ -92,8 +98,9 @@ CompileDetailReader::CompileDetailReader(const Database& db)
     : db_(db),
       payloads_(db.prepare(
           "SELECT d.event_id, d.line, d.attempt, d.payload_id, coalesce(d.payload_size, 0), "
-          "d.kind, d.category, coalesce(e.metadata, '') "
-          "FROM compile_directory d JOIN events e ON e.id = d.event_id "
+          "d.kind, d.category, coalesce(e.metadata, ''), " +
+          subgraph_column(db) +
+          " FROM compile_directory d JOIN events e ON e.id = d.event_id "
           "WHERE d.compile_row = ? AND d.payload_id IS NOT NULL ORDER BY d.event_id")),
       text_(db.prepare("SELECT text FROM payloads WHERE id = ?")),
       // A record without its own compile id (PyTorch before mid-2024) has the envelope's, with
@@ -103,6 +110,16 @@ CompileDetailReader::CompileDetailReader(const Database& db)
                           " FROM compilation_metrics WHERE (compile_id = ?1 OR "
                           "(compile_id >= ?1 || '_' AND compile_id < ?1 || '`')) "
                           "AND file_id = ?2 ORDER BY event_id")),
+      // Booleans and None as the record's Python wrote them; other values as their JSON text.
+      metrics_json_(db.prepare(
+          "SELECT j.key, CASE j.type WHEN 'true' THEN 'True' WHEN 'false' THEN 'False' ELSE "
+          "tlscope_clip(CASE WHEN j.type IN ('object', 'array') THEN j.value ELSE j.atom END) "
+          "END FROM events e, json_each(CASE WHEN json_valid(e.metadata) THEN e.metadata ELSE "
+          "'{}' END) j WHERE e.id = ?1 AND j.type <> 'null' ORDER BY j.id")),
+      // The line is the dump's last: searched from where it starts, never copied whole.
+      guard_latency_(db.prepare(
+          "SELECT substr(text, instr(text, 'Guard latency = ') + 16, 40) FROM payloads WHERE id "
+          "= ?1 AND instr(text, 'Guard latency = ') > 0")),
       artifact_names_(std::make_unique<ArtifactNames>(db)) {
   Result<int> loaded;
   if (db.has_table("tensors")) {
@@ -211,6 +228,7 @@ PayloadEntry CompileDetailReader::payload_entry(const Statement& s, int column,
   e.name = e.kind == "artifact" ? artifact_names_->name(metadata, error) : e.kind;
   e.section = section_of(s.text_view(column + 6));
   e.language = language_of(e.kind, e.section, metadata);
+  e.subgraph = s.text(column + 8);
   return e;
 }
 
@@ -224,12 +242,13 @@ bool CompileDetailReader::window_payloads(int64_t compile_row,
   if (window_off_ || ++reads_ < 2) return false;
   if (compile_row < window_first_ || compile_row > window_last_) {
     if (!window_)
-      window_.emplace(
-          db_.prepare("SELECT d.compile_row, d.event_id, d.line, d.attempt, d.payload_id, "
-                      "coalesce(d.payload_size, 0), d.kind, d.category, coalesce(e.metadata, '') "
-                      "FROM compile_directory d JOIN events e ON e.id = d.event_id "
-                      "WHERE d.compile_row BETWEEN ?1 AND ?2 AND d.payload_id IS NOT NULL "
-                      "ORDER BY d.compile_row, d.event_id"));
+      window_.emplace(db_.prepare(
+          "SELECT d.compile_row, d.event_id, d.line, d.attempt, d.payload_id, "
+          "coalesce(d.payload_size, 0), d.kind, d.category, coalesce(e.metadata, ''), " +
+          subgraph_column(db_) +
+          " FROM compile_directory d JOIN events e ON e.id = d.event_id "
+          "WHERE d.compile_row BETWEEN ?1 AND ?2 AND d.payload_id IS NOT NULL "
+          "ORDER BY d.compile_row, d.event_id"));
     window_rows_.clear();
     // Forward from the row, or back from it when the reader moves backwards (a viewer).
     bool backwards = compile_row < window_first_ && window_last_ >= window_first_;
@@ -263,17 +282,35 @@ Result<CompileDetail> CompileDetailReader::read(const CompileRow& compile) {
     metrics_.bind(1, compile.compile_id).bind(2, compile.file_id);
     while (metrics_.step()) {
       CompileMetrics m;
+      std::set<std::string, std::less<>> columns;
+      int64_t event_id = -1;
       for (int i = 0; i < metrics_.column_count(); ++i) {
         std::string_view name = metrics_.column_name(i);
+        columns.emplace(name);
         if (name == "kind") m.kind = metrics_.text(i);
+        if (name == "event_id") event_id = metrics_.int64_or(i, -1);
         if (metrics_.is_null(i) || name == "json" || name == "event_id" || name == "file_id")
           continue;
         m.fields.push_back({std::string(name), metrics_.text(i)});
+      }
+      if (metrics_json_.ok() && event_id >= 0) {
+        metrics_json_.reset();
+        metrics_json_.bind(1, event_id);
+        while (metrics_json_.step()) {
+          std::string name = metrics_json_.text(0);
+          if (columns.count(name)) continue;
+          if (!model::is_known_metrics_field(name)) m.unknown_fields.push_back(name);
+          m.more_fields.push_back({std::move(name), metrics_json_.text(1)});
+        }
+        if (!metrics_json_.error().empty()) out.fail(metrics_json_.error());
       }
       d.metrics.push_back(std::move(m));
     }
     if (!metrics_.error().empty()) out.fail(metrics_.error());
   }
+  if (compile.status == "no_metrics")
+    d.missing_metrics =
+        "compile " + compile.compile_id + " has no compilation_metrics: its times are unknown";
   if (payloads_.ok() && !window_payloads(compile.row, d.payloads)) {
     payloads_.reset();
     payloads_.bind(1, compile.row);
@@ -281,6 +318,23 @@ Result<CompileDetail> CompileDetailReader::read(const CompileRow& compile) {
     while (payloads_.step()) d.payloads.push_back(payload_entry(payloads_, 0, name_error));
     if (!name_error.empty()) out.fail(name_error);
     if (!payloads_.error().empty()) out.fail(payloads_.error());
+  }
+  for (const PayloadEntry& p : d.payloads) {
+    if (p.kind != "dynamo_cpp_guards_str" || !guard_latency_.ok()) continue;
+    guard_latency_.reset();
+    guard_latency_.bind(1, p.payload_id);
+    if (guard_latency_.step()) {
+      std::string rest = guard_latency_.text(0);
+      size_t end = rest.find_first_of("\r\n");
+      if (end != std::string::npos) rest.resize(end);
+      d.guard_latency = rest;
+    }
+    if (!guard_latency_.error().empty()) out.fail(guard_latency_.error());
+  }
+  if (d.guard_latency.empty()) {
+    for (const CompileMetrics& m : d.metrics)
+      for (const MetricsField& f : m.more_fields)
+        if (f.name == "guard_latency_us") d.guard_latency = f.value + " us";
   }
   Key key{compile.file_id, compile.compile_id};
   if (auto it = tensors_.find(key); it != tensors_.end()) d.tensors = it->second;
@@ -337,6 +391,19 @@ Result<std::vector<DirectoryEntry>> load_compile_directory(const Database& db,
 
 Result<CompileDetail> load_compile_detail(const Database& db, const CompileRow& compile) {
   return CompileDetailReader(db).read(compile);
+}
+
+std::vector<SubgraphPayloads> payloads_by_subgraph(const CompileDetail& detail) {
+  std::vector<SubgraphPayloads> out;
+  for (size_t i = 0; i < detail.payloads.size(); ++i) {
+    const std::string& name = detail.payloads[i].subgraph;
+    if (name.empty()) continue;
+    auto it = std::find_if(out.begin(), out.end(),
+                           [&](const SubgraphPayloads& s) { return s.name == name; });
+    if (it == out.end()) it = out.insert(out.end(), SubgraphPayloads{name, {}});
+    it->payloads.push_back(i);
+  }
+  return out;
 }
 
 }  // namespace tlscope::views

@@ -6,6 +6,7 @@
 
 #include "read_rows.hpp"
 #include "tlscope/version.hpp"
+#include "tlscope/views/run_environment.hpp"
 
 namespace tlscope::views {
 
@@ -45,6 +46,15 @@ Result<ReportProvenance> load_report_provenance(const Database& db, std::string 
         in.first_record = glog_time_text(s.text_view(3));
         in.last_record = glog_time_text(s.text_view(4));
       });
+  // The analysis's reading (a torch_version record, metrics fields, fx_graph_runnable); a
+  // database analysed before run_info existed falls back to fx_graph_runnable here.
+  Result<RunEnvironment> env = load_run_environment(db);
+  if (!env.ok()) out.fail(env.error);
+  if (env.value.analysed) {
+    v.pytorch_versions = env.value.torch_versions;
+    v.pytorch_commit = env.value.torch_commit;
+    return out;
+  }
   // fx_graph_runnable starts with "# torch version: 2.9.0a0+git86df3ff"; the first of each file
   // is enough (one process runs one PyTorch).
   if (db.has_table("artifacts") && db.has_table("payloads"))

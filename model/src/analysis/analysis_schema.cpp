@@ -178,6 +178,14 @@ CREATE TABLE export_issues(
   expr TEXT, result TEXT, reason TEXT, symbols TEXT, sources TEXT, locals TEXT,
   expr_node_id INTEGER, user_file TEXT, user_line INTEGER, user_name TEXT, user_code TEXT,
   event_id INTEGER);)sql"},
+    {"run_info", "run_environment", R"sql(
+CREATE TABLE run_info(
+  id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, key TEXT, value TEXT, source TEXT,
+  event_id INTEGER);)sql"},
+    {"run_config", "run_environment", R"sql(
+CREATE TABLE run_config(
+  id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, scope TEXT, key TEXT, value TEXT,
+  source TEXT, event_id INTEGER);)sql"},
 };
 
 }  // namespace

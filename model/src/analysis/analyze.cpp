@@ -58,6 +58,7 @@ constexpr const char* kRequiredTables[] = {
 //   graph_runtimes     ingest                                  -> graph_runtimes, _spread [beside]
 //   provenance         ingest                                  -> provenance_*          [beside]
 //   symbolic_shapes    ingest                                  -> shape_*, export_issues [beside]
+//   run_environment    ingest                                  -> run_info, run_config  [beside]
 //   findings           every table above                       -> findings
 //
 // The passes marked beside read nothing another pass writes, so on a large database they run on
@@ -85,6 +86,7 @@ constexpr Pass kPasses[] = {
     {"graph_runtimes", build_graph_runtimes, true},
     {"provenance", build_provenance, true},
     {"symbolic_shapes", build_symbolic_shapes, true},
+    {"run_environment", build_run_environment, true},
     {"findings", build_findings, false},
 };
 constexpr size_t kPassCount = sizeof kPasses / sizeof kPasses[0];

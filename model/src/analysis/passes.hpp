@@ -32,6 +32,7 @@ void build_collective_parity(sqlite3* db);  // collective_parity (schedule again
 void build_graph_runtimes(sqlite3* db);     // graph_runtimes, graph_runtime_spread
 void build_provenance(sqlite3* db);         // provenance_* (pre/post-grad nodes, kernels, lines)
 void build_symbolic_shapes(sqlite3* db);    // shape_symbols, _specializations, _guards, ...
+void build_run_environment(sqlite3* db);    // run_info, run_config (PyTorch version, config)
 void build_findings(sqlite3* db);           // findings, from all of the above
 
 // The part of build_findings that lives beside the collective analysis.

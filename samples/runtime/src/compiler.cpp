@@ -278,6 +278,25 @@ CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env,
     m.set("is_forward", true).set("is_runtime", false).set("log_format_version", 3);
     m.set("recompile_reason", recompile_reason.empty() ? Json(nullptr) : Json(recompile_reason));
     m.set("config_suppress_errors", false).set("specialize_float", false);
+    // torch._dynamo.config as PyTorch logs it: a JSON string inside the record.
+    Json config = Json::object();
+    config.set("recompile_limit", options_.recompile_limit)
+        .set("automatic_dynamic_shapes", options_.automatic_dynamic);
+    m.set("dynamo_config", config.dump());
+    if (proc->truth && !proc->config_in_truth) {
+      proc->config_in_truth = true;
+      for (auto [key, value] :
+           {std::pair<const char*, std::string>{"recompile_limit",
+                                                std::to_string(options_.recompile_limit)},
+            {"automatic_dynamic_shapes", options_.automatic_dynamic ? "True" : "False"}}) {
+        Json entry = Json::object();
+        entry.set("rank", proc->rank < 0 ? 0 : proc->rank)
+            .set("scope", "dynamo")
+            .set("key", key)
+            .set("value", value);
+        proc->truth->add("config", entry);
+      }
+    }
   };
 
   if (static_cast<int>(f.entries.size()) >= options_.recompile_limit) {

@@ -15,6 +15,15 @@ thread_local Process* g_process = nullptr;
 Process::Process(const std::string& dir, int r, World* w, Truth* t, const std::string& suffix)
     : rank(r), world(w), truth(t) {
   log = std::make_unique<TraceLog>(dir, r >= 0 ? std::optional<int>(r) : std::nullopt, suffix);
+  Json version = Json::object();
+  version.set("version", kTorchVersion).set("git_version", kTorchCommit);
+  log->emit("torch_version", version, EventContext{});
+  // Every process runs the same PyTorch: one entry.
+  if (truth && truth->count("environment") == 0) {
+    Json env = Json::object();
+    env.set("torch_version", kTorchVersion).set("torch_commit", kTorchCommit);
+    truth->add("environment", env);
+  }
 }
 
 void Process::finish() {

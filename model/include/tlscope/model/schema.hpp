@@ -13,7 +13,7 @@ namespace tlscope::model {
 
 // 2: chromium args read from payloads, stacks stored once; 3: compilation_metrics a view over
 // compilation_metrics_rows, its json read from events.metadata.
-inline constexpr std::string_view kSchemaVersion = "3";
+inline constexpr std::string_view kSchemaVersion = "4";
 
 // One of tlscope's views (docs/schema.md): its name and SELECT, and whether the analysis makes it
 // (it reads analysis tables) rather than the ingest.

@@ -55,6 +55,9 @@ struct Event {
   // The explicit top-level "stack" (frames as raw JSON array text) when the event carries one
   // instead of compile ids; empty if absent.
   std::string_view stack;
+  // The envelope's "subgraph_name" (PyTorch 2.8+: "repeated_subgraph0",
+  // "partitioned_bw_subgraph_1_0"), as written; empty if absent.
+  std::string_view subgraph_name;
 
   bool has_payload = false;
   std::string_view payload_md5;  // the has_payload hex string as written

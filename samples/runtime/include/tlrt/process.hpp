@@ -14,6 +14,11 @@ namespace tlrt {
 
 class World;
 
+// The PyTorch this runtime stands in for, as its logs and truth.json name it (PyTorch 2.14 logs
+// a torch_version record at the start of each process's log).
+inline constexpr const char* kTorchVersion = "2.14.0+tlrt";
+inline constexpr const char* kTorchCommit = "7d1e0c5a9b3f42e68a1c0d2e4f6b8a0c1e3d5f79";
+
 struct Process {
   int rank = -1;  // -1: torch.distributed not initialised
   std::unique_ptr<TraceLog> log;
@@ -24,6 +29,7 @@ struct Process {
   std::map<std::string, int> fx_graph_cache;  // graph key -> times compiled
   std::vector<std::string> execution_order;   // compile id per compiled-graph run
   std::optional<CompileCtx> executing;        // compiled graph running now
+  bool config_in_truth = false;               // this process's config is in truth.json
 
   // Opens the log in `dir`; the file name follows PyTorch (rank in the name when distributed).
   Process(const std::string& dir, int rank, World* world, Truth* truth, const std::string& suffix);

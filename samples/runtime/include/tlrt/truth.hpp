@@ -12,7 +12,9 @@ class Truth {
  public:
   // section: graph_breaks, recompiles, failures, cache_limit, dynamic_dims, collectives, faults,
   // compiled_graphs (per graph with collectives: their ops and the estimated runtime),
-  // provenance, specializations, autotuning (kernels + link per compile), runtime (runtime metrics)
+  // provenance, specializations, autotuning (kernels + link per compile), runtime (runtime
+  // metrics), environment (the torch version and commit the logs carry), config (per rank: the
+  // dynamo config values its first compilation_metrics carries)
   void add(const std::string& section, Json entry);
   size_t count(const std::string& section) const;
   // Writes {"scenario","ranks","seed","steps", sections...} to path; throws on I/O failure.
@@ -26,7 +28,8 @@ class Truth {
                             {"dynamic_dims", Json::array()}, {"collectives", Json::array()},
                             {"faults", Json::array()},       {"compiled_graphs", Json::array()},
                             {"provenance", Json::array()},   {"specializations", Json::array()},
-                            {"autotuning", Json::array()},   {"runtime", Json::array()}};
+                            {"autotuning", Json::array()},   {"runtime", Json::array()},
+                            {"environment", Json::array()},  {"config", Json::array()}};
 };
 
 }  // namespace tlrt

@@ -32,6 +32,9 @@ struct PayloadEntry {
   std::string kind, name;  // name: the artifact name, "" when the kind is the name
   PayloadSection section = PayloadSection::kArtifacts;
   PayloadLanguage language = PayloadLanguage::kPlain;
+  // The envelope's subgraph_name (PyTorch 2.8+), "" when the record belongs to the compile's
+  // main graph: the report and the viewer group a compile's artifacts by it.
+  std::string subgraph;
   const std::string& title() const { return name.empty() ? kind : name; }
 };
 
@@ -42,6 +45,12 @@ struct MetricsField {
 struct CompileMetrics {
   std::string kind;                  // compilation_metrics, bwd_compilation_metrics, ...
   std::vector<MetricsField> fields;  // non-NULL columns other than the raw json and ids
+  // The record's other fields (it is kept whole): every non-null field that is not a column,
+  // in the record's order, values as Python prints them, each clipped like a cell.
+  std::vector<MetricsField> more_fields;
+  // The names among more_fields that model::kKnownMetricsFields does not list (a newer
+  // PyTorch's): shown flagged, never dropped.
+  std::vector<std::string> unknown_fields;
 };
 
 struct InputTensorRow {
@@ -61,7 +70,12 @@ struct OtherRecord {
 };
 
 struct CompileDetail {
-  CompileRow compile;  // status, failure (fail_type, fail_reason), recompile reason
+  CompileRow compile;
+  // "compile 1/0 has no compilation_metrics: its times are unknown" when it logged none, else "".
+  std::string missing_metrics;
+  // What checking the guards cost, shown beside them: the guard dump's closing "Guard latency =
+  // 14.50 us" line (PyTorch 2.14), else compilation_metrics' guard_latency_us; "" when neither.
+  std::string guard_latency;  // status, failure (fail_type, fail_reason), recompile reason
   std::vector<CompileMetrics> metrics;
   std::vector<PayloadEntry> payloads;  // log order
   std::vector<InputTensorRow> tensors;
@@ -95,7 +109,7 @@ class CompileDetailReader {
   // the window cannot give them (then the compile's own statement runs, as it always did).
   bool window_payloads(int64_t compile_row, std::vector<PayloadEntry>& payloads);
 
-  Statement payloads_, text_, metrics_;
+  Statement payloads_, text_, metrics_, metrics_json_, guard_latency_;
   struct ArtifactNames;  // compile_detail.cpp
   std::unique_ptr<ArtifactNames> artifact_names_;
   size_t reads_ = 0;
@@ -112,6 +126,14 @@ class CompileDetailReader {
 };
 
 // One entry of a compile's directory: everything the compile logged, payload or not.
+// A compile's records of one subgraph (the envelope's subgraph_name, PyTorch 2.8+): indices into
+// CompileDetail::payloads, log order. Subgraphs come in the order they first appear.
+struct SubgraphPayloads {
+  std::string name;
+  std::vector<size_t> payloads;
+};
+std::vector<SubgraphPayloads> payloads_by_subgraph(const CompileDetail& detail);
+
 struct DirectoryEntry {
   int64_t event_id = 0, line = 0, attempt = 0;
   std::string kind, name, category;  // category: graph, guards, code, artifact, metrics, tensor

@@ -26,9 +26,10 @@ struct ReportProvenance {
   std::string ingest_version;   // the tlscope that wrote the database (meta), "" if unknown
   std::string command_line;     // as the front end was given it; "" when it was not given
   std::string host;             // where the report was made; "" when not given
-  // Distinct PyTorch versions the logs name (`# torch version:` of fx_graph_runnable
-  // artifacts), in log order; empty when no log says.
+  // Distinct PyTorch versions the logs name (run_info: a torch_version record, metrics fields,
+  // the `# torch version:` of fx_graph_runnable artifacts), in log order; empty when no log says.
   std::vector<std::string> pytorch_versions;
+  std::string pytorch_commit;           // the git commit the logs name, "" when they do not
   std::vector<InputProvenance> inputs;  // the first kMaxProvenanceInputs, in ingest order
   int64_t input_count = 0;              // all inputs
 };
