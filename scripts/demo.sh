@@ -6,8 +6,15 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 scenario=${1:-desync}
-"$root/scripts/setup.sh"
-"$root/scripts/build.sh" "$root/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+# Only what building and running needs (the compilers, the report's and the viewer's libraries):
+# no test tools, Chromium or fuzzing compiler (scripts/setup.sh lists the groups).
+"$root/scripts/setup.sh" build viewer
+# A new build folder gets tlscope, its viewer and the sample runtime, without the test suites
+# and the benchmarks (scripts/test.sh builds those in folders of its own); a build folder that
+# exists keeps its own choice.
+options=(-DCMAKE_BUILD_TYPE=Release)
+if [[ ! -f "$root/build/CMakeCache.txt" ]]; then options+=(-DTLSCOPE_TESTS=OFF -DTLSCOPE_BENCH=OFF); fi
+"$root/scripts/build.sh" "$root/build" "${options[@]}" >/dev/null
 
 out="$root/out/$scenario"
 rm -rf "$out"

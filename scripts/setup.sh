@@ -1,18 +1,43 @@
 #!/usr/bin/env bash
-# Installs the Debian packages tlscope needs to build and test. Idempotent: when everything is
-# present it checks with dpkg and returns in well under a second, without touching apt.
+# Installs the Debian packages of the named groups (default: all of them) that are missing.
+# Idempotent: when everything is present it checks with dpkg and returns in well under a second,
+# without touching apt.
+#   scripts/setup.sh [GROUP...]       build viewer test fuzz; `--list GROUP...` prints the packages
+# scripts/demo.sh installs build and viewer only; scripts/test.sh all four.
 set -euo pipefail
 
-packages=(
-  build-essential cmake pkg-config ninja-build
-  libsimdjson-dev libsqlite3-dev libcli11-dev catch2 zlib1g-dev nlohmann-json3-dev
-  libimgui-dev libstb-dev libglfw3-dev libgl-dev
-  xvfb xauth mesa-utils libgl1-mesa-dri xdotool
-  chromium
-  clang-14 libfuzzer-14-dev
-  time
-  file  # cpack -G DEB reads the binaries' dependencies (dpkg-shlibdeps, via file)
+# One list per group; each package appears in one group only.
+declare -A groups=(
+  # Compiling tlscope and its sample runtime, and the libraries the report and the CLI link.
+  [build]="build-essential cmake pkg-config ninja-build
+           libsimdjson-dev libsqlite3-dev libcli11-dev zlib1g-dev nlohmann-json3-dev"
+  # The Dear ImGui viewer (tlscope gui): ImGui with its GLFW/OpenGL backends, and stb.
+  [viewer]="libimgui-dev libstb-dev libglfw3-dev libgl-dev"
+  # The test suites: Catch2; an X server, GL drivers and xdotool for the viewer's tests; Chromium
+  # for the HTML report's; curl for the served report's; Node.js for the MCP client test (its
+  # SDK comes from npm, scripts/test.sh); time; file, which cpack -G DEB uses to read the
+  # binaries' dependencies (dpkg-shlibdeps).
+  [test]="catch2 xvfb xauth mesa-utils libgl1-mesa-dri xdotool chromium curl nodejs time file"
+  # The libFuzzer targets (scripts/fuzz.sh): clang with libFuzzer.
+  [fuzz]="clang-14 libfuzzer-14-dev"
 )
+order=(build viewer test fuzz)
+
+list=0
+if [[ "${1:-}" = "--list" ]]; then list=1; shift; fi
+wanted=("$@")
+[[ ${#wanted[@]} -gt 0 ]] || wanted=("${order[@]}")
+packages=()
+for g in "${wanted[@]}"; do
+  [[ -n "${groups[$g]:-}" ]] ||
+    { echo "scripts/setup.sh: unknown group $g (groups: ${order[*]})" >&2; exit 2; }
+  # shellcheck disable=SC2206  # the lists are words
+  packages+=(${groups[$g]})
+done
+if [[ $list = 1 ]]; then
+  printf '%s\n' "${packages[@]}"
+  exit 0
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -4,7 +4,9 @@
 # Xvfb, HTML tests in headless Chromium). Set TLSCOPE_TEST_SANITIZE=0 for a plain Release build.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/scripts/setup.sh"
+fuzz_group=fuzz
+if [ "${TLSCOPE_TEST_FUZZ_RUNS:-1}" = "0" ]; then fuzz_group=; fi
+"$root/scripts/setup.sh" build viewer test $fuzz_group
 
 # A short fuzz run of the parser and the store (docs/fuzzing.md) runs before ctest, and ctest's
 # "fuzz:" test reports its outcome. It is a fixed search, not a new random one each run: one seed
