@@ -38,6 +38,12 @@ if [ "$fuzz_runs" != "0" ]; then
 fi
 
 # The MCP test drives `tlscope mcp` with the official MCP TypeScript SDK client, from npm.
+# Debian's nodejs comes without npm (NodeSource's bundles it): install Debian's npm when missing.
+if ! command -v npm >/dev/null 2>&1; then
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends npm >/dev/null
+fi
 if [ ! -d "$build/mcp-client/node_modules/@modelcontextprotocol/sdk" ]; then
   npm install --prefix "$build/mcp-client" --no-audit --no-fund --silent \
     @modelcontextprotocol/sdk@1.32.2 >/dev/null
