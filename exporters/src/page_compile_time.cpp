@@ -7,6 +7,7 @@
 #include "pages.hpp"
 #include "tlscope/exporters/html.hpp"
 #include "tlscope/views/compile_phases.hpp"
+#include "tlscope/views/time_format.hpp"
 
 namespace tlscope::exporters {
 
@@ -15,7 +16,7 @@ namespace {
 constexpr int kRowPx = 20;
 
 std::string seconds(double s) {
-  return format_us(s * 1e6);
+  return views::format_duration_us(s * 1e6);
 }
 
 std::string percent(double f) {

@@ -2,7 +2,6 @@
 // the compilation config, the piecewise compiles grouped by size or range (capture sizes marked)
 // with their records, and the post-grad passes in order with each one's diff. Listed only when
 // the logs have vLLM records.
-#include "palette.hpp"
 #include "panel.hpp"
 #include "status_colours.hpp"
 

@@ -10,7 +10,7 @@
 #include <set>
 #include <tuple>
 
-#include "tlscope/model/analysis/rank_set.hpp"
+#include "tlscope/views/rank_words.hpp"
 #include "tlscope/views/run_text.hpp"
 
 namespace tlscope::views {
@@ -438,7 +438,7 @@ void remap_rank(RunFacts& run, int64_t from, int64_t to) {
 
 std::string ranks_text(const std::vector<int64_t>& ranks) {
   if (ranks.empty()) return "1 process (no ranks)";
-  return model::analysis::rank_words(ranks, 0);  // "ranks 0-2 (3 ranks)"
+  return rank_words(ranks, 0);  // "ranks 0-2 (3 ranks)"
 }
 
 void add_run_notes(const char* side, const RunSummary& s, Comparison& out) {

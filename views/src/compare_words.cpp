@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tlscope/model/analysis/rank_set.hpp"
+#include "tlscope/views/rank_words.hpp"
 #include "tlscope/views/compare.hpp"
 
 namespace tlscope::views {
@@ -14,7 +14,7 @@ namespace {
 
 std::string on_ranks(const Difference& d) {
   if (d.ranks.empty()) return "";
-  return " on " + model::analysis::rank_words(d.ranks, 0);
+  return " on " + rank_words(d.ranks, 0);
 }
 // "; 8.20 s compiling" for a compile that only one run has and whose time the log measured.
 std::string cost(const Difference& d) {

@@ -190,6 +190,12 @@ std::string Database::not_tlscope_reason() const {
   return {};
 }
 
+bool Database::has_column(std::string_view table, std::string_view column) const {
+  Statement s(db_, "SELECT 1 FROM pragma_table_info(?) WHERE name = ?");
+  s.bind(1, table).bind(2, column);
+  return s.step();
+}
+
 bool Database::has_table(std::string_view name) const {
   // A table this connection's schema already holds is answered from it, with no statement to
   // compile (a report asks ~70 times: 4% of a small report's instructions went to those). Views,

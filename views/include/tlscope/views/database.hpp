@@ -110,6 +110,8 @@ class Database {
   void add_own_views(std::string_view sql) const;
   sqlite3* handle() const { return db_; }
   bool has_table(std::string_view name) const;
+  // A column that an older analysis or a hand-made database may lack (events.subgraph_name).
+  bool has_column(std::string_view table, std::string_view column) const;
   // Why this is not an ingested tlscope database (error(), or no events table); "" when it is.
   std::string not_tlscope_reason() const;
   // First column of the first row as an integer (0 when the query fails or has no row).
