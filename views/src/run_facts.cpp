@@ -3,6 +3,7 @@
 #include "tlscope/views/run_facts.hpp"
 
 #include "read_rows.hpp"
+#include "tlscope/views/finding_words.hpp"
 #include "tlscope/views/report_provenance.hpp"
 
 namespace tlscope::views {
@@ -178,20 +179,20 @@ Result<std::vector<PhaseFact>> read_compile_phases(const Database& db) {
 Result<std::vector<FindingFact>> read_finding_facts(const Database& db) {
   Result<std::vector<FindingFact>> out;
   if (!db.has_table("findings")) return out;
-  read_rows(db,
-            "SELECT kind, severity, ranks, COALESCE(pg_desc, pg_name), seq, compile_id, frame, "
-            "message FROM findings ORDER BY id",
-            out, [&](const Statement& s) {
-              FindingFact& f = out.value.emplace_back();
-              f.kind = s.text(0);
-              f.severity = s.text(1);
-              f.ranks = ranks_of(s.text_view(2));
-              f.pg = s.text(3);
-              f.seq = s.int64_or(4, -1);
-              f.compile_id = s.text(5);
-              f.frame = s.text(6);
-              f.message = s.text(7);
-            });
+  // The facts of each finding with its sentence from views/ (finding_words.hpp), the one wording.
+  std::string error;
+  for (WordedFinding& w : word_findings(db, &error)) {
+    FindingFact& f = out.value.emplace_back();
+    f.kind = std::move(w.facts.kind);
+    f.severity = std::move(w.facts.severity);
+    f.ranks = std::move(w.facts.ranks);
+    f.pg = w.facts.pg_desc.empty() ? w.facts.pg_name : w.facts.pg_desc;
+    f.seq = w.facts.seq.value_or(-1);
+    f.compile_id = std::move(w.facts.compile_id);
+    f.frame = std::move(w.facts.frame);
+    f.message = std::move(w.sentence);
+  }
+  if (!error.empty()) out.fail(error);
   return out;
 }
 
