@@ -414,7 +414,8 @@ TEST_CASE("a second file with the same content adds nothing") {
     w.add_event(m.make("str", R"(["/x.py", 0])"));
     w.add_event(m.make("artifact", R"({"name": "x", "encoding": "string"})", "hello",
                        parser::Md5Status::kMismatch));
-    w.add_error(parser::ParseError{0, 7, 70, 1, parser::ErrorKind::kBadHeader, "junk", "zz"});
+    w.add_error(parser::ParseError{0, 7, 70, 1, parser::ErrorKind::kBadHeader, "a.log:7: junk",
+                                   "junk", "zz"});
     w.add_event(m.make("dynamo_start", R"({"stack": [{"line": 1, "name": "f", "filename": 0}]})"));
     auto out = w.end_file(summary(0xabc, 3));
     if (std::string(path) == "a.log") {
@@ -466,7 +467,8 @@ TEST_CASE("parse errors and unreadable payloads become ingest_errors rows") {
   EventMaker m;
   model::EventWriter w(st.db);
   w.begin_file(source("a.log"));
-  w.add_error(parser::ParseError{0, 4, 400, 2, parser::ErrorKind::kBadJson, "envelope is not JSON",
+  w.add_error(parser::ParseError{0, 4, 400, 2, parser::ErrorKind::kBadJson,
+                                 "a.log:4: envelope is not JSON", "envelope is not JSON",
                                  "{\"oops"});
   w.add_event(m.make("chromium_event", "{}", "{\n\"name\": \"x\"\n\"ph\": \"B\"\n}",
                      parser::Md5Status::kMismatch));
