@@ -63,7 +63,7 @@ constexpr const char* kRequiredTables[] = {
 //   symbolic_shapes    ingest                                  -> shape_*, export_issues [beside]
 //   phase_tree         ingest (chromium_events, a view)        -> compile_phase_tree
 //   vllm               ingest                                  -> vllm_*                [beside]
-//   run_environment    ingest                                  -> run_info, run_config  [beside]
+//   run_environment    ingest                                  -> run_info, run_config
 //   findings           every table above                       -> findings
 //
 // The passes marked beside read nothing another pass writes, so on a large database they run on
@@ -93,7 +93,7 @@ constexpr Pass kPasses[] = {
     {"symbolic_shapes", build_symbolic_shapes, true},
     {"phase_tree", build_phase_tree, false},
     {"vllm", build_vllm, true},
-    {"run_environment", build_run_environment, true},
+    {"run_environment", build_run_environment, false},
     {"findings", build_findings, false},
 };
 constexpr size_t kPassCount = sizeof kPasses / sizeof kPasses[0];
