@@ -296,7 +296,7 @@ TEST_CASE("serve: symbolic links and dot files are never served, even when they 
 }
 
 TEST_CASE(
-    "serve: a silent client waits for the timeout alone; many clients, one after another and at "
+    "serve: a silent client waits for the timeout alone, many clients, one after another and at "
     "once") {
   fs::path dir = scratch("serve_clients");
   Server server(dir);

@@ -157,6 +157,9 @@ std::vector<std::string> command_inputs(const CommandRecord& record) {
   for (size_t i = 1; i < record.argv.size(); ++i) {
     fs::path p = in_cwd(record, record.argv[i]);
     if (record.argv[i].empty() || record.argv[i][0] == '-') continue;
+    // What the command wrote (rage's bundle, an export) is its output, not a log it read.
+    const std::string& before = record.argv[i - 1];
+    if (before == "-o" || before == "--out" || before == "--output") continue;
     if (fs::is_directory(p, ec) ||
         (fs::is_regular_file(p, ec) && !views::is_database_file(p.string()) &&
          (p.extension() == ".log" || p.extension() == ".gz")))
