@@ -151,8 +151,8 @@ done
 # The same logs ingested and reported directly must give the same findings.
 "$tlscope" ingest "$tmp/logs" --db "$tmp/direct.db" > /dev/null
 "$tlscope" report "$tmp/direct.db" -o "$tmp/direct-report" > /dev/null
-findings="SELECT kind, severity, ranks, other_ranks, pg_name, seq, compile_id, frame, message
-          FROM findings ORDER BY kind, ranks, pg_name, seq, compile_id, frame, message"
+findings="SELECT kind, severity, ranks, other_ranks, pg_name, seq, compile_id, frame, file, line, detail
+          FROM findings ORDER BY kind, ranks, pg_name, seq, compile_id, frame, detail"
 "$tlscope" query "$tmp/work/all.db" "$findings" > "$tmp/slurm-findings.txt"
 "$tlscope" query "$tmp/direct.db" "$findings" > "$tmp/direct-findings.txt"
 grep -q desync "$tmp/direct-findings.txt" || fail "the direct run found no desync"
