@@ -25,3 +25,15 @@ TEST_CASE("comparable text: sizes, dtypes and expected/actual values stay") {
         comparable_text("dtype mismatch. expected Float, actual Half"));
   CHECK(comparable_text("L['step'] == 3.0") != comparable_text("L['step'] == 4.0"));
 }
+
+TEST_CASE("comparable text: a file a person named under /tmp keeps its name, its folders go") {
+  // A checkout under /tmp (as CI's may be): the frame's file stays a fact, its folder does not.
+  CHECK(comparable_text("/tmp/ci/main/samples/pairs.cpp:22") ==
+        comparable_text("/tmp/tmp.Xk29ab/main/samples/pairs.cpp:22"));
+  CHECK(comparable_text("/tmp/ci/main/samples/pairs.cpp:22").find("pairs.cpp:22") !=
+        std::string::npos);
+  CHECK(comparable_text("/tmp/a/pairs.cpp:22") != comparable_text("/tmp/a/model.py:22"));
+  // A generated name (mkstemp's suffix, a hash) is cut with its folders.
+  CHECK(comparable_text("/tmp/a/tmpx8k2l9.py:3") == comparable_text("/tmp/b/tmpq1w2e3.py:3"));
+  CHECK(comparable_text("/tmp/a/c3f9a8e1b2.py:3") == comparable_text("/tmp/a/d4e5f6a7b8.py:3"));
+}

@@ -34,6 +34,27 @@ size_t path_end(std::string_view s, size_t i) {
   return i;
 }
 
+// A file name made by a program, not a person: "tmp..." or a run of six or more letters and
+// digits mixed (a hash, mkstemp's suffix) before its extension.
+bool looks_generated(std::string_view name) {
+  const std::string_view stem = name.substr(0, name.find('.'));
+  if (stem.substr(0, 3) == "tmp") return true;
+  size_t run = 0;
+  bool digit = false, letter = false;
+  for (char c : stem) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      ++run;
+      digit |= is_digit(c);
+      letter |= std::isalpha(static_cast<unsigned char>(c)) != 0;
+      if (run >= 6 && digit && letter) return true;
+    } else {
+      run = 0;
+      digit = letter = false;
+    }
+  }
+  return false;
+}
+
 // Object ids (CPython's id(), an address as a decimal) are long: shorter numbers are sizes,
 // line numbers and counts, which are part of the fact.
 constexpr size_t kObjectIdDigits = 8;
@@ -49,7 +70,16 @@ bool slot_at(std::string_view s, size_t i, SlotKind& kind, size_t& end) {
       return kind = SlotKind::address, end = j, true;
   }
   if (s[i] == '/' && (s.substr(i, 5) == "/tmp/" || s.substr(i, 9) == "/var/tmp/")) {
-    return kind = SlotKind::temp_path, end = path_end(s, i), true;
+    end = path_end(s, i);
+    // The folders differ run to run; a file name a person wrote (model.py, a checkout under
+    // /tmp) stays, so a frame keeps its file. Inductor's and Triton's caches name files by hash.
+    const std::string_view path = s.substr(i, end - i);
+    const size_t slash = path.rfind('/');
+    const bool cache = path.find("/torchinductor_") != std::string_view::npos ||
+                       path.find("triton") != std::string_view::npos;
+    if (!cache && slash + 1 < path.size() && !looks_generated(path.substr(slash + 1)))
+      end = i + slash + 1;
+    return kind = SlotKind::temp_path, true;
   }
   if (!word_before && is_digit(s[i])) {
     size_t j = digits_from(s, i);
