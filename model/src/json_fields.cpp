@@ -59,7 +59,9 @@ simdjson::error_code read_value(od::value& v, FieldType type, FieldValue& out) {
       }
       if (auto err = v.get_double().get(out.d)) return err;
       out.kind = FieldValue::Kind::kReal;
-      if (type == FieldType::kInt && out.d == static_cast<double>(static_cast<int64_t>(out.d))) {
+      // Only a double inside int64's range converts (8.9e74 cast to int64 is undefined behaviour).
+      if (type == FieldType::kInt && out.d >= -0x1p63 && out.d < 0x1p63 &&
+          out.d == static_cast<double>(static_cast<int64_t>(out.d))) {
         out.i = static_cast<int64_t>(out.d);
         out.kind = FieldValue::Kind::kInt;
       }
