@@ -75,16 +75,18 @@ TEST_CASE("private state: a FIFO or a /dev/zero link as the command log is refus
   fs::create_directories(log_file(dir).parent_path());
   REQUIRE(::mkfifo(log_file(dir).c_str(), 0600) == 0);
   auto start = std::chrono::steady_clock::now();
-  RunResult r = run_line(dir, "timeout -k 2 10 " + q(kTlscope) + " tensor --shape 2");
+  RunResult r = run_line(dir, "timeout -k 2 30 " + q(kTlscope) + " tensor --shape 2");
   CHECK(r.exit_code == 0);
   CHECK(contains(r.err, "not a regular file"));
-  r = run_line(dir, "timeout -k 2 10 " + q(kTlscope) + " rage --commands");
+  r = run_line(dir, "timeout -k 2 30 " + q(kTlscope) + " rage --commands");
   CHECK(r.exit_code != 124);
   fs::remove(log_file(dir));
   fs::create_symlink("/dev/zero", log_file(dir));
-  r = run_line(dir, "timeout -k 2 10 " + q(kTlscope) + " rage --commands");
+  r = run_line(dir, "timeout -k 2 30 " + q(kTlscope) + " rage --commands");
   CHECK(r.exit_code != 124);
-  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(8));
+  // Generous for a loaded machine (ctest runs the 200-process test beside this one under the
+  // sanitizers); the old code never returned on the FIFO and read /dev/zero until memory ran out.
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(60));
 }
 
 TEST_CASE("private state: a 50 MB command log is bounded and every command stays fast") {

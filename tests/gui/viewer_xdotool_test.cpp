@@ -202,7 +202,8 @@ TEST_CASE("xdotool drives the real window: click a finding, type in a filter, id
   run("xdotool windowfocus --sync " + window);
   press("ctrl+q");
   int status = -1;
-  for (int i = 0; i < 100 && waitpid(pid, &status, WNOHANG) == 0; ++i)
+  // Up to 15 s: beside cpack under the sanitizers the window took over 5 s to see the key.
+  for (int i = 0; i < 300 && waitpid(pid, &status, WNOHANG) == 0; ++i)
     std::this_thread::sleep_for(50ms);
   CHECK(WIFEXITED(status));
   if (WIFEXITED(status)) {
