@@ -5,6 +5,7 @@
 #include "pages.hpp"
 #include "tlscope/exporters/html.hpp"
 #include "tlscope/views/cell_text.hpp"
+#include "tlscope/views/compile_detail.hpp"
 #include "tlscope/views/vllm.hpp"
 
 namespace tlscope::exporters {
@@ -90,9 +91,12 @@ std::string call_html(ReportContext& ctx, const views::VllmCall& c, size_t n) {
         h += " <span class=\"muted\">no graph logged before it</span>";
       }
       if (p.patterns_payload_id != 0) {
-        views::Statement st = ctx.db.prepare("SELECT text FROM payloads WHERE id = ?1");
-        st.bind(1, p.patterns_payload_id);
-        std::string text = st.step() ? views::clip_cell_text(st.text_view(0), kPatternsLimit) : "";
+        // Through views/ (CompileDetailReader::payload_text clips it), not SQL of the page's own.
+        views::CompileDetailReader payloads(ctx.db);
+        views::Result<std::string> patterns =
+            payloads.payload_text(p.patterns_payload_id, kPatternsLimit);
+        if (!patterns.ok()) ctx.warnings.push_back("vllm: " + patterns.error);
+        const std::string& text = *patterns;
         h += "<details><summary>patterns (vllm_patterns." + esc(p.name) + ")</summary><pre>" +
              esc(text) + "</pre></details>";
       }

@@ -204,27 +204,33 @@ std::string FactMerge::text() const {
       continue;
     }
     const Slot& s = slots_[slot];
-    switch (s.varies ? kinds_[slot] : SlotKind::value) {
-      case SlotKind::object_id:
-        out += "<object id>";
-        break;
-      case SlotKind::address:
-        out += "<address>";
-        break;
-      case SlotKind::temp_path:
-        out += "<temp path>";
-        break;
-      case SlotKind::pid:
-        out += "<pid>";
-        break;
-      case SlotKind::compile_id:
-      case SlotKind::value:
-        out += s.varies ? s.low + ".." + s.high : s.first;
-        break;
-    }
+    const SlotKind kind = s.varies ? kinds_[slot] : SlotKind::value;
+    // A compile id that varies reads as its range ("0/1..0/3"), like a value.
+    if (kind == SlotKind::compile_id || kind == SlotKind::value)
+      out += s.varies ? s.low + ".." + s.high : s.first;
+    else
+      out += slot_placeholder(kind);
     ++slot;
   }
   return out;
+}
+
+const char* slot_placeholder(SlotKind kind) {
+  switch (kind) {
+    case SlotKind::object_id:
+      return "<object id>";
+    case SlotKind::address:
+      return "<address>";
+    case SlotKind::temp_path:
+      return "<temp path>";
+    case SlotKind::pid:
+      return "<pid>";
+    case SlotKind::compile_id:
+      return "<compile id>";
+    case SlotKind::value:
+      break;
+  }
+  return "";
 }
 
 std::string merged_text(const std::vector<const Fact*>& facts) {

@@ -8,31 +8,6 @@
 
 namespace tlscope::views {
 
-namespace {
-
-std::vector<int64_t> ranks_of(std::string_view json_array) {
-  // `[0,1,3]` as the analysis writes it: integers, commas, brackets.
-  std::vector<int64_t> out;
-  int64_t value = 0;
-  bool in_number = false, negative = false;
-  for (char c : json_array) {
-    if (c >= '0' && c <= '9') {
-      value = value * 10 + (c - '0');
-      in_number = true;
-    } else if (c == '-') {
-      negative = true;
-    } else {
-      if (in_number) out.push_back(negative ? -value : value);
-      value = 0;
-      in_number = negative = false;
-    }
-  }
-  if (in_number) out.push_back(negative ? -value : value);
-  return out;
-}
-
-}  // namespace
-
 bool is_graph_break_record(const GraphBreakFact& b) {
   return b.source == "artifact" || b.source == "restart_reason";
 }

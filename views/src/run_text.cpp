@@ -20,26 +20,10 @@ std::string comparable_text(std::string_view logged) {
       out += '\x1f';
       continue;
     }
-    switch (fact.kinds[slot]) {
-      case SlotKind::object_id:
-        out += "<object id>";
-        break;
-      case SlotKind::address:
-        out += "<address>";
-        break;
-      case SlotKind::temp_path:
-        out += "<temp path>";
-        break;
-      case SlotKind::pid:
-        out += "<pid>";
-        break;
-      case SlotKind::compile_id:
-        out += "<compile id>";
-        break;
-      case SlotKind::value:
-        out += fact.values[slot];
-        break;
-    }
+    if (fact.kinds[slot] == SlotKind::value)
+      out += fact.values[slot];
+    else
+      out += slot_placeholder(fact.kinds[slot]);
     ++slot;
   }
   return out;

@@ -15,6 +15,10 @@ namespace tlscope::views {
 
 enum class SlotKind { object_id, address, temp_path, pid, compile_id, value };
 
+// What a cut slot reads as ("<object id>", "<temp path>", ...); "" for a value slot, whose text
+// is kept.
+const char* slot_placeholder(SlotKind kind);
+
 struct Fact {
   std::string key;  // the message with each slot replaced by a marker: equal keys, one fact
   std::vector<SlotKind> kinds;
