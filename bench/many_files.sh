@@ -3,10 +3,14 @@
 # folder through the cache) and rage, each timed with /usr/bin/time (wall, user + sys CPU, peak
 # RSS). Issue 27 item 14: every step must be linear in the file count.
 #
-#   bench/many_files.sh BUILD_DIR [N]
+# The warm summary's system calls are counted with strace -c when it is installed (perf is not
+# available here): the count per file is the profile that found the repeated stats (issue 27).
+#
+#   bench/many_files.sh BUILD_DIR [N] [--no-rage]
 set -euo pipefail
-build=$(cd "${1:?usage: many_files.sh BUILD_DIR [N]}" && pwd)
+build=$(cd "${1:?usage: many_files.sh BUILD_DIR [N] [--no-rage]}" && pwd)
 n=${2:-100000}
+no_rage=${3:-}
 tlscope=$build/cli/tlscope
 tmp=$(mktemp -d /tmp/tlscope-many-files.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -26,5 +30,10 @@ step "ingest" "$tlscope" ingest "$tmp/logs" --db "$tmp/many.db"
 step "summary --db" "$tlscope" summary --db "$tmp/many.db"
 step "summary DIR (cold cache)" "$tlscope" summary "$tmp/logs"
 step "summary DIR (warm cache)" "$tlscope" summary "$tmp/logs"
+if command -v strace >/dev/null; then
+  strace -f -c -o "$tmp/calls.txt" "$tlscope" summary "$tmp/logs" >/dev/null 2>&1 || true
+  echo "summary DIR (warm cache) system calls: $(awk '$NF == "total" {print $(NF-2)}' "$tmp/calls.txt") in all, $(awk '$NF == "newfstatat" {print $4}' "$tmp/calls.txt") stats"
+fi
+[ "$no_rage" = --no-rage ] && exit 0
 step "rage --list --no-scan" "$tlscope" rage --list "$tmp/logs" --no-scan
 step "rage --no-report" "$tlscope" rage "$tmp/logs" -o "$tmp/bug.tar.gz" --no-probe --no-report

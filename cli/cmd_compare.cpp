@@ -1,7 +1,9 @@
 // `tlscope compare A B`: what changed between two runs. A and B are each a log file, a rank
 // directory or a database, read through the input cache like every reading command; the
 // comparison is views::compare_runs, drawn here as terminal text, markdown or JSON.
+#include <atomic>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -13,30 +15,26 @@
 #include "compare_json.hpp"
 #include "input_database.hpp"
 #include "invocation.hpp"
+#include "markdown_table.hpp"
 #include "output_paths.hpp"
+#include "progress_line.hpp"
 #include "run_history.hpp"
 #include "terminal_text.hpp"
 #include "tlscope/exporters/compare_report.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
 #include "tlscope/views/compare.hpp"
+#include "tlscope/views/rank_words.hpp"
 
 namespace tlscope::cli {
 namespace {
+
+// The markdown layout's version, the first line of `--format markdown` (docs/json.md).
+constexpr const char* kCompareMarkdownSchema = "tlscope.compare.md/1";
 
 struct CompareOptions {
   std::string a, b, format = "text";
   std::string out_dir;  // -o: the HTML page too
 };
-
-// Markdown of log text: one line, terminal-safe, with the characters markdown reads escaped.
-std::string compare_md(std::string_view log_text) {
-  std::string out;
-  for (char c : terminal_safe(log_text)) {
-    if (std::string_view("\\`*_{}[]<>()#+!|~").find(c) != std::string_view::npos) out += '\\';
-    out += c;
-  }
-  return out;
-}
 
 std::string compare_lines(long long a, long long b) {
   return (a >= 0 ? std::to_string(a) : std::string("-")) + " / " +
@@ -82,34 +80,29 @@ void print_compare_text(const views::Comparison& c, const std::string& a, const 
 
 void print_compare_markdown(const views::Comparison& c, const std::string& a,
                             const std::string& b) {
-  std::printf("## tlscope compare\n\n- A: `%s`\n- B: `%s`\n\n", terminal_safe(a).c_str(),
-              terminal_safe(b).c_str());
-  for (const std::string& line : views::verdict(c))
-    std::printf("**%s**\n\n", compare_md(line).c_str());
+  std::string out = std::string("<!-- ") + kCompareMarkdownSchema + " -->\n";
+  out += "## tlscope compare\n\n- A: " + markdown_text(a) + "\n- B: " + markdown_text(b) + "\n\n";
+  for (const std::string& line : views::verdict(c)) out += "**" + markdown_text(line) + "**\n\n";
   if (!c.differences.empty()) {
-    std::printf("| kind | subject | A | B | ranks |\n|---|---|---|---|---|\n");
-    for (const views::Difference& d : c.differences) {
-      std::string ranks;
-      for (int64_t r : d.ranks) {
-        if (!ranks.empty()) ranks += ' ';
-        ranks += std::to_string(r);
-      }
-      std::printf("| %s | %s | %s | %s | %s |\n", compare_md(views::kind_info(d.kind).name).c_str(),
-                  compare_md(d.subject).c_str(), d.a ? compare_md(*d.a).c_str() : "",
-                  d.b ? compare_md(*d.b).c_str() : "", ranks.c_str());
-    }
+    MarkdownTable differences({"kind", "subject", "A", "B", "ranks"});
+    for (const views::Difference& d : c.differences)
+      differences.row({markdown_text(views::kind_info(d.kind).name), markdown_text(d.subject),
+                       d.a ? markdown_text(*d.a) : "", d.b ? markdown_text(*d.b) : "",
+                       views::rank_runs(d.ranks)});
+    out += differences.text();
   }
-  std::printf(
-      "\n### Frames\n\n| status | function | file | lines A / B | compiles A / B | failed "
-      "A / B |\n|---|---|---|---|---|---|\n");
+  out += "\n### Frames\n\n";
+  MarkdownTable frames(
+      {"status", "function", "file", "lines A / B", "compiles A / B", "failed A / B"});
   for (const views::FrameMatch& f : c.frames)
-    std::printf("| %s | %s | %s | %s | %lld / %lld | %lld / %lld |\n",
-                views::frame_status_name(f.status), compare_md(f.function).c_str(),
-                compare_md(f.file).c_str(), compare_lines(f.line_a, f.line_b).c_str(),
-                static_cast<long long>(f.compiles_a), static_cast<long long>(f.compiles_b),
-                static_cast<long long>(f.failed_a), static_cast<long long>(f.failed_b));
-  if (!c.notes.empty()) std::printf("\n### Notes\n\n");
-  for (const std::string& n : c.notes) std::printf("- %s\n", compare_md(n).c_str());
+    frames.row({markdown_text(views::frame_status_name(f.status)), markdown_text(f.function),
+                markdown_text(f.file), compare_lines(f.line_a, f.line_b),
+                std::to_string(f.compiles_a) + " / " + std::to_string(f.compiles_b),
+                std::to_string(f.failed_a) + " / " + std::to_string(f.failed_b)});
+  out += frames.empty() ? "_No frames compiled._\n" : frames.text();
+  if (!c.notes.empty()) out += "\n### Notes\n\n";
+  for (const std::string& n : c.notes) out += "- " + markdown_text(n) + "\n";
+  std::fwrite(out.data(), 1, out.size(), stdout);
 }
 
 // A database that lacks the analysis tables (ingested with --no-analyze) gets them first.
@@ -142,14 +135,35 @@ std::optional<std::pair<std::string, std::string>> compare_inputs(const CompareO
   const bool same =
       model::identify_inputs(a.paths).name_key == model::identify_inputs(b.paths).name_key;
   model::ResolvedDatabase ra, rb;
+  // One progress line for both ingests: the bytes of A and B together.
+  ProgressLine line(o.format == "text");
+  std::atomic<uint64_t> done_a{0}, done_b{0}, total_a{0}, total_b{0};
+  auto progress_of = [&](std::atomic<uint64_t>& done, std::atomic<uint64_t>& total) {
+    std::function<void(const model::IngestProgress&)> f;
+    if (line.enabled())
+      f = [&](const model::IngestProgress& p) {
+        done = p.bytes_done;
+        total = p.bytes_total;
+        line.show("ingesting A and B", done_a + done_b, total_a + total_b, "bytes");
+      };
+    return f;
+  };
+  // Two ingests at once: each takes an eighth of the page cache one ingest takes (8 of 64 MiB)
+  // and half its queue of parsed batches (2 of 4 arenas of 4 MiB), so that the process stays
+  // within the RSS one ingest may take (bench/README.md: 273 -> 138 MiB peak on two 1 GB logs).
+  constexpr int kSideBySideCacheKib = 8192;
+  constexpr size_t kSideBySideQueueDepth = 2;
+  a.page_cache_kib = b.page_cache_kib = same ? 0 : kSideBySideCacheKib;
+  a.queue_depth = b.queue_depth = same ? 0 : kSideBySideQueueDepth;
   if (same) {
-    ra = resolve_read_inputs_quietly(a);
+    ra = resolve_read_inputs_quietly(a, progress_of(done_a, total_a));
     rb = ra;
   } else {
-    std::thread other([&] { rb = resolve_read_inputs_quietly(b); });
-    ra = resolve_read_inputs_quietly(a);
+    std::thread other([&] { rb = resolve_read_inputs_quietly(b, progress_of(done_b, total_b)); });
+    ra = resolve_read_inputs_quietly(a, progress_of(done_a, total_a));
     other.join();
   }
+  line.clear();
   std::optional<std::string> path_a = report_resolved("compare", ra);
   std::optional<std::string> path_b = same ? path_a : report_resolved("compare", rb);
   std::vector<std::string> files = ra.files;

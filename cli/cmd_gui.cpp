@@ -6,7 +6,10 @@
 #include <memory>
 
 #include "command.hpp"
+#include "run_history.hpp"
+#include "terminal_text.hpp"
 #include "tlscope/gui/viewer.hpp"
+#include "tlscope/views/open_run.hpp"
 #include "tlscope/views/screens.hpp"
 #include "viewer_loader.hpp"
 
@@ -22,6 +25,33 @@ std::string viewer_panel_names() {
   return names;
 }
 
+// Two inputs that cannot be one run's logs (two databases, or runs `tlscope run` recorded) are
+// two runs to compare; two log files or rank directories stay one run's ranks unless --compare.
+bool two_runs(const std::vector<std::string>& inputs) {
+  if (inputs.size() != 2) return false;
+  for (const std::string& in : inputs) {
+    std::string error;
+    if (!resolve_run_reference(in, error) && !views::is_database_file(in)) return false;
+  }
+  return true;
+}
+
+// Compare mode's inputs as `tlscope compare` reads them: a run reference (@1, an id) as the trace
+// folder it names. False after printing the error for a reference to no run.
+bool resolve_compare_inputs(std::vector<std::string>& inputs) {
+  for (std::string& in : inputs) {
+    std::string error;
+    std::optional<std::string> trace = resolve_run_reference(in, error);
+    if (!trace) continue;
+    if (trace->empty()) {
+      std::fprintf(stderr, "tlscope gui: %s\n", terminal_safe(error).c_str());
+      return false;
+    }
+    in = *trace;
+  }
+  return true;
+}
+
 const CommandRegistration gui_registration(80, [](CLI::App& app, int& exit_code) {
   auto opts = std::make_shared<gui::ViewerOptions>();
   auto* cmd = app.add_subcommand(
@@ -29,12 +59,15 @@ const CommandRegistration gui_registration(80, [](CLI::App& app, int& exit_code)
   cmd->add_option("paths", opts->inputs,
                   "log files, rank directories, .gz, one database or one rage bundle (.tar.gz); "
                   "none shows the start screen");
+  cmd->add_flag("--compare", opts->compare,
+                "open two runs A B side by side with what differs (each a log, rank directory, "
+                "database or recorded run @N); implied for two databases or two runs");
   cmd->add_option("--width", opts->width, "window width")->check(CLI::Range(200, 8192));
   cmd->add_option("--height", opts->height, "window height")->check(CLI::Range(200, 8192));
   cmd->add_option("--panel", opts->panel, "show this panel: " + viewer_panel_names());
   cmd->add_option("--select", opts->select,
                   "select finding:K (1-based), compile:0/0, collective:GROUP:SEQ, zone:NAME or "
-                  "sql:QUERY");
+                  "sql:QUERY; in compare mode compile:KEY (of A), compile:b:KEY or difference:K");
   cmd->add_flag("--test-mode", opts->test,
                 "read and write no remembered layout, window size or recent files (tests)");
   cmd->add_option("--screenshot", opts->screenshot_path,
@@ -67,6 +100,17 @@ const CommandRegistration gui_registration(80, [](CLI::App& app, int& exit_code)
     }
     if (*bench_zones) {
       exit_code = viewer.module->run_timeline_bench(*bench_zones, stdout);
+      return;
+    }
+    if (two_runs(opts->inputs)) opts->compare = true;
+    if (opts->compare && opts->inputs.size() != 2) {
+      std::fprintf(stderr, "tlscope gui: --compare takes two runs, A and B (got %zu)\n",
+                   opts->inputs.size());
+      exit_code = kUsageOrIo;
+      return;
+    }
+    if (opts->compare && !resolve_compare_inputs(opts->inputs)) {
+      exit_code = kUsageOrIo;
       return;
     }
     gui::ViewerResult r = viewer.module->run_viewer(*opts);

@@ -7,6 +7,7 @@
 
 #include "command.hpp"
 #include "input_database.hpp"
+#include "progress_line.hpp"
 #include "terminal_text.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
 #include "tlscope/model/ingest.hpp"
@@ -41,46 +42,18 @@ bool run_analysis(const std::string& path) {
   }
 }
 
-// A one-line bar redrawn at most ten times a second; only when stderr is a terminal.
-class ProgressBar {
- public:
-  void update(const model::IngestProgress& p) {
-    auto now = std::chrono::steady_clock::now();
-    if (now - last_ < std::chrono::milliseconds(100)) return;
-    last_ = now;
-    double secs = std::chrono::duration<double>(now - start_).count();
-    double mb = p.bytes_done / 1e6;
-    double rate = secs > 0 ? mb / secs : 0;
-    if (p.bytes_total > 0) {
-      double frac = std::min(1.0, static_cast<double>(p.bytes_done) / p.bytes_total);
-      int filled = static_cast<int>(frac * 30);
-      std::fprintf(stderr, "\r[%.*s%*s] %8.1f / %.1f MB  %6.1f MB/s", filled,
-                   "##############################", 30 - filled, "", mb, p.bytes_total / 1e6,
-                   rate);
-    } else {
-      std::fprintf(stderr, "\r%8.1f MB  %6.1f MB/s", mb, rate);
-    }
-    drawn_ = true;
-  }
-  void clear() {
-    if (drawn_) std::fprintf(stderr, "\r%*s\r", 70, "");
-  }
-
- private:
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-  std::chrono::steady_clock::time_point last_{};
-  bool drawn_ = false;
-};
-
 int run_ingest(const IngestArgs& args) {
   // Inputs that cannot be read are refused before the database is touched: no empty database
   // and no "0 file(s) ingested" line for a mistyped path.
   if (print_input_problems("ingest", args.paths)) return kUsageOrIo;
   model::IngestOptions options;
   options.jobs = args.jobs;
-  auto bar = std::make_shared<ProgressBar>();
-  if (isatty(STDERR_FILENO)) {
-    options.progress = [bar](const model::IngestProgress& p) { bar->update(p); };
+  // The bar of every long step (progress_line.hpp): only on a terminal.
+  auto bar = std::make_shared<ProgressLine>();
+  if (bar->enabled()) {
+    options.progress = [bar](const model::IngestProgress& p) {
+      bar->show("ingesting", p.bytes_done, p.bytes_total, "bytes");
+    };
   }
   model::IngestResult result;
   try {

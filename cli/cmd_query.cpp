@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "markdown_table.hpp"
 #include "mcp/mcp_server.hpp"
 #include "mcp/run_answers.hpp"
 #include "terminal_text.hpp"
@@ -43,37 +44,19 @@ void print_json_lines(const views::QueryResult& r) {
   }
 }
 
-// A markdown table cell: pipes and backslashes escaped, line breaks as <br>, terminal controls
-// escaped (a markdown file is read in a terminal too).
-std::string markdown_cell(const std::string& text) {
-  std::string out;
-  for (char c : terminal_safe(text)) {
-    if (c == '|' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "<br>";
-      continue;
-    }
-    if (c == '\r') continue;
-    out += c;
-  }
-  return out;
-}
-
+// A pipe table of the rows (markdown_table.hpp escapes the cells); NULL as the word.
 void print_markdown(const views::QueryResult& r) {
-  auto line = [](const std::vector<std::string>& cells) {
-    std::string out = "|";
-    for (const std::string& c : cells) out += " " + markdown_cell(c) + " |";
-    std::printf("%s\n", out.c_str());
-  };
-  line(r.columns);
-  std::string rule = "|";
-  for (size_t c = 0; c < r.columns.size(); ++c) rule += " --- |";
-  std::printf("%s\n", rule.c_str());
+  std::vector<std::string> header;
+  for (const std::string& c : r.columns) header.push_back(markdown_text(c));
+  MarkdownTable table(header);
   for (const auto& cells : r.rows) {
     std::vector<std::string> texts;
-    for (const views::QueryCell& cell : cells) texts.push_back(cell.is_null ? "NULL" : cell.text);
-    line(texts);
+    for (const views::QueryCell& cell : cells)
+      texts.push_back(cell.is_null ? "NULL" : markdown_text(cell.text));
+    table.row(texts);
   }
+  const std::string text = table.text();
+  std::fwrite(text.data(), 1, text.size(), stdout);
 }
 
 std::string csv_field(const std::string& s) {

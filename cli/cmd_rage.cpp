@@ -43,6 +43,7 @@ struct RageArgs {
   std::vector<std::string> include;  // with --command: files named to be bundled too
   bool logs_only = false;
   bool dry_run = false;
+  std::string format = "text";  // with --commands: text, json or markdown
 };
 
 std::string rage_bytes_text(uint64_t bytes) {
@@ -121,7 +122,12 @@ std::string default_rage_bundle_name() {
 
 int run_rage(RageArgs args) {
   namespace fs = std::filesystem;
-  if (args.commands) return list_recorded_commands();
+  if (args.format != "text" && !args.commands) {
+    std::fprintf(stderr,
+                 "tlscope rage: --format applies to --commands only (a bundle is a file)\n");
+    return kUsageOrIo;
+  }
+  if (args.commands) return list_recorded_commands(args.format);
   if (!args.command.empty())
     return bundle_recorded_command({args.command, args.out, args.redact_paths, args.no_report,
                                     args.no_probe, args.jobs, args.level, args.include,
@@ -300,6 +306,9 @@ CommandRegistration rage_registration{
           ->check(CLI::Range(1, 9));
       cmd->add_flag("--commands", args->commands,
                     "List tlscope's own recorded invocations, newest first, and exit");
+      cmd->add_option("--format", args->format,
+                      "With --commands: text, json (docs/json.md) or markdown")
+          ->check(CLI::IsMember({"text", "json", "markdown"}));
       cmd->add_option("--command", args->command,
                       "Bundle one recorded tlscope invocation: K from --commands (0 = newest)");
       cmd->add_option("--include", args->include,

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "command.hpp"
+#include "command_listing.hpp"
 #include "rage_commands.hpp"
 #include "terminal_text.hpp"
 #include "tlscope/exporters/rage/command_bundle.hpp"
@@ -20,20 +21,18 @@ namespace {
 
 namespace rage = exporters::rage;
 
+bool process_alive(const command_log::CommandRecord& r) {
+  return r.pid > 0 && kill(static_cast<pid_t>(r.pid), 0) == 0;
+}
+
+// The exit status, or what became of a command without one (still running, or ended without
+// reaching the end of main).
 std::string shown_status(const command_log::CommandRecord& r) {
-  if (r.exit_status) return std::to_string(*r.exit_status);
-  // No exit status: still running, or ended without reaching the end of main.
-  bool alive = r.pid > 0 && kill(static_cast<pid_t>(r.pid), 0) == 0;
-  return alive ? "running" : "died";
+  return r.exit_status ? std::to_string(*r.exit_status) : command_state(r, process_alive(r));
 }
 
 std::string shown_command(const command_log::CommandRecord& r) {
-  std::string text;
-  for (size_t i = 0; i < r.argv.size(); ++i) {
-    std::string arg = i == 0 ? std::filesystem::path(r.argv[0]).filename().string() : r.argv[i];
-    bool plain = !arg.empty() && arg.find_first_of(" \t\"'\\$`") == std::string::npos;
-    text += (i ? " " : "") + (plain ? arg : "'" + arg + "'");
-  }
+  std::string text = command_line_words(r);
   if (text.size() > 120) text = text.substr(0, 117) + "...";
   return terminal_safe(text);
 }
@@ -56,9 +55,22 @@ command_log::CommandListing listed_commands(const std::string& dir) {
 
 }  // namespace
 
-int list_recorded_commands() {
+int list_recorded_commands(const std::string& format) {
   std::string dir = command_log::command_log_dir();
   command_log::CommandListing listing = listed_commands(dir);
+  if (format == "json" || format == "markdown") {
+    std::vector<ListedCommand> listed;
+    for (const command_log::CommandRecord& r : listing.records)
+      listed.push_back({&r, command_state(r, process_alive(r))});
+    // JSON carries the unreadable lines in "problems"; markdown leaves them on stderr.
+    if (format == "markdown")
+      for (const std::string& p : listing.problems)
+        std::fprintf(stderr, "tlscope rage: %s\n", terminal_safe(p).c_str());
+    const std::string text = format == "json" ? commands_json(dir, listed, listing.problems)
+                                              : commands_markdown(dir, listed);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return kOk;
+  }
   for (const std::string& p : listing.problems)
     std::fprintf(stderr, "tlscope rage: %s\n", terminal_safe(p).c_str());
   std::printf(

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.hpp"
+#include "markdown_table.hpp"
 #include "run_history.hpp"
 #include "terminal_text.hpp"
 
@@ -46,18 +47,22 @@ nlohmann::json runs_json(const std::vector<RunRecord>& runs) {
   nlohmann::json list = nlohmann::json::array();
   for (size_t i = 0; i < runs.size(); ++i) {
     const RunRecord& r = runs[i];
-    list.push_back({{"ref", "@" + std::to_string(i + 1)},
-                    {"id", r.id},
-                    {"started", r.started},
-                    {"seconds", r.seconds < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.seconds)},
-                    {"exit_status", r.exit_status < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.exit_status)},
-                    {"command", r.command},
-                    {"cwd", r.cwd},
-                    {"git_commit", r.git_commit.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.git_commit)},
-                    {"git_dirty", r.git_dirty ? nlohmann::json(*r.git_dirty) : nlohmann::json(nullptr)},
-                    {"torch_version", r.torch_version.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.torch_version)},
-                    {"trace", r.trace_dir},
-                    {"bytes", r.bytes}});
+    list.push_back(
+        {{"ref", "@" + std::to_string(i + 1)},
+         {"id", r.id},
+         {"started", r.started},
+         {"seconds", r.seconds < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.seconds)},
+         {"exit_status",
+          r.exit_status < 0 ? nlohmann::json(nullptr) : nlohmann::json(r.exit_status)},
+         {"command", r.command},
+         {"cwd", r.cwd},
+         {"git_commit",
+          r.git_commit.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.git_commit)},
+         {"git_dirty", r.git_dirty ? nlohmann::json(*r.git_dirty) : nlohmann::json(nullptr)},
+         {"torch_version",
+          r.torch_version.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.torch_version)},
+         {"trace", r.trace_dir},
+         {"bytes", r.bytes}});
   }
   return nlohmann::json{{"schema", "tlscope.runs/1"}, {"runs", list}};
 }
@@ -81,13 +86,10 @@ int run_runs(const RunsArgs& args) {
                                  : "no recorded runs: `tlscope run -- CMD` records one");
     return kOk;
   }
-  if (markdown) {
-    std::printf("| ref | id | started | exit | seconds | git | torch | command |\n");
-    std::printf("| --- | --- | --- | --- | --- | --- | --- | --- |\n");
-  } else {
+  MarkdownTable table({"ref", "id", "started", "exit", "seconds", "git", "torch", "command"});
+  if (!markdown)
     std::printf("%-4s %-22s %-19s %4s %8s %-18s %-10s %s\n", "ref", "id", "started", "exit",
                 "seconds", "git", "torch", "command");
-  }
   for (size_t i = 0; i < runs.size(); ++i) {
     const RunRecord& r = runs[i];
     char seconds[32] = "?";
@@ -95,15 +97,9 @@ int run_runs(const RunsArgs& args) {
     const std::string torch = r.torch_version.empty() ? "-" : r.torch_version;
     const std::string ref = "@" + std::to_string(i + 1);
     if (markdown) {
-      std::string cmd = terminal_safe(command_text(r));
-      std::string escaped;
-      for (char c : cmd) {
-        if (c == '|') escaped += '\\';
-        escaped += c;
-      }
-      std::printf("| %s | %s | %s | %s | %s | %s | %s | `%s` |\n", ref.c_str(), r.id.c_str(),
-                  started_text(r.started).c_str(), status_text(r).c_str(), seconds,
-                  commit_text(r).c_str(), terminal_safe(torch).c_str(), escaped.c_str());
+      table.row({ref, markdown_text(r.id), started_text(r.started), status_text(r), seconds,
+                 markdown_text(commit_text(r)), markdown_text(torch),
+                 markdown_text(command_text(r))});
     } else {
       std::printf("%-4s %-22s %-19s %4s %8s %-18s %-10s %s\n", ref.c_str(), r.id.c_str(),
                   started_text(r.started).c_str(), status_text(r).c_str(), seconds,
@@ -111,6 +107,7 @@ int run_runs(const RunsArgs& args) {
                   terminal_safe(command_text(r)).c_str());
     }
   }
+  if (markdown) std::fputs(table.text().c_str(), stdout);
   return kOk;
 }
 

@@ -11,7 +11,9 @@
 
 #include "command.hpp"
 #include "input_database.hpp"
+#include "phase_bar.hpp"
 #include "summary_json.hpp"
+#include "summary_markdown.hpp"
 #include "terminal_text.hpp"
 #include "tlscope/views/compile_phases.hpp"
 #include "tlscope/views/findings.hpp"
@@ -50,11 +52,12 @@ void print_file(const views::FileRow& f) {
 }
 
 // "ranks 0-1023 (all 1,024)", plus the files without a rank.
-std::string folded_ranks(const views::FileFolding& fold, int64_t job_ranks) {
-  std::string text = fold.ranks.empty() ? "" : views::rank_words(fold.ranks, job_ranks);
-  if (fold.without_rank > 0)
-    text += (text.empty() ? "" : " and ") + views::grouped_number(fold.without_rank) +
-            (fold.without_rank == 1 ? " file" : " files") + " without a rank";
+std::string folded_ranks(const std::vector<int64_t>& ranks, int64_t without_rank,
+                         int64_t job_ranks) {
+  std::string text = ranks.empty() ? "" : views::rank_words(ranks, job_ranks);
+  if (without_rank > 0)
+    text += (text.empty() ? "" : " and ") + views::grouped_number(without_rank) +
+            (without_rank == 1 ? " file" : " files") + " without a rank";
   return text;
 }
 
@@ -66,9 +69,18 @@ void print_files(const views::Summary& s, const views::FileFolding& fold) {
         "  %s%s %s with nothing to flag: %s, %s bytes, %s lines, %s events, 0 errors "
         "(--files lists each)\n",
         fold.listed.empty() ? "" : "and ", views::grouped_number(fold.files).c_str(),
-        fold.files == 1 ? "file" : "files", folded_ranks(fold, s.rank_count).c_str(),
+        fold.files == 1 ? "file" : "files",
+        folded_ranks(fold.ranks, fold.without_rank, s.rank_count).c_str(),
         views::grouped_number(fold.bytes).c_str(), views::grouped_number(fold.lines).c_str(),
         views::grouped_number(fold.events).c_str());
+  }
+  if (fold.empty.files > 0) {
+    std::printf(
+        "  %s%s empty %s (0 bytes; one ingest error each, \"input is empty\"): %s "
+        "(--files lists each)\n",
+        fold.listed.empty() && fold.files == 0 ? "" : "and ",
+        views::grouped_number(fold.empty.files).c_str(), fold.empty.files == 1 ? "file" : "files",
+        folded_ranks(fold.empty.ranks, fold.empty.without_rank, s.rank_count).c_str());
   }
   if (s.files.empty()) std::printf("  (none)\n");
 }
@@ -190,6 +202,8 @@ void print_line_accounting(const views::Summary& s, const views::FileFolding& fo
     print_accounting_line(views::grouped_number(fold.files) + " files with nothing to flag",
                           fold.envelope_lines, fold.payload_lines, fold.blank_lines,
                           fold.error_lines, fold.lines);
+  if (fold.empty.files > 0)
+    print_accounting_line(views::grouped_number(fold.empty.files) + " empty files", 0, 0, 0, 0, 0);
 }
 
 // Findings exist once `tlscope analyze` (run by ingest) has written them.
@@ -243,6 +257,8 @@ void print_compile_time(const views::CompilePhases& p) {
     if (!t.compiles.empty()) top += " (most in " + show(t.compiles.front().compile_id) + ")";
   }
   if (!top.empty()) std::printf("  costliest phases: %s\n", top.c_str());
+  // Where the time went at a glance: each phase's own time as a share of one bar.
+  for (const std::string& line : compile_phase_bar(p.run)) std::printf("%s\n", line.c_str());
   std::printf("\n");
 }
 
@@ -264,15 +280,17 @@ void print_vllm(const views::VllmReport& v) {
   std::printf("\n\n");
 }
 
-// `--format json`: the counts of docs/json.md, from the same summary-facts model compare reads.
-int print_summary_json(const views::Database& db) {
+// `--format json` and `--format markdown`: the counts of docs/json.md, from the same
+// summary-facts model compare reads.
+int print_summary_model(const views::Database& db, const std::string& path,
+                        const std::string& format) {
   views::Result<views::RunSummary> s = views::load_run_summary(db);
   if (!s.ok()) {
     std::fprintf(stderr, "tlscope summary: %s\n", s.error.c_str());
     return kUsageOrIo;
   }
-  const std::string json = summary_json(*s);
-  std::fwrite(json.data(), 1, json.size(), stdout);
+  const std::string text = format == "json" ? summary_json(*s) : summary_markdown(*s, path);
+  std::fwrite(text.data(), 1, text.size(), stdout);
   return kOk;
 }
 
@@ -282,7 +300,7 @@ int run_summary(const std::string& path, bool all_files, const std::string& form
     std::fprintf(stderr, "tlscope summary: %s\n", why.c_str());
     return kUsageOrIo;
   }
-  if (format == "json") return print_summary_json(db);
+  if (format != "text") return print_summary_model(db, path, format);
   constexpr size_t kFirstErrors = 5;
   views::Result<views::Summary> summary = views::load_summary(db);
   views::Result<views::Paged<views::IngestErrorRow>> errors =
@@ -295,7 +313,7 @@ int run_summary(const std::string& path, bool all_files, const std::string& form
     std::fprintf(stderr, "tlscope summary: %s\n", error->c_str());
     return kUsageOrIo;
   }
-  std::printf("tlscope summary of %s\n\n", path.c_str());
+  std::printf("tlscope summary of %s\n\n", show(path).c_str());
   print_environment(*environment);
   // Best effort: an older database without these tables prints neither line.
   print_compile_time(views::load_compile_phases(db, 0).value);
@@ -324,10 +342,11 @@ CommandRegistration summary_registration{
                     "fold into one line)");
       auto format = std::make_shared<std::string>("text");
       cmd->add_option("--format", *format,
-                      "text (for people) or json (counts and findings, docs/json.md)")
-          ->check(CLI::IsMember({"text", "json"}));
+                      "text (for people), json or markdown (counts, frames and findings, "
+                      "docs/json.md)")
+          ->check(CLI::IsMember({"text", "json", "markdown"}));
       cmd->callback([inputs, all_files, format, &exit_code] {
-        auto db = resolve_read_database("summary", *inputs);
+        auto db = resolve_read_database("summary", *inputs, *format == "text");
         exit_code = db ? run_summary(*db, *all_files, *format) : kUsageOrIo;
       });
     }};

@@ -136,9 +136,9 @@ int run_tensor(const TensorArgs& a) {
     }
     std::stringstream buf;
     buf << f.rdbuf();
-    auto tv = views::parse_tensor_values_json(buf.str(), a.values, &error);
-    if (!tv) {
-      std::fprintf(stderr, "tlscope tensor: %s\n", error.c_str());
+    auto tv = views::parse_tensor_values_json(buf.str(), a.values);
+    if (!tv.ok()) {
+      std::fprintf(stderr, "tlscope tensor: %s\n", tv.error.c_str());
       return kUsageOrIo;
     }
     if (!have_shape) in.shape = tv->shape;
@@ -147,15 +147,15 @@ int run_tensor(const TensorArgs& a) {
   if (!a.names.empty()) in.names = split_commas(a.names);
   if (!a.mesh.empty() || !a.placement.empty()) {
     views::DeviceMesh mesh;
-    auto shape = views::parse_mesh_shape(a.mesh.empty() ? "1" : a.mesh, &error);
-    auto placements =
-        views::parse_placements(a.placement.empty() ? "Replicate()" : a.placement, &error);
-    if (!shape || !placements) {
-      std::fprintf(stderr, "tlscope tensor: %s\n", error.c_str());
+    auto shape = views::parse_mesh_shape(a.mesh.empty() ? "1" : a.mesh);
+    auto placements = views::parse_placements(a.placement.empty() ? "Replicate()" : a.placement);
+    if (!shape.ok() || !placements.ok()) {
+      std::fprintf(stderr, "tlscope tensor: %s\n",
+                   (shape.ok() ? placements.error : shape.error).c_str());
       return kUsageOrIo;
     }
-    mesh.shape = *shape;
-    mesh.placements = *placements;
+    mesh.shape = std::move(shape.value);
+    mesh.placements = std::move(placements.value);
     in.mesh = mesh;
   }
   views::TensorGridOptions opts;

@@ -4,6 +4,8 @@
 #include <array>
 #include <utility>
 
+#include "tlscope/exporters/percent_encoding.hpp"
+
 namespace tlscope::cli::http {
 namespace {
 
@@ -100,13 +102,6 @@ Request refuse(Status status, std::string detail) {
   return r;
 }
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 // Percent-decodes one segment; false on a malformed escape.
 bool percent_decode(std::string_view in, std::string& out) {
   out.clear();
@@ -116,7 +111,7 @@ bool percent_decode(std::string_view in, std::string& out) {
       continue;
     }
     if (i + 2 >= in.size()) return false;
-    int hi = hex_value(in[i + 1]), lo = hex_value(in[i + 2]);
+    int hi = exporters::hex_digit_value(in[i + 1]), lo = exporters::hex_digit_value(in[i + 2]);
     if (hi < 0 || lo < 0) return false;
     out += static_cast<char>(hi * 16 + lo);
     i += 2;
@@ -231,8 +226,13 @@ ResourcePath resource_path(std::string_view target) {
     if (segment.empty() || segment == ".") continue;
     p.segments.push_back(segment);
   }
-  p.path = "/";
-  for (size_t i = 0; i < p.segments.size(); ++i) p.path += (i ? "/" : "") + p.segments[i];
+  // Built by appends: GCC 12 warns (-Wrestrict, a false positive) on assigning "/" here.
+  p.path.clear();
+  p.path.push_back('/');
+  for (size_t i = 0; i < p.segments.size(); ++i) {
+    if (i) p.path += '/';
+    p.path += p.segments[i];
+  }
   if (p.trailing_slash && !p.segments.empty()) p.path += '/';
   return p;
 }

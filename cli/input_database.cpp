@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "invocation.hpp"
+#include "progress_line.hpp"
 #include "run_history.hpp"
 #include "terminal_text.hpp"
 #include "tlscope/model/input_cache.hpp"
@@ -33,6 +34,8 @@ model::ResolveOptions read_options(const ReadInputs& inputs) {
   model::ResolveOptions options;
   options.db_path = inputs.db;
   options.jobs = std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
+  options.page_cache_kib = inputs.page_cache_kib;
+  options.queue_depth = inputs.queue_depth;
   return options;
 }
 
@@ -68,8 +71,10 @@ model::ResolvedDatabase resolve_with(const ReadInputs& inputs, model::ResolveOpt
 
 }  // namespace
 
-model::ResolvedDatabase resolve_read_inputs_quietly(const ReadInputs& inputs) {
+model::ResolvedDatabase resolve_read_inputs_quietly(
+    const ReadInputs& inputs, std::function<void(const model::IngestProgress&)> progress) {
   model::ResolveOptions options = read_options(inputs);
+  options.progress = std::move(progress);
   return resolve_with(inputs, options);
 }
 
@@ -92,18 +97,17 @@ std::optional<std::string> report_resolved(const char* command, const model::Res
   return r.path;
 }
 
-std::optional<std::string> resolve_read_database(const char* command, const ReadInputs& inputs) {
+std::optional<std::string> resolve_read_database(const char* command, const ReadInputs& inputs,
+                                                 bool for_a_person) {
   model::ResolveOptions options = read_options(inputs);
-  bool tty = isatty(STDERR_FILENO);
-  if (tty) {
-    options.progress = [](const model::IngestProgress& p) {
-      if (p.bytes_total > 0)
-        std::fprintf(stderr, "\ringesting %5.1f / %.1f MB", p.bytes_done / 1e6,
-                     p.bytes_total / 1e6);
+  ProgressLine line(for_a_person);
+  if (line.enabled()) {
+    options.progress = [&line](const model::IngestProgress& p) {
+      line.show("ingesting", p.bytes_done, p.bytes_total, "bytes");
     };
   }
   model::ResolvedDatabase r = resolve_with(inputs, options);
-  if (tty && options.progress) std::fprintf(stderr, "\r%40s\r", "");
+  line.clear();
   return report_resolved(command, r);
 }
 

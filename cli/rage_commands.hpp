@@ -7,7 +7,8 @@
 
 namespace tlscope::cli {
 
-int list_recorded_commands();
+// `format`: text (the aligned table), json or markdown (command_listing.hpp).
+int list_recorded_commands(const std::string& format);
 
 struct RecordedCommandBundle {
   std::string key;  // 0 = newest, 1 = the one before, ...; or a record id

@@ -1,5 +1,6 @@
 // The report folder: refusing folders that are not tlscope reports, the stamp, opening it.
 #include "report_folder.hpp"
+#include "progress_line.hpp"
 #include "tlscope/version.hpp"
 
 #include <fcntl.h>
@@ -140,7 +141,13 @@ int write_report_folder(const ReportFolderOptions& o) {
   options.command_line = invocation_command_line();
   char host[256] = {};
   if (gethostname(host, sizeof host - 1) == 0) options.host = host;
+  ProgressLine line;
+  if (line.enabled())
+    options.progress = [&line](size_t done, size_t total) {
+      line.show("writing the report", done, total, "parts");
+    };
   exporters::ReportResult r = exporters::write_report(options);
+  line.clear();
   if (!r.ok) {
     // Messages name the user's folder, not the private one.
     std::string error = r.error;

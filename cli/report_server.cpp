@@ -24,6 +24,8 @@
 #include <thread>
 #include <vector>
 
+#include "tlscope/exporters/percent_encoding.hpp"
+
 #include "command.hpp"
 #include "http_request.hpp"
 
@@ -195,21 +197,9 @@ void send_error(int fd, Status status, const std::string& detail, bool head_only
   send_all(fd, out, stop_fd);
 }
 
+// One path segment of a redirect: RFC 3986's unreserved bytes stay as they are.
 std::string percent_encode(const std::string& segment) {
-  static const char* hex = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : segment) {
-    bool unreserved = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                      c == '-' || c == '.' || c == '_' || c == '~';
-    if (unreserved) {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out;
+  return exporters::percent_encode(segment, "-._~");
 }
 
 struct Resource {

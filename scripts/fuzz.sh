@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (fuzz/: parser_fuzz, store_fuzz) with clang-14, ASan and UBSan in
+# Builds the libFuzzer targets (fuzz/: parser_fuzz, store_fuzz) with clang-16, ASan and UBSan in
 # their own build directory and runs each for SECONDS (default 60), seeded with the real PyTorch
 # logs cut into small pieces. The corpus grows in BUILD/corpus/ from run to run; a crash leaves
 # its input in BUILD/crashes/<target>/ and fails the script (docs/fuzzing.md: what to do next).
@@ -33,13 +33,13 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 logs="${TLSCOPE_SHARED_LOGS:-$root/../shared/logs/torch}"
-command -v clang++-14 >/dev/null ||
-  { echo "scripts/fuzz.sh: needs clang-14 and libfuzzer-14-dev (scripts/setup.sh)" >&2; exit 2; }
+command -v clang++-16 >/dev/null ||
+  { echo "scripts/fuzz.sh: needs clang-16 and libfuzzer-16-dev (scripts/setup.sh)" >&2; exit 2; }
 
 launcher=()
 if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
+  -DCMAKE_C_COMPILER=clang-16 -DCMAKE_CXX_COMPILER=clang++-16 \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" "${launcher[@]}" \
   -DTLSCOPE_FUZZ=ON -DTLSCOPE_TESTS=OFF -DTLSCOPE_BENCH=OFF -DTLSCOPE_GUI=OFF >/dev/null
 cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"

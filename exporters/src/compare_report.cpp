@@ -1,6 +1,7 @@
 // The compare page (compare_report.hpp): verdict, the two runs' counts side by side, differences
-// per section, frames aligned by their match, compile time per phase and the notes. Every text
-// from a log goes through html_escape.
+// per section, the compile trees side by side and the timelines (compare_sides.cpp), frames
+// aligned by their match, compile time per phase and the notes. Every text from a log goes
+// through html_escape.
 #include "tlscope/exporters/compare_report.hpp"
 
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include <string_view>
 
 #include "assets.hpp"
+#include "compare_sides.hpp"
 #include "tlscope/exporters/html.hpp"
 
 namespace tlscope::exporters {
@@ -117,6 +119,8 @@ std::string write_compare_report(const views::Comparison& c, const std::string& 
   h += "</ul>\n";
   run_counts(h, c);
   differences(h, c);
+  compare_compile_trees(h, c);
+  compare_timelines(h, c);
   frames(h, c);
   phases(h, c);
   if (!c.notes.empty()) {

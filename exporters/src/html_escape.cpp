@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "tlscope/exporters/html.hpp"
+#include "tlscope/exporters/percent_encoding.hpp"
 
 namespace tlscope::exporters {
 
@@ -166,19 +167,7 @@ std::string json_string(std::string_view text) {
 }
 
 std::string url_escape(std::string_view text) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : text) {
-    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' ||
-        c == '_' || c == '-' || c == '/') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 0xF];
-    }
-  }
-  return out;
+  return percent_encode(text, "._-/");
 }
 
 }  // namespace tlscope::exporters

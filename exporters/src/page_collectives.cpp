@@ -9,6 +9,7 @@
 #include "parity_html.hpp"
 #include "timeline_data.hpp"
 #include "tlscope/exporters/html.hpp"
+#include "torch_records_html.hpp"
 
 namespace tlscope::exporters {
 
@@ -82,6 +83,7 @@ void write_collectives_page(ReportContext& ctx) {
                        "</p>\n",
                        table_open, problems);
   h += collective_parity_html(ctx);
+  h += collective_scheduling_html(ctx);
   h += page_tail(0, {"data/collectives.js", "assets/timeline.js"});
   ctx.site.write("collectives.html", h);
 }

@@ -78,6 +78,7 @@ std::vector<WorkOutcome> run_work(const std::vector<WorkItem>& items, size_t thr
   // exception is rethrown on the caller's thread once every thread has stopped.
   std::mutex failed_mutex;
   std::exception_ptr failed;
+  size_t finished = 0;  // under failed_mutex: the parts done, for options.progress
   auto work = [&](const Database& conn) {
     while (std::optional<size_t> i = queue.take()) {
       WorkOutcome& o = out[*i];
@@ -91,6 +92,10 @@ std::vector<WorkOutcome> run_work(const std::vector<WorkItem>& items, size_t thr
       }
       o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       queue.finish(*i);
+      if (options.progress) {
+        std::lock_guard<std::mutex> lock(failed_mutex);
+        options.progress(++finished, items.size());
+      }
     }
   };
   std::vector<std::thread> pool;

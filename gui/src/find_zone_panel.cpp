@@ -22,12 +22,12 @@ class FindZonePanel : public Panel {
  public:
   FindZonePanel() : Panel(views::ScreenId::find_zone) {}
 
-  void draw(PanelContext& ctx) override;
-  bool select(PanelContext& ctx, const Selection& s, std::string* why) override;
-  void draw_details(PanelContext& ctx, const Selection& s) override;
+  void draw(ViewerSession& session) override;
+  views::Status select(ViewerSession& session, const Selection& s) override;
+  void draw_details(ViewerSession& session, const Selection& s) override;
 
  private:
-  void search(const ViewerData& data);
+  void search(ViewerSession& session);
   void stats_line(const char* what, const views::DurationStats& s);
 
   std::shared_ptr<TimelineScene> scene_;
@@ -40,8 +40,8 @@ class FindZonePanel : public Panel {
   std::vector<uint32_t> bin_zones_;
 };
 
-void FindZonePanel::search(const ViewerData& data) {
-  auto scene = timeline_scene(data);
+void FindZonePanel::search(ViewerSession& session) {
+  auto scene = session.timeline_scene();
   if (scene == scene_ && searched_once_ && searched_ == text_) return;
   scene_ = std::move(scene);
   searched_ = text_;
@@ -75,12 +75,12 @@ void FindZonePanel::stats_line(const char* what, const views::DurationStats& s) 
     dump->add("stat", line, Rect{lo.x, lo.y, hi.x - lo.x, hi.y - lo.y});
 }
 
-void FindZonePanel::draw(PanelContext& ctx) {
+void FindZonePanel::draw(ViewerSession& session) {
   ImGui::SetNextItemWidth(320);
   ImGui::InputTextWithHint("##zone_name", "zone name contains...", text_, sizeof text_);
   ImGui::SameLine();
   ImGui::Checkbox("per rank", &per_rank_);
-  search(ctx.data);
+  search(session);
   ui::record("search", searched_);
   const views::ZoneSearch& r = result_;
   if (r.stats.count == 0) {
@@ -160,30 +160,28 @@ void FindZonePanel::draw(PanelContext& ctx) {
                             "  " + (iv.rank >= 0 ? "rank " + std::to_string(iv.rank) + " " : "") +
                             iv.thread + "  at +" + views::format_duration_us(iv.start_us);
     if (ui::selectable("row", row, false, 0, ("##z" + std::to_string(list[k])).c_str()))
-      ctx.nav.open(Selection{SelectionKind::kZone, "#" + std::to_string(list[k]),
-                             views::ScreenId::collectives});
+      session.nav().open(Selection{SelectionKind::kZone, "#" + std::to_string(list[k]),
+                                   views::ScreenId::collectives});
   }
   ImGui::EndChild();
 }
 
-bool FindZonePanel::select(PanelContext& ctx, const Selection& s, std::string* why) {
-  if (s.kind != SelectionKind::kZone) return Panel::select(ctx, s, why);
+views::Status FindZonePanel::select(ViewerSession& session, const Selection& s) {
+  if (s.kind != SelectionKind::kZone) return Panel::select(session, s);
   std::snprintf(text_, sizeof text_, "%s", s.key.c_str());
-  search(ctx.data);
-  if (result_.stats.count == 0) {
-    if (why) *why = "no zone named " + s.key;
-    return false;
-  }
-  return true;
+  search(session);
+  views::Status r;
+  if (result_.stats.count == 0) r.fail("no zone named " + s.key);
+  return r;
 }
 
-void FindZonePanel::draw_details(PanelContext& ctx, const Selection& s) {
+void FindZonePanel::draw_details(ViewerSession& session, const Selection& s) {
   if (s.kind == SelectionKind::kZone) {
     ui::text("details", "zones matching \"" + s.key + "\"");
     if (searched_once_) stats_line("all ranks", result_.stats);
     return;
   }
-  Panel::draw_details(ctx, s);
+  Panel::draw_details(session, s);
 }
 
 }  // namespace

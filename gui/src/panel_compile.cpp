@@ -27,9 +27,11 @@ class CompilePanel : public Panel {
  public:
   CompilePanel() : Panel(views::ScreenId::compile) {}
 
-  void draw(PanelContext& ctx) override {
-    if (ctx.nav.current().kind == SelectionKind::kCompile && ctx.nav.current().key != key_)
-      show(ctx, ctx.nav.current().key);
+  void draw(ViewerSession& session) override {
+    const Selection& current = session.nav().current();
+    if (session.id() != session_id_ ||
+        (current.kind == SelectionKind::kCompile && current.key != key_))
+      show(session, current.kind == SelectionKind::kCompile ? current.key : key_);
     if (key_.empty()) {
       ui::text_disabled("label", "No compile chosen: pick one in Compiles, a finding or Ctrl+F.");
       return;
@@ -58,12 +60,13 @@ class CompilePanel : public Panel {
     if (!c.recompile_reason.empty()) {
       ui::text_colored("label", kColourNotice, "recompiled because: " + c.recompile_reason);
       ImGui::SameLine();
-      if (ui::button("link", "Recompiles")) ctx.nav.show_panel(views::ScreenId::recompiles);
+      if (ui::button("link", "Recompiles")) session.nav().show_panel(views::ScreenId::recompiles);
     }
     if (graph_breaks_ > 0) {
       ui::text_colored("label", kColourWarning, std::to_string(graph_breaks_) + " graph breaks");
       ImGui::SameLine();
-      if (ui::button("link", "Graph breaks")) ctx.nav.show_panel(views::ScreenId::graph_breaks);
+      if (ui::button("link", "Graph breaks"))
+        session.nav().show_panel(views::ScreenId::graph_breaks);
     }
     for (const auto& cache : d.cache) ui::text("cache", cache.cache + ": " + cache.result);
 
@@ -156,18 +159,15 @@ class CompilePanel : public Panel {
     }
   }
 
-  bool select(PanelContext& ctx, const Selection& s, std::string* why) override {
-    if (s.kind != SelectionKind::kCompile) return Panel::select(ctx, s, why);
-    if (!find_compile(ctx.data, s.key)) {
-      if (why) *why = "no compile " + s.key + " in this database";
-      return false;
-    }
-    show(ctx, s.key);
-    return true;
+  views::Status select(ViewerSession& session, const Selection& s) override {
+    if (s.kind != SelectionKind::kCompile) return Panel::select(session, s);
+    views::Status r = session.check_compile(s.key);
+    if (r.ok()) show(session, s.key);
+    return r;
   }
 
-  void draw_details(PanelContext& ctx, const Selection& s) override {
-    const views::CompileRow* c = find_compile(ctx.data, s.key);
+  void draw_details(ViewerSession& session, const Selection& s) override {
+    const views::CompileRow* c = session.find_compile(s.key);
     if (!c) return;
     ui::text("details", "Compile " + c->compile_id);
     ui::text("details", "status: " + c->status);
@@ -175,22 +175,24 @@ class CompilePanel : public Panel {
   }
 
  private:
-  void show(PanelContext& ctx, const std::string& key) {
+  void show(ViewerSession& session, const std::string& key) {
+    session_id_ = session.id();
     key_ = key;
     detail_.reset();
     texts_.clear();
     error_.clear();
     graph_breaks_ = 0;
-    const views::CompileRow* c = find_compile(ctx.data, key);
+    if (key.empty()) return;
+    const views::CompileRow* c = session.find_compile(key);
     if (!c) {
       error_ = "no compile " + key + " in this database";
       return;
     }
-    if (db_ != ctx.data.db) {
+    if (db_ != session.connection()) {
       reader_.reset();  // every reader before the connection it reads
       shapes_reader_.reset();
       runtime_reader_.reset();
-      db_ = ctx.data.db;
+      db_ = session.connection();
       reader_ = std::make_unique<views::CompileDetailReader>(*db_);
       shapes_reader_ = std::make_unique<views::CompileShapesReader>(*db_);
       runtime_reader_ = std::make_unique<views::CompileRuntimeReader>(*db_);
@@ -203,12 +205,9 @@ class CompilePanel : public Panel {
     if (error_.empty()) error_ = shapes.ok() ? runtime.error : shapes.error;
     shapes_ = std::move(shapes.value);
     runtime_ = std::move(runtime.value);
-    auto breaks = ctx.data.occurrences.find(views::OccurrenceList::kGraphBreaks);
-    if (breaks != ctx.data.occurrences.end()) {
-      for (const auto& g : breaks->second.groups)
-        for (const auto& o : g.occurrences)
-          graph_breaks_ += o.file_id == c->file_id && o.compile_id == c->compile_id;
-    }
+    for (const auto& g : session.occurrences(views::OccurrenceList::kGraphBreaks).groups)
+      for (const auto& o : g.occurrences)
+        graph_breaks_ += o.file_id == c->file_id && o.compile_id == c->compile_id;
   }
 
   const CodeText& text_of(const views::PayloadEntry& p) {
@@ -221,8 +220,9 @@ class CompilePanel : public Panel {
   }
 
   std::string key_, error_;
+  uint64_t session_id_ = 0;  // the session key_ was read from
   // The session's connection, shared while what this panel read from it lives: a new open
-  // replaces the session's, and a reader must not outlive its connection.
+  // replaces the session, and a reader must not outlive its connection.
   std::shared_ptr<const views::Database> db_;
   std::unique_ptr<views::CompileDetailReader> reader_;
   std::unique_ptr<views::CompileShapesReader> shapes_reader_;

@@ -59,12 +59,12 @@ class CompileTimePanel : public Panel {
  public:
   CompileTimePanel() : Panel(views::ScreenId::compile_time) {}
 
-  std::optional<int64_t> count(const ViewerData& data) const override {
-    return static_cast<int64_t>(data.compile_phases.compile_count);
+  std::optional<int64_t> count(ViewerSession& session) const override {
+    return static_cast<int64_t>(session.compile_phases().compile_count);
   }
 
-  void draw(PanelContext& ctx) override {
-    const views::CompilePhases& v = ctx.data.compile_phases;
+  void draw(ViewerSession& session) override {
+    const views::CompilePhases& v = session.compile_phases();
     const std::string words = views::compile_time_words(v.split);
     if (words.empty()) {
       ui::text_wrapped("label", "The logs time no compile (no chromium phases, no metrics).");

@@ -27,13 +27,13 @@ class CompileTreePanel : public Panel {
  public:
   CompileTreePanel() : Panel(views::ScreenId::compile_tree) {}
 
-  std::optional<int64_t> count(const ViewerData& data) const override {
-    return static_cast<int64_t>(data.compile_tree.compiles.size());
+  std::optional<int64_t> count(ViewerSession& session) const override {
+    return static_cast<int64_t>(session.compile_tree().compiles.size());
   }
 
-  void draw(PanelContext& ctx) override {
-    const views::CompileTree& tree = ctx.data.compile_tree;
-    if (!indexed_) index(ctx.data);
+  void draw(ViewerSession& session) override {
+    const views::CompileTree& tree = session.compile_tree();
+    if (indexed_for_ != session.id()) index(session);
     ImGui::SetNextItemWidth(std::min(320.0f, ImGui::GetContentRegionAvail().x * 0.4f));
     ImGui::InputTextWithHint("##compile_filter", "filter: compile id, function, file", filter_,
                              sizeof filter_);
@@ -92,27 +92,25 @@ class CompileTreePanel : public Panel {
         hidden_below = frame.depth;
         continue;
       }
-      for (size_t ci : shown) draw_compile(ctx, tree.compiles[ci], x + indent * 1.5f);
+      for (size_t ci : shown) draw_compile(session, tree.compiles[ci], x + indent * 1.5f);
     }
     if (!tree.without_stack.empty() && needle.empty()) {
       ui::text_disabled("label", "Compiles without a dynamo_start stack");
-      for (size_t ci : tree.without_stack) draw_compile(ctx, tree.compiles[ci], indent);
+      for (size_t ci : tree.without_stack) draw_compile(session, tree.compiles[ci], indent);
     }
     ImGui::EndChild();
   }
 
-  bool select(PanelContext& ctx, const Selection& s, std::string* why) override {
-    if (s.kind != SelectionKind::kCompile) return Panel::select(ctx, s, why);
-    if (!find_compile(ctx.data, s.key)) {
-      if (why) *why = "no compile " + s.key + " in this database";
-      return false;
-    }
-    scroll_to_ = s.key;
-    return true;
+  views::Status select(ViewerSession& session, const Selection& s) override {
+    if (s.kind != SelectionKind::kCompile) return Panel::select(session, s);
+    views::Status r = session.check_compile(s.key);
+    if (r.ok()) scroll_to_ = s.key;
+    return r;
   }
 
-  void draw_details(PanelContext& ctx, const Selection& s) override {
-    const views::CompileRow* c = find_compile(ctx.data, s.key);
+  void draw_details(ViewerSession& session, const Selection& s) override {
+    if (indexed_for_ != session.id()) index(session);
+    const views::CompileRow* c = session.find_compile(s.key);
     if (!c) {
       ui::text_disabled("details", "compile " + s.key + " is not in this database");
       return;
@@ -126,16 +124,16 @@ class CompileTreePanel : public Panel {
     if (c->failed())
       ui::text_colored("details", kColourError, c->fail_type + ": " + c->fail_reason);
     if (ui::button("button", "Open compile")) {
-      ctx.nav.open(Selection{SelectionKind::kCompile, s.key, views::ScreenId::compile});
+      session.nav().open(Selection{SelectionKind::kCompile, s.key, views::ScreenId::compile});
     }
   }
 
  private:
-  void index(const ViewerData& data) {
-    indexed_ = true;
-    auto breaks = data.occurrences.find(views::OccurrenceList::kGraphBreaks);
-    if (breaks == data.occurrences.end()) return;
-    for (const auto& g : breaks->second.groups)
+  // Which compiles had a graph break, from the graph-break panel's model (read, never changed).
+  void index(ViewerSession& session) {
+    indexed_for_ = session.id();
+    graph_breaks_.clear();
+    for (const auto& g : session.occurrences(views::OccurrenceList::kGraphBreaks).groups)
       for (const auto& o : g.occurrences) graph_breaks_.insert({o.file_id, o.compile_id});
   }
 
@@ -156,7 +154,7 @@ class CompileTreePanel : public Panel {
     return words;
   }
 
-  void draw_compile(PanelContext& ctx, const views::CompileRow& c, float x) {
+  void draw_compile(ViewerSession& session, const views::CompileRow& c, float x) {
     const std::string key = compile_key(c);
     ImGui::SetCursorPosX(ImGui::GetCursorPosX() + x);
     std::string label = "[" + c.compile_id + "] " + status_words(c);
@@ -164,13 +162,13 @@ class CompileTreePanel : public Panel {
     if (c.graph_op_count >= 0) label += "  " + std::to_string(c.graph_op_count) + " ops";
     if (c.failed()) label += "  " + c.fail_type;
     ImGui::PushStyleColor(ImGuiCol_Text, colour_of(c));
-    const bool selected =
-        ctx.nav.current().kind == SelectionKind::kCompile && ctx.nav.current().key == key;
+    const bool selected = session.nav().current().kind == SelectionKind::kCompile &&
+                          session.nav().current().key == key;
     if (ui::selectable("compile", label, selected, ImGuiSelectableFlags_AllowDoubleClick,
                        key.c_str())) {
-      ctx.nav.select(Selection{SelectionKind::kCompile, key, screen()});
+      session.nav().select(Selection{SelectionKind::kCompile, key, screen()});
       if (ImGui::IsMouseDoubleClicked(0))
-        ctx.nav.open(Selection{SelectionKind::kCompile, key, views::ScreenId::compile});
+        session.nav().open(Selection{SelectionKind::kCompile, key, views::ScreenId::compile});
     }
     ImGui::PopStyleColor();
     if (scroll_to_ == key ||
@@ -183,7 +181,7 @@ class CompileTreePanel : public Panel {
   char filter_[256] = "";
   std::set<int64_t> collapsed_;                             // frame ids
   std::set<std::pair<int64_t, std::string>> graph_breaks_;  // (file_id, compile_id)
-  bool indexed_ = false;
+  uint64_t indexed_for_ = 0;  // the session graph_breaks_ was read from
   std::string scroll_to_;
 };
 

@@ -6,7 +6,7 @@
 namespace tlscope::gui {
 namespace {
 
-constexpr std::string_view kRecordPrefix = "ingest_errors:";
+constexpr std::string_view kErrorRecordPrefix = "ingest_errors:";
 
 // The table shows the file's base name (the column stays narrow); the details, the full path.
 std::string place(const views::IngestErrorRow& e, bool full = false) {
@@ -19,16 +19,17 @@ class ErrorsPanel : public Panel {
  public:
   ErrorsPanel() : Panel(views::ScreenId::errors) {}
 
-  std::optional<int64_t> count(const ViewerData& data) const override {
-    return data.summary.errors;
+  std::optional<int64_t> count(ViewerSession& session) const override {
+    return session.summary().errors;
   }
 
-  void draw(PanelContext& ctx) override {
-    const auto& errors = ctx.data.errors;
-    if (table_.rows.size() != errors.size() || table_.columns.empty()) build(errors);
-    if (static_cast<int64_t>(errors.size()) < ctx.data.summary.errors) {
+  void draw(ViewerSession& session) override {
+    const auto& errors = session.ingest_errors();
+    if (built_for_ != session.id()) build(session.id(), errors);
+    const int64_t total = session.summary().errors;
+    if (static_cast<int64_t>(errors.size()) < total) {
       ui::text_disabled("label", "showing the first " + std::to_string(errors.size()) + " of " +
-                                     std::to_string(ctx.data.summary.errors) + " errors");
+                                     std::to_string(total) + " errors");
     }
     if (errors.empty()) {
       ui::text("label", "No ingest errors: every line was read.");
@@ -36,25 +37,26 @@ class ErrorsPanel : public Panel {
     }
     int clicked = view_.draw("##errors", table_);
     if (clicked >= 0) {
-      ctx.nav.select(Selection{
+      session.nav().select(Selection{
           SelectionKind::kRecord,
-          std::string(kRecordPrefix) + std::to_string(errors[static_cast<size_t>(clicked)].id),
+          std::string(kErrorRecordPrefix) + std::to_string(errors[static_cast<size_t>(clicked)].id),
           screen()});
     }
   }
 
-  bool select(PanelContext& ctx, const Selection& s, std::string* why) override {
-    const views::IngestErrorRow* e = find(ctx.data, s);
+  views::Status select(ViewerSession& session, const Selection& s) override {
+    views::Status r;
+    const views::IngestErrorRow* e = find(session, s);
     if (!e) {
-      if (why) *why = "no ingest error " + s.key;
-      return false;
+      r.fail("no ingest error " + s.key);
+      return r;
     }
-    view_.set_selected(static_cast<int>(e - ctx.data.errors.data()));
-    return true;
+    view_.set_selected(static_cast<int>(e - session.ingest_errors().data()));
+    return r;
   }
 
-  void draw_details(PanelContext& ctx, const Selection& s) override {
-    const views::IngestErrorRow* e = find(ctx.data, s);
+  void draw_details(ViewerSession& session, const Selection& s) override {
+    const views::IngestErrorRow* e = find(session, s);
     if (!e) {
       ui::text_disabled("details", "ingest error " + s.key + " is not in this database");
       return;
@@ -69,7 +71,8 @@ class ErrorsPanel : public Panel {
   }
 
  private:
-  void build(const std::vector<views::IngestErrorRow>& errors) {
+  void build(uint64_t session_id, const std::vector<views::IngestErrorRow>& errors) {
+    built_for_ = session_id;
     table_.columns = {"file:line", "kind", "reason", "excerpt"};
     table_.rows.clear();
     for (const auto& e : errors) {
@@ -79,16 +82,17 @@ class ErrorsPanel : public Panel {
     view_.invalidate();
   }
 
-  static const views::IngestErrorRow* find(const ViewerData& data, const Selection& s) {
-    if (s.kind != SelectionKind::kRecord || s.key.rfind(kRecordPrefix, 0) != 0) return nullptr;
-    const std::string id = s.key.substr(kRecordPrefix.size());
-    for (const auto& e : data.errors)
+  static const views::IngestErrorRow* find(ViewerSession& session, const Selection& s) {
+    if (s.kind != SelectionKind::kRecord || s.key.rfind(kErrorRecordPrefix, 0) != 0) return nullptr;
+    const std::string id = s.key.substr(kErrorRecordPrefix.size());
+    for (const auto& e : session.ingest_errors())
       if (std::to_string(e.id) == id) return &e;
     return nullptr;
   }
 
   TableData table_;
   TableView view_;
+  uint64_t built_for_ = 0;  // the session table_ was built from
 };
 
 }  // namespace

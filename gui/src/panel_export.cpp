@@ -101,12 +101,12 @@ class ExportPanel : public Panel {
  public:
   ExportPanel() : Panel(views::ScreenId::torch_export) {}
 
-  std::optional<int64_t> count(const ViewerData& data) const override {
-    return static_cast<int64_t>(data.export_report.issues.size());
+  std::optional<int64_t> count(ViewerSession& session) const override {
+    return static_cast<int64_t>(session.export_report().issues.size());
   }
 
-  void draw(PanelContext& ctx) override {
-    const views::ExportReport& r = ctx.data.export_report;
+  void draw(ViewerSession& session) override {
+    const views::ExportReport& r = session.export_report();
     if (r.empty()) {
       ui::text_wrapped("label",
                        "The logs hold no torch.export records (exported_program, guard_added, "
@@ -139,12 +139,12 @@ class ExportPanel : public Panel {
       }
     }
     if (!r.programs.empty() && section("Exported programs", r.programs.size()))
-      for (const views::ExportedProgramEntry& p : r.programs) draw_program(ctx, p);
+      for (const views::ExportedProgramEntry& p : r.programs) draw_program(session, p);
     ImGui::EndChild();
   }
 
  private:
-  void draw_program(PanelContext& ctx, const views::ExportedProgramEntry& p) {
+  void draw_program(ViewerSession& session, const views::ExportedProgramEntry& p) {
     const std::string label =
         p.file + ":" + std::to_string(p.line) + "  (" + std::to_string(p.size) + " bytes)";
     ImGui::PushID(static_cast<int>(p.event_id));
@@ -155,18 +155,18 @@ class ExportPanel : public Panel {
       if (p.payload_id < 0)
         ui::text_disabled("label", "(no payload)");
       else
-        draw_code("##code", text_of(ctx, p.payload_id));
+        draw_code("##code", text_of(session, p.payload_id));
       ImGui::TreePop();
     }
     ImGui::PopID();
   }
 
   // The program's text, read once per payload (the reader reads the log's tensors when made).
-  const CodeText& text_of(PanelContext& ctx, int64_t payload_id) {
-    if (db_ != ctx.data.db) {
+  const CodeText& text_of(ViewerSession& session, int64_t payload_id) {
+    if (db_ != session.connection()) {
       texts_.clear();
       reader_.reset();
-      db_ = ctx.data.db;
+      db_ = session.connection();
       reader_ = std::make_unique<views::CompileDetailReader>(*db_);
     }
     auto at = texts_.find(payload_id);
@@ -180,7 +180,7 @@ class ExportPanel : public Panel {
   }
 
   // The session's connection, shared while what this panel read from it lives: a new open
-  // replaces the session's, and a reader must not outlive its connection.
+  // replaces the session, and a reader must not outlive its connection.
   std::shared_ptr<const views::Database> db_;
   std::unique_ptr<views::CompileDetailReader> reader_;
   std::map<int64_t, CodeText> texts_;  // by payload id

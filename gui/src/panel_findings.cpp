@@ -32,24 +32,25 @@ class FindingsPanel : public Panel {
   FindingsPanel() : Panel(views::ScreenId::summary) {}
 
   // The lines the panel lists (one fact on many ranks is one line), as the group headers count.
-  std::optional<int64_t> count(const ViewerData& data) const override {
-    return data.findings.lines;
+  std::optional<int64_t> count(ViewerSession& session) const override {
+    return session.findings().findings.lines;
   }
 
-  void draw(PanelContext& ctx) override {
-    const ViewerData& d = ctx.data;
-    const views::Summary& s = d.summary;
+  void draw(ViewerSession& session) override {
+    const FindingList& d = session.findings();
+    const views::Summary& s = session.summary();
+    const views::RunEnvironment& environment = session.environment();
     ui::text("label", std::to_string(s.files.size()) + " files, " + std::to_string(s.rank_count) +
                           " ranks, " + std::to_string(s.events) + " events, " +
                           std::to_string(s.compiles) + " compiles (" +
                           std::to_string(s.failed_compiles) + " failed), " +
                           std::to_string(s.errors) + " ingest errors");
-    const std::string version = views::torch_version_text(d.environment);
+    const std::string version = views::torch_version_text(environment);
     ui::text("label",
              "PyTorch: " + (version.empty() ? std::string("the logs do not say") : version) +
-                 (d.environment.config_values.empty()
+                 (environment.config_values.empty()
                       ? std::string()
-                      : ", " + std::to_string(d.environment.config_values.size()) +
+                      : ", " + std::to_string(environment.config_values.size()) +
                             " config values (SQL: run_config)"));
     const std::vector<views::KindCount> unknown = views::unknown_kinds(s.kinds);
     if (!unknown.empty()) {
@@ -67,14 +68,14 @@ class FindingsPanel : public Panel {
       ui::text("label", std::to_string(d.findings.total) + " findings in " +
                             std::to_string(d.findings.lines) + " lines");
     }
-    for (const auto& p : d.load_problems) ui::text_colored("error", kColourError, p);
+    for (const auto& p : session.load_problems()) ui::text_colored("error", kColourError, p);
     ImGui::Separator();
     if (!d.findings.analysed) {
       ui::text_colored("label", kColourWarning,
                        "Not analysed: run `tlscope analyze` on the database for findings.");
       return;
     }
-    if (d.finding_order.empty()) {
+    if (d.order.empty()) {
       ui::text_colored("label", kColourOk,
                        "No findings: nothing went wrong that tlscope knows of.");
       return;
@@ -82,8 +83,8 @@ class FindingsPanel : public Panel {
     const bool scroll = scroll_to_ >= 0;
     const views::FindingGroup* group = nullptr;
     bool group_open = true;
-    for (size_t i = 0; i < d.finding_order.size(); ++i) {
-      const FindingEntry& f = d.finding_order[i];
+    for (size_t i = 0; i < d.order.size(); ++i) {
+      const FindingEntry& f = d.order[i];
       if (i == 0 || f.group != group) {
         group = f.group;
         const std::string title =
@@ -103,16 +104,16 @@ class FindingsPanel : public Panel {
       // The ranks, unless the line already starts with them (a fact merged across ranks).
       const std::string ranks = views::rank_words(f.row->ranks, d.findings.job_ranks);
       if (!f.row->ranks.empty() && !f.row->ranks_first) text += "   [" + ranks + "]";
-      const bool selected =
-          ctx.nav.current().kind == SelectionKind::kFinding && ctx.nav.current().key == key;
+      const bool selected = session.nav().current().kind == SelectionKind::kFinding &&
+                            session.nav().current().key == key;
       const bool clicked = ui::selectable_wrapped("finding", text, selected,
                                                   severity_colour(f.row->severity), key.c_str());
       if (clicked) {
-        ctx.nav.select(Selection{SelectionKind::kFinding, key, screen()});
-        if (ImGui::IsMouseDoubleClicked(0)) go_to(ctx, f);
+        session.nav().select(Selection{SelectionKind::kFinding, key, screen()});
+        if (ImGui::IsMouseDoubleClicked(0)) go_to(session, f);
       }
       if (ImGui::IsItemFocused() && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)))
-        go_to(ctx, f);
+        go_to(session, f);
       draw_hint(f.row->hint.line());
       if (scroll && scroll_to_ == static_cast<int>(i)) {
         ImGui::SetScrollHereY(0.3f);
@@ -132,24 +133,24 @@ class FindingsPanel : public Panel {
     }
   }
 
-  bool select(PanelContext& ctx, const Selection& s, std::string* why) override {
-    if (s.kind != SelectionKind::kFinding) return Panel::select(ctx, s, why);
+  views::Status select(ViewerSession& session, const Selection& s) override {
+    if (s.kind != SelectionKind::kFinding) return Panel::select(session, s);
+    const std::vector<FindingEntry>& order = session.findings().order;
     const size_t k = static_cast<size_t>(std::stoll(s.key));
-    if (k < 1 || k > ctx.data.finding_order.size()) {
-      if (why) {
-        *why = "there are " + std::to_string(ctx.data.finding_order.size()) +
-               " findings (finding:K counts from 1)";
-      }
-      return false;
+    views::Status r;
+    if (k < 1 || k > order.size()) {
+      r.fail("there are " + std::to_string(order.size()) + " findings (finding:K counts from 1)");
+      return r;
     }
     scroll_to_ = static_cast<int>(k - 1);
-    return true;
+    return r;
   }
 
-  void draw_details(PanelContext& ctx, const Selection& s) override {
+  void draw_details(ViewerSession& session, const Selection& s) override {
+    const FindingList& d = session.findings();
     const size_t k = static_cast<size_t>(std::stoll(s.key));
-    if (k < 1 || k > ctx.data.finding_order.size()) return;
-    const FindingEntry& f = ctx.data.finding_order[k - 1];
+    if (k < 1 || k > d.order.size()) return;
+    const FindingEntry& f = d.order[k - 1];
     ui::text_colored("details", severity_colour(f.row->severity),
                      "Finding " + s.key + ": " + f.row->kind + " (" + f.row->severity + ")");
     ui::text_wrapped("details", f.row->message);
@@ -158,10 +159,10 @@ class FindingsPanel : public Panel {
     if (f.row->occurrences > 1)
       ui::text("details", std::to_string(f.row->occurrences) + " findings on this line");
     if (!f.row->ranks.empty())
-      ui::text("details", "on " + views::rank_words(f.row->ranks, ctx.data.findings.job_ranks));
+      ui::text("details", "on " + views::rank_words(f.row->ranks, d.findings.job_ranks));
     if (f.place && !f.place->other_ranks.empty()) {
       ui::text("details",
-               "against " + views::rank_words(f.place->other_ranks, ctx.data.findings.job_ranks));
+               "against " + views::rank_words(f.place->other_ranks, d.findings.job_ranks));
     }
     if (f.place && f.place->is_collective()) {
       ui::text("details", "collective: group " + f.place->pg_name + ", sequence " +
@@ -171,7 +172,7 @@ class FindingsPanel : public Panel {
     const Selection place = place_of(f);
     if (!place.empty() &&
         ui::button("button", "Go to " + std::string(views::screen(place.panel).viewer_label())))
-      go_to(ctx, f);
+      go_to(session, f);
   }
 
  private:
@@ -184,14 +185,14 @@ class FindingsPanel : public Panel {
     ImGui::Unindent();
   }
 
-  void go_to(PanelContext& ctx, const FindingEntry& f) {
+  static void go_to(ViewerSession& session, const FindingEntry& f) {
     Selection place = place_of(f);
     if (place.empty()) return;
     if (place.key.empty()) {
-      ctx.nav.show_panel(place.panel);
+      session.nav().show_panel(place.panel);
       return;
     }
-    ctx.nav.open(place);
+    session.nav().open(place);
   }
 
   int scroll_to_ = -1;

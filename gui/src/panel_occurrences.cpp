@@ -55,25 +55,28 @@ class OccurrencePanel : public Panel {
     views_.resize(lists_.lists.size());
   }
 
-  std::optional<int64_t> count(const ViewerData& data) const override {
+  std::optional<int64_t> count(ViewerSession& session) const override {
     int64_t n = 0;
-    for (auto list : lists_.lists) {
-      auto at = data.occurrences.find(list);
-      if (at != data.occurrences.end()) n += at->second.occurrence_count;
-    }
+    for (auto list : lists_.lists) n += session.occurrences(list).occurrence_count;
     return n;
   }
 
-  void draw(PanelContext& ctx) override {
+  void draw(ViewerSession& session) override {
+    if (built_for_ != session.id()) {
+      // A new session: its tables are built from its models as they are first drawn.
+      built_for_ = session.id();
+      for (auto& t : tables_) t = TableData{};
+      for (auto& v : views_) v = TableView{};
+    }
     if (screen() == views::ScreenId::cache) {
-      const auto& t = ctx.data.cache_totals;
+      const auto& t = session.cache_totals();
       ui::text("label", std::to_string(t.hits) + " hits, " + std::to_string(t.misses) +
                             " misses, " + std::to_string(t.bypasses) + " bypasses");
     }
     const float each = ImGui::GetContentRegionAvail().y / static_cast<float>(lists_.lists.size()) -
                        ImGui::GetFrameHeightWithSpacing() * 2;
     for (size_t i = 0; i < lists_.lists.size(); ++i) {
-      const views::OccurrenceGroups* groups = groups_of(ctx.data, i);
+      const views::OccurrenceGroups* groups = groups_of(session, i);
       if (lists_.lists.size() > 1) ui::text("heading", lists_.titles[i]);
       if (!groups || groups->groups.empty()) {
         ui::text_disabled("label", std::string("No ") + lists_.titles[i] + " in this database.");
@@ -84,27 +87,27 @@ class OccurrencePanel : public Panel {
       const int clicked = views_[i].draw("##groups", tables_[i], std::max(120.0f, each));
       ImGui::PopID();
       if (clicked < 0) continue;
-      ctx.nav.select(
+      session.nav().select(
           Selection{SelectionKind::kRecord, record_key(i, static_cast<size_t>(clicked)), screen()});
       const auto& occ = groups->groups[static_cast<size_t>(clicked)].occurrences;
-      if (ImGui::IsMouseDoubleClicked(0) && !occ.empty()) open_compile(ctx, occ.front());
+      if (ImGui::IsMouseDoubleClicked(0) && !occ.empty()) open_compile(session, occ.front());
     }
   }
 
-  bool select(PanelContext& ctx, const Selection& s, std::string* why) override {
+  views::Status select(ViewerSession& session, const Selection& s) override {
     size_t list = 0, group = 0;
     if (s.kind != SelectionKind::kRecord || !parse_key(s.key, &list, &group) ||
-        !groups_of(ctx.data, list) || group >= groups_of(ctx.data, list)->groups.size()) {
-      return Panel::select(ctx, s, why);
+        !groups_of(session, list) || group >= groups_of(session, list)->groups.size()) {
+      return Panel::select(session, s);
     }
     views_[list].set_selected(static_cast<int>(group));
-    return true;
+    return {};
   }
 
-  void draw_details(PanelContext& ctx, const Selection& s) override {
+  void draw_details(ViewerSession& session, const Selection& s) override {
     size_t list = 0, index = 0;
     const views::OccurrenceGroups* groups = nullptr;
-    if (!parse_key(s.key, &list, &index) || !(groups = groups_of(ctx.data, list)) ||
+    if (!parse_key(s.key, &list, &index) || !(groups = groups_of(session, list)) ||
         index >= groups->groups.size()) {
       return;
     }
@@ -120,15 +123,14 @@ class OccurrencePanel : public Panel {
                          o.compile_id + "] line " + std::to_string(o.line);
       if (!o.detail.empty()) text += ": " + o.detail;
       if (ui::selectable("occurrence", text, false, 0, std::to_string(k).c_str()))
-        open_compile(ctx, o);
+        open_compile(session, o);
     }
   }
 
  private:
-  const views::OccurrenceGroups* groups_of(const ViewerData& data, size_t i) const {
+  const views::OccurrenceGroups* groups_of(ViewerSession& session, size_t i) const {
     if (i >= lists_.lists.size()) return nullptr;
-    auto at = data.occurrences.find(lists_.lists[i]);
-    return at == data.occurrences.end() ? nullptr : &at->second;
+    return &session.occurrences(lists_.lists[i]);
   }
 
   static std::string record_key(size_t list, size_t group) {
@@ -139,10 +141,10 @@ class OccurrencePanel : public Panel {
     return std::sscanf(key.c_str(), "group:%zu:%zu", list, group) == 2;
   }
 
-  static void open_compile(PanelContext& ctx, const views::Occurrence& o) {
+  static void open_compile(ViewerSession& session, const views::Occurrence& o) {
     if (o.compile_id.empty()) return;
-    std::string key = o.compile_id + (o.rank >= 0 ? "@r" + std::to_string(o.rank) : "");
-    ctx.nav.open(Selection{SelectionKind::kCompile, key, views::ScreenId::compile});
+    session.nav().open(Selection{SelectionKind::kCompile, compile_key(o.compile_id, o.rank),
+                                 views::ScreenId::compile});
   }
 
   // Count and ranks first: group cells can be long (reasons, guards), and the numbers must stay
@@ -167,21 +169,28 @@ class OccurrencePanel : public Panel {
   ListOfScreen lists_;
   std::vector<TableData> tables_;
   std::vector<TableView> views_;
+  uint64_t built_for_ = 0;  // the session tables_ were built from
 };
 
 class DivergencePanel : public Panel {
  public:
   DivergencePanel() : Panel(views::ScreenId::ranks) {}
 
-  std::optional<int64_t> count(const ViewerData& data) const override {
-    return static_cast<int64_t>(data.divergence.divergences.total);
+  std::optional<int64_t> count(ViewerSession& session) const override {
+    return static_cast<int64_t>(session.divergence().divergences.total);
   }
 
-  void draw(PanelContext& ctx) override {
-    const views::RankDivergence& d = ctx.data.divergence;
+  void draw(ViewerSession& session) override {
+    if (built_for_ != session.id()) {
+      built_for_ = session.id();
+      counts_ = rows_ = TableData{};
+      counts_view_ = rows_view_ = TableView{};
+      parity_ = ParitySections{};
+    }
+    const views::RankDivergence& d = session.divergence();
     if (d.ranks.size() < 2) {
       ui::text("label", "Fewer than two ranks: nothing to compare.");
-      parity_.draw(ctx.data.collective_parity, ctx.data.graph_runtimes);
+      parity_.draw(session.collective_parity(), session.graph_runtimes());
       return;
     }
     if (counts_.columns.empty()) build(d);
@@ -194,10 +203,10 @@ class DivergencePanel : public Panel {
     if (clicked >= 0) {
       const auto& row = d.divergences.rows[static_cast<size_t>(clicked)];
       if (!row.compile_id.empty())
-        ctx.nav.select(
+        session.nav().select(
             Selection{SelectionKind::kCompile, row.compile_id, views::ScreenId::compile_tree});
     }
-    parity_.draw(ctx.data.collective_parity, ctx.data.graph_runtimes);
+    parity_.draw(session.collective_parity(), session.graph_runtimes());
   }
 
  private:
@@ -227,6 +236,7 @@ class DivergencePanel : public Panel {
   TableData counts_, rows_;
   TableView counts_view_, rows_view_;
   ParitySections parity_;
+  uint64_t built_for_ = 0;  // the session the tables were built from
 };
 
 }  // namespace

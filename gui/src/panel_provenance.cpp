@@ -14,7 +14,7 @@
 namespace tlscope::gui {
 namespace {
 
-constexpr std::string_view kRecordPrefix = "provenance:";
+constexpr std::string_view kProvenanceRecordPrefix = "provenance:";
 // Highlighted lines recorded in the UI dump per pane (the clipper draws only visible ones).
 constexpr size_t kDumpedHighlights = 200;
 const ImVec4 kHighlight(0.55f, 0.48f, 0.12f, 1.0f);
@@ -23,8 +23,8 @@ class ProvenancePanel : public Panel {
  public:
   ProvenancePanel() : Panel(views::ScreenId::provenance) {}
 
-  void draw(PanelContext& ctx) override {
-    ensure_graphs(ctx);
+  void draw(ViewerSession& session) override {
+    ensure_graphs(session);
     if (!error_.empty()) ui::text_colored("error", kColourError, error_);
     if (graphs_.empty()) {
       ui::text_wrapped("label",
@@ -36,9 +36,9 @@ class ProvenancePanel : public Panel {
       if (i) ui::same_line_if_fits(ImGui::CalcTextSize(graphs_[i].label().c_str()).x);
       if (ui::selectable("graph", graphs_[i].label(), static_cast<int>(i) == current_,
                          ImGuiSelectableFlags_None, std::to_string(i).c_str()))
-        show(ctx, static_cast<int>(i));
+        show(session, static_cast<int>(i));
     }
-    if (current_ < 0) show(ctx, 0);
+    if (current_ < 0) show(session, 0);
     if (!view_) return;
     for (const std::string& e : view_->errors) ui::text_colored("error", kColourError, e);
     for (const std::string& m : view_->missing) ui::text_disabled("missing", m);
@@ -63,23 +63,24 @@ class ProvenancePanel : public Panel {
     }
   }
 
-  bool select(PanelContext& ctx, const Selection& s, std::string* why) override {
-    ensure_graphs(ctx);
+  views::Status select(ViewerSession& session, const Selection& s) override {
+    ensure_graphs(session);
+    views::Status r;
     auto fail = [&](const std::string& w) {
-      if (why) *why = w;
-      return false;
+      r.fail(w);
+      return r;
     };
-    if (s.kind != SelectionKind::kRecord || s.key.rfind(kRecordPrefix, 0) != 0)
+    if (s.kind != SelectionKind::kRecord || s.key.rfind(kProvenanceRecordPrefix, 0) != 0)
       return fail("the provenance panel selects record:provenance:GRAPH:NAME");
-    std::string rest = s.key.substr(kRecordPrefix.size());
+    std::string rest = s.key.substr(kProvenanceRecordPrefix.size());
     size_t colon = rest.find(':');
     std::string graph = rest.substr(0, colon);
     int index = -1;
     for (size_t i = 0; i < graphs_.size(); ++i)
       if (std::to_string(graphs_[i].id) == graph) index = static_cast<int>(i);
     if (index < 0) return fail("no provenance graph " + graph + " in this database");
-    show(ctx, index);
-    if (colon == std::string::npos) return true;
+    show(session, index);
+    if (colon == std::string::npos) return r;
     std::string name = rest.substr(colon + 1);
     // A name may be a node in both graphs: kernels first, then post-grad, then pre-grad nodes.
     for (auto kind : {views::ProvenanceItemKind::kKernel, views::ProvenanceItemKind::kPostNode,
@@ -87,29 +88,29 @@ class ProvenancePanel : public Panel {
       for (size_t i = 0; view_ && i < view_->items.size(); ++i)
         if (view_->items[i].kind == kind && view_->items[i].name == name) {
           pick(static_cast<int>(i));
-          return true;
+          return r;
         }
     return fail("no node or kernel '" + name + "' in provenance graph " + graph);
   }
 
-  void draw_details(PanelContext&, const Selection& s) override {
+  void draw_details(ViewerSession&, const Selection& s) override {
     ui::text("details", "Provenance " + s.key);
   }
 
  private:
-  void ensure_graphs(PanelContext& ctx) {
-    if (db_ == ctx.data.db) return;
-    db_ = ctx.data.db;
-    auto r = db_ ? views::load_provenance_graphs(*db_)
-                 : views::Result<std::vector<views::ProvenanceGraphRow>>{};
+  // The session's list of graphs; a new session starts the panel afresh.
+  void ensure_graphs(ViewerSession& session) {
+    if (db_ == session.connection()) return;
+    db_ = session.connection();
+    auto r = views::load_provenance_graphs(*db_);
     error_ = r.error;
     graphs_ = std::move(r.value);
     current_ = -1;
     view_.reset();
   }
 
-  void show(PanelContext& ctx, int index) {
-    ensure_graphs(ctx);
+  void show(ViewerSession& session, int index) {
+    ensure_graphs(session);
     if (index == current_ && view_) return;
     current_ = index;
     selected_ = -1;

@@ -57,15 +57,14 @@ const PanelRow kPanelRows[] = {
 
 }  // namespace
 
-bool Panel::select(PanelContext&, const Selection& s, std::string* why) {
-  if (why) {
-    *why = "the " + std::string(name()) + " panel cannot select a " +
-           std::string(selection_kind_name(s.kind));
-  }
-  return false;
+views::Status Panel::select(ViewerSession&, const Selection& s) {
+  views::Status r;
+  r.fail("the " + std::string(name()) + " panel cannot select a " +
+         std::string(selection_kind_name(s.kind)));
+  return r;
 }
 
-void Panel::draw_details(PanelContext&, const Selection& s) {
+void Panel::draw_details(ViewerSession&, const Selection& s) {
   ui::text("details", std::string(selection_kind_name(s.kind)) + " " + s.key);
 }
 

@@ -18,14 +18,14 @@ class SqlPanel : public Panel {
                   "SELECT kind, count(*) AS n FROM events GROUP BY kind ORDER BY n DESC");
   }
 
-  void draw(PanelContext& ctx) override {
+  void draw(ViewerSession& session) override {
     ui::text_disabled("label", "Read-only SQL over the database (docs/schema.md); Ctrl+Enter runs");
     const float box_h = ImGui::GetTextLineHeight() * 4 + 8;
     ImGui::InputTextMultiline("##sql", sql_, sizeof sql_, ImVec2(-FLT_MIN, box_h));
     const bool ctrl_enter = ImGui::IsItemFocused() && ImGui::GetIO().KeyCtrl &&
                             ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false);
     ui::record("query", sql_);
-    if (ui::button("button", "Run") || ctrl_enter) run(ctx);
+    if (ui::button("button", "Run") || ctrl_enter) run(session);
     if (!ran_) return;
     if (!result_.ok) {
       ui::text_colored("error", kErrorColour, result_.error);
@@ -38,14 +38,14 @@ class SqlPanel : public Panel {
     view_.draw("##sql_result", table_);
   }
 
-  bool select(PanelContext& ctx, const Selection& s, std::string* why) override {
-    if (s.kind != SelectionKind::kQuery) return Panel::select(ctx, s, why);
+  views::Status select(ViewerSession& session, const Selection& s) override {
+    if (s.kind != SelectionKind::kQuery) return Panel::select(session, s);
     std::snprintf(sql_, sizeof sql_, "%s", s.key.c_str());
-    run(ctx);
-    return true;
+    run(session);
+    return {};
   }
 
-  void draw_details(PanelContext&, const Selection& s) override {
+  void draw_details(ViewerSession&, const Selection& s) override {
     ui::text("details", "Query");
     ui::text_wrapped("details", s.key);
     if (ran_ && result_.ok) {
@@ -55,9 +55,12 @@ class SqlPanel : public Panel {
   }
 
  private:
-  void run(PanelContext& ctx) {
+  // A person's SQL runs on a connection of its own, opened read-only with an authorizer that
+  // admits reads only (views/read_only_query.hpp): whatever it is, it cannot change the session's
+  // connection (its temporary views, its guards) that every panel reads through.
+  void run(ViewerSession& session) {
     ran_ = true;
-    result_ = views::run_read_only_query(ctx.data.db_path, sql_);
+    result_ = views::run_read_only_query(session.db_path(), sql_);
     table_.columns = result_.columns;
     table_.rows.clear();
     for (const auto& row : result_.rows) {
@@ -69,7 +72,7 @@ class SqlPanel : public Panel {
       }
     }
     view_ = TableView();
-    ctx.nav.select(Selection{SelectionKind::kQuery, sql_, screen()});
+    session.nav().select(Selection{SelectionKind::kQuery, sql_, screen()});
   }
 
   char sql_[8192] = "";

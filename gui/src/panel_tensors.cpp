@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "panel.hpp"
@@ -16,6 +17,50 @@
 
 namespace tlscope::gui {
 namespace {
+
+// What the tensors panel draws: a logged snapshot (tensor_values + dtensor_placement), an input
+// layout of the compiles, a describe_tensor row, or a typed shape (the playground).
+enum class TensorSource { kSnapshot, kLayout, kDescribed, kTyped };
+
+// The panel's own state: the source picked, the boxes typed, the grid laid out from them.
+struct TensorViewState {
+  char shape[128] = "2,3,4,5";
+  char names[128] = "";
+  char mesh[64] = "";
+  char placement[128] = "";
+  TensorSource source = TensorSource::kTyped;
+  int picked = -1;  // index into the source's list (snapshots, layouts, tensors)
+  float cell_px = 26.0f;
+  bool dirty = true;
+  std::string error;
+  std::optional<views::TensorGrid> grid;
+  float value_width = 0;  // the widest cell text in pixels: cells are at least this wide
+  size_t cells_drawn = 0;
+};
+
+// Where a session's panel starts: the start-up options' shape, mesh and placement, else what the
+// log holds (its logged values first, else a described tensor).
+TensorViewState start_state(ViewerSession& session) {
+  TensorViewState tv;
+  const ViewerOptions& options = session.options();
+  std::snprintf(tv.mesh, sizeof tv.mesh, "%s", options.tensor_mesh.c_str());
+  std::snprintf(tv.placement, sizeof tv.placement, "%s", options.tensor_placement.c_str());
+  if (!options.tensor_shape.empty()) {
+    std::snprintf(tv.shape, sizeof tv.shape, "%s", options.tensor_shape.c_str());
+  } else if (!session.tensor_snapshots().entries.empty()) {
+    tv.source = TensorSource::kSnapshot;
+    tv.picked = 0;
+  } else {
+    const std::vector<views::TensorRow>& tensors = session.tensors();
+    for (size_t i = 0; i < tensors.size(); ++i) {
+      if (!tensors[i].shape) continue;
+      tv.source = TensorSource::kDescribed;
+      tv.picked = static_cast<int>(i);
+      break;
+    }
+  }
+  return tv;
+}
 
 constexpr float kTickColumn = 52.0f;  // width of one vertical header column
 
@@ -64,19 +109,19 @@ std::string described_label(const views::TensorRow& r) {
 }
 
 // The current source's name, for the combo and the dump.
-std::string source_label(const ViewerData& data) {
-  const auto& tv = data.tensor_view;
+std::string source_label(ViewerSession& session, const TensorViewState& tv) {
   const size_t i = static_cast<size_t>(std::max(0, tv.picked));
   switch (tv.source) {
     case TensorSource::kSnapshot:
-      if (i < data.snapshots.entries.size())
-        return snapshot_label(data.snapshots.entries[i].snapshot);
+      if (i < session.tensor_snapshots().entries.size())
+        return snapshot_label(session.tensor_snapshots().entries[i].snapshot);
       break;
     case TensorSource::kLayout:
-      if (i < data.layouts.layouts.rows.size()) return layout_label(data.layouts.layouts.rows[i]);
+      if (i < session.tensor_layouts().layouts.rows.size())
+        return layout_label(session.tensor_layouts().layouts.rows[i]);
       break;
     case TensorSource::kDescribed:
-      if (i < data.tensors.size()) return described_label(data.tensors[i]);
+      if (i < session.tensors().size()) return described_label(session.tensors()[i]);
       break;
     case TensorSource::kTyped:
       break;
@@ -86,30 +131,32 @@ std::string source_label(const ViewerData& data) {
 
 bool mesh_from_boxes(TensorViewState& tv, views::TensorGridInput& in) {
   if (!tv.mesh[0]) return true;
-  auto shape = views::parse_mesh_shape(tv.mesh, &tv.error);
-  auto placements =
-      views::parse_placements(tv.placement[0] ? tv.placement : "Replicate()", &tv.error);
-  if (!shape || !placements) return false;
-  in.mesh = views::DeviceMesh{*shape, *placements};
+  auto shape = views::parse_mesh_shape(tv.mesh);
+  auto placements = views::parse_placements(tv.placement[0] ? tv.placement : "Replicate()");
+  if (!shape.ok() || !placements.ok()) {
+    tv.error = shape.ok() ? placements.error : shape.error;
+    return false;
+  }
+  in.mesh = views::DeviceMesh{shape.value, placements.value};
   return true;
 }
 
-void rebuild(ViewerData& data) {
-  auto& tv = data.tensor_view;
+void rebuild(ViewerSession& session, TensorViewState& tv) {
   tv.dirty = false;
   tv.error.clear();
   tv.grid.reset();
   views::TensorGridInput in;
   const size_t i = static_cast<size_t>(std::max(0, tv.picked));
-  if (tv.source == TensorSource::kSnapshot && i < data.snapshots.entries.size()) {
-    const views::TensorSnapshot& s = data.snapshots.entries[i].snapshot;
+  if (tv.source == TensorSource::kSnapshot && i < session.tensor_snapshots().entries.size()) {
+    const views::TensorSnapshot& s = session.tensor_snapshots().entries[i].snapshot;
     in.shape = s.shape;
     in.values = s.values;
     in.mesh = s.mesh;
-  } else if (tv.source == TensorSource::kLayout && i < data.layouts.layouts.rows.size()) {
-    in = views::layout_grid_input(data.layouts.layouts.rows[i].size);
-  } else if (tv.source == TensorSource::kDescribed && i < data.tensors.size()) {
-    const auto& row = data.tensors[i];
+  } else if (tv.source == TensorSource::kLayout &&
+             i < session.tensor_layouts().layouts.rows.size()) {
+    in = views::layout_grid_input(session.tensor_layouts().layouts.rows[i].size);
+  } else if (tv.source == TensorSource::kDescribed && i < session.tensors().size()) {
+    const auto& row = session.tensors()[i];
     if (!row.shape) {
       tv.error = "size " + row.size_json + ": " + row.shape_error;
       return;
@@ -146,8 +193,7 @@ std::string index_text(const std::vector<int64_t>& index) {
   return idx;
 }
 
-void draw_grid(ViewerData& data) {
-  auto& tv = data.tensor_view;
+void draw_grid(TensorViewState& tv) {
   const views::TensorGrid& g = *tv.grid;
   const float s = tv.cell_px;
   // Cells widen to their widest value, so logged values are read, not guessed.
@@ -262,9 +308,8 @@ void pick(TensorViewState& tv, TensorSource source, int index) {
   tv.dirty = true;
 }
 
-void draw_source_combo(ViewerData& data) {
-  auto& tv = data.tensor_view;
-  const std::string current = source_label(data);
+void draw_source_combo(ViewerSession& session, TensorViewState& tv) {
+  const std::string current = source_label(session, tv);
   ImGui::SetNextItemWidth(std::min(460.0f, ImGui::GetContentRegionAvail().x));
   ui::record("source", current);
   if (!ImGui::BeginCombo("source", ui::imgui_label(current).c_str())) return;
@@ -277,13 +322,14 @@ void draw_source_combo(ViewerData& data) {
       pick(tv, source, index);
     }
   };
-  for (size_t i = 0; i < data.snapshots.entries.size(); ++i)
-    item(snapshot_label(data.snapshots.entries[i].snapshot), TensorSource::kSnapshot,
+  for (size_t i = 0; i < session.tensor_snapshots().entries.size(); ++i)
+    item(snapshot_label(session.tensor_snapshots().entries[i].snapshot), TensorSource::kSnapshot,
          static_cast<int>(i));
-  for (size_t i = 0; i < data.layouts.layouts.rows.size(); ++i)
-    item(layout_label(data.layouts.layouts.rows[i]), TensorSource::kLayout, static_cast<int>(i));
-  for (size_t i = 0; i < data.tensors.size(); ++i)
-    item(described_label(data.tensors[i]), TensorSource::kDescribed, static_cast<int>(i));
+  for (size_t i = 0; i < session.tensor_layouts().layouts.rows.size(); ++i)
+    item(layout_label(session.tensor_layouts().layouts.rows[i]), TensorSource::kLayout,
+         static_cast<int>(i));
+  for (size_t i = 0; i < session.tensors().size(); ++i)
+    item(described_label(session.tensors()[i]), TensorSource::kDescribed, static_cast<int>(i));
   item("typed shape", TensorSource::kTyped, -1);
   ImGui::EndCombo();
 }
@@ -318,9 +364,8 @@ void draw_snapshot_facts(const views::TensorSnapshot& s) {
   for (const auto& p : s.problems) ui::text_colored("error", ImVec4(1, 0.45f, 0.45f, 1), p);
 }
 
-void draw_tensors(ViewerData& data) {
-  auto& tv = data.tensor_view;
-  draw_source_combo(data);
+void draw_tensors(ViewerSession& session, TensorViewState& tv) {
+  draw_source_combo(session, tv);
   if (tv.source == TensorSource::kTyped || tv.source == TensorSource::kDescribed) {
     // The fields flow onto a second line in a narrow panel rather than run out of it.
     bool first = true;
@@ -341,10 +386,10 @@ void draw_tensors(ViewerData& data) {
   }
   ImGui::SetNextItemWidth(120);
   ImGui::SliderFloat("cell px", &tv.cell_px, 6.0f, 96.0f, "%.0f");
-  if (tv.dirty) rebuild(data);
+  if (tv.dirty) rebuild(session, tv);
   const size_t i = static_cast<size_t>(std::max(0, tv.picked));
-  if (tv.source == TensorSource::kSnapshot && i < data.snapshots.entries.size())
-    draw_snapshot_facts(data.snapshots.entries[i].snapshot);
+  if (tv.source == TensorSource::kSnapshot && i < session.tensor_snapshots().entries.size())
+    draw_snapshot_facts(session.tensor_snapshots().entries[i].snapshot);
   if (!tv.error.empty()) {
     ui::text_colored("error", ImVec4(1, 0.4f, 0.4f, 1), tv.error);
     return;
@@ -362,16 +407,28 @@ void draw_tensors(ViewerData& data) {
     ui::text_disabled("label", "(summarised: " + std::to_string(g.edge_items) + " edge items)");
   }
   ui::text_disabled("label", "hover: index, value, owners; Ctrl+wheel zooms, drag pans");
-  draw_grid(data);
+  draw_grid(tv);
 }
 
 class TensorsPanel : public Panel {
  public:
   TensorsPanel() : Panel(views::ScreenId::tensors) {}
-  std::optional<int64_t> count(const ViewerData& data) const override {
-    return static_cast<int64_t>(data.snapshots.total + data.layouts.layouts.total);
+  std::optional<int64_t> count(ViewerSession& session) const override {
+    return static_cast<int64_t>(session.tensor_snapshots().total +
+                                session.tensor_layouts().layouts.total);
   }
-  void draw(PanelContext& ctx) override { draw_tensors(ctx.data); }
+  void draw(ViewerSession& session) override {
+    if (state_for_ != session.id()) {
+      state_for_ = session.id();
+      state_ = start_state(session);
+    }
+    draw_tensors(session, state_);
+    session.drawn().tensor_cells = state_.cells_drawn;
+  }
+
+ private:
+  TensorViewState state_;
+  uint64_t state_for_ = 0;  // the session state_ started from
 };
 
 }  // namespace

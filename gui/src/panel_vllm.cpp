@@ -12,25 +12,25 @@ class VllmPanel : public Panel {
  public:
   VllmPanel() : Panel(views::ScreenId::vllm) {}
 
-  bool shown(const ViewerData& data) const override { return data.vllm.present; }
+  bool shown(ViewerSession& session) const override { return session.vllm().present; }
 
-  std::optional<int64_t> count(const ViewerData& data) const override {
-    return static_cast<int64_t>(data.vllm.calls.size());
+  std::optional<int64_t> count(ViewerSession& session) const override {
+    return static_cast<int64_t>(session.vllm().calls.size());
   }
 
-  void draw(PanelContext& ctx) override {
-    const views::VllmReport& v = ctx.data.vllm;
+  void draw(ViewerSession& session) override {
+    const views::VllmReport& v = session.vllm();
     if (!v.present) {
       ui::text_wrapped("label", "The logs hold no vLLM records.");
       return;
     }
     ImGui::BeginChild("##vllm", ImVec2(0, 0), false);
-    for (size_t i = 0; i < v.calls.size(); ++i) draw_call(ctx, v.calls[i], i);
+    for (size_t i = 0; i < v.calls.size(); ++i) draw_call(session, v.calls[i], i);
     ImGui::EndChild();
   }
 
  private:
-  void draw_call(PanelContext& ctx, const views::VllmCall& c, size_t n) {
+  void draw_call(ViewerSession& session, const views::VllmCall& c, size_t n) {
     ImGui::PushID(static_cast<int>(n));
     const std::string head = "Compile call " + std::to_string(c.index) +
                              (c.compile_id.empty() ? "" : "  [" + c.compile_id + "]");
@@ -65,7 +65,7 @@ class VllmPanel : public Panel {
       ui::record("pass", label);
       if (open) {
         if (p.base_event_id != 0) {
-          views::Result<views::VllmPassTexts> texts = views::load_pass_texts(*db(ctx), p);
+          views::Result<views::VllmPassTexts> texts = views::load_pass_texts(session.db(), p);
           for (const views::VllmDiffLine& l : views::pass_diff(texts->before, texts->after)) {
             const std::string line = std::string(1, l.op == '@' ? ' ' : l.op) + " " + l.text;
             if (l.op == '+')
@@ -82,17 +82,6 @@ class VllmPanel : public Panel {
     }
     ImGui::PopID();
   }
-
-  // The viewer's data holds view models, not a connection: the diff texts are read on demand.
-  const views::Database* db(PanelContext& ctx) {
-    if (!db_ || db_path_ != ctx.data.db_path) {
-      db_ = std::make_unique<views::Database>(ctx.data.db_path);
-      db_path_ = ctx.data.db_path;
-    }
-    return db_.get();
-  }
-  std::unique_ptr<views::Database> db_;
-  std::string db_path_;
 };
 
 }  // namespace

@@ -7,6 +7,8 @@
 #include <cctype>
 #include <set>
 
+#include "timeline_scene.hpp"
+
 namespace tlscope::gui {
 namespace {
 
@@ -22,8 +24,9 @@ bool contains(std::string_view text, std::string_view needle) {
 
 }  // namespace
 
-void SearchPopup::search(const ViewerData& data) {
+void SearchPopup::search(ViewerSession& session) {
   searched_ = query_;
+  searched_in_ = session.id();
   hits_.clear();
   truncated_ = false;
   if (searched_.empty()) return;
@@ -35,7 +38,8 @@ void SearchPopup::search(const ViewerData& data) {
     hits_.push_back({std::move(text), Selection{kind, std::move(key), panel}});
   };
   // Compiles by id and by frame (function, file).
-  for (const auto& c : data.compile_tree.compiles) {
+  const views::CompileTree& tree = session.compile_tree();
+  for (const auto& c : tree.compiles) {
     std::string frame = c.co_name + " " + c.co_filename + ":" + std::to_string(c.co_firstlineno);
     if (contains(c.compile_id, searched_) || contains(frame, searched_)) {
       add("compile " + compile_key(c) + "  " + frame, SelectionKind::kCompile, compile_key(c),
@@ -43,32 +47,37 @@ void SearchPopup::search(const ViewerData& data) {
     }
   }
   // Frames of the compile tree (functions that were compiled).
-  for (const auto& f : data.compile_tree.frames) {
+  for (const auto& f : tree.frames) {
     std::string frame = f.name + " " + f.filename + ":" + std::to_string(f.line);
     if (contains(frame, searched_) && !f.compiles.empty()) {
-      add("frame " + frame, SelectionKind::kCompile,
-          compile_key(data.compile_tree.compiles[f.compiles.front()]),
+      add("frame " + frame, SelectionKind::kCompile, compile_key(tree.compiles[f.compiles.front()]),
           views::ScreenId::compile_tree);
     }
   }
   // Findings by their words.
-  for (size_t i = 0; i < data.finding_order.size(); ++i) {
-    const auto& row = *data.finding_order[i].row;
+  const std::vector<FindingEntry>& findings = session.findings().order;
+  for (size_t i = 0; i < findings.size(); ++i) {
+    const auto& row = *findings[i].row;
     if (contains(row.message, searched_) || contains(row.kind, searched_)) {
       add("finding " + std::to_string(i + 1) + ": " + row.message, SelectionKind::kFinding,
           std::to_string(i + 1), views::ScreenId::summary);
     }
   }
-  // Zones by name, each name once.
+  // Zones by name, each name once: the compile phases, which are the timeline scene's first
+  // phase_zones.size() intervals (the scene is read anyway; a phase timeline of its own cost a
+  // second read of every phase, 1 s on the 1 GB log).
   std::set<std::string_view> zones;
-  for (const auto& iv : data.timeline.intervals) {
+  const std::shared_ptr<TimelineScene> scene = session.timeline_scene();
+  const size_t phases = std::min(scene->phase_zones.size(), scene->timeline.intervals.size());
+  for (size_t i = 0; i < phases; ++i) {
+    const views::TimelineInterval& iv = scene->timeline.intervals[i];
     if (contains(iv.name, searched_) && zones.insert(iv.name).second) {
       add("zone " + iv.name, SelectionKind::kZone, iv.name, views::ScreenId::collectives);
     }
   }
 }
 
-void SearchPopup::draw(PanelContext& ctx) {
+void SearchPopup::draw(ViewerSession& session) {
   if (!open_) return;
   if (just_opened_) {
     ImGui::OpenPopup("Search");
@@ -87,12 +96,12 @@ void SearchPopup::draw(PanelContext& ctx) {
   ImGui::SetNextItemWidth(-FLT_MIN);
   ImGui::InputTextWithHint("##query", "compile id, function, file, zone name", query_,
                            sizeof query_);
-  if (searched_ != query_) search(ctx.data);
+  if (searched_ != query_ || searched_in_ != session.id()) search(session);
   ui::text_disabled("label", std::to_string(hits_.size()) + (truncated_ ? "+" : "") + " matches");
   ImGui::BeginChild("##hits");
   for (size_t i = 0; i < hits_.size(); ++i) {
     if (ui::selectable("row", hits_[i].text, false, 0, std::to_string(i).c_str())) {
-      ctx.nav.open(hits_[i].selection);
+      session.nav().open(hits_[i].selection);
       open_ = false;
     }
   }

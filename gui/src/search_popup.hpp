@@ -12,18 +12,19 @@ class SearchPopup {
  public:
   void open() { open_ = just_opened_ = true; }
   bool is_open() const { return open_; }
-  void draw(PanelContext& ctx);
+  void draw(ViewerSession& session);
 
  private:
   struct Hit {
     std::string text;
     Selection selection;
   };
-  void search(const ViewerData& data);
+  void search(ViewerSession& session);
 
   bool open_ = false, just_opened_ = false;
   char query_[256] = "";
   std::string searched_;
+  uint64_t searched_in_ = 0;  // the session the hits are of
   std::vector<Hit> hits_;
   bool truncated_ = false;
 };

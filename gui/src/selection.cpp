@@ -30,18 +30,20 @@ std::string_view selection_kind_name(SelectionKind kind) {
   return "none";
 }
 
-std::optional<Selection> parse_selection(std::string_view what, std::string* error) {
+views::Result<Selection> parse_selection(std::string_view what) {
   const size_t colon = what.find(':');
-  auto fail = [&](const std::string& why) -> std::optional<Selection> {
-    if (error) *error = "--select " + std::string(what) + ": " + why;
-    return std::nullopt;
+  auto fail = [&](const std::string& why) {
+    views::Result<Selection> r;
+    r.fail("--select " + std::string(what) + ": " + why);
+    return r;
   };
   if (colon == std::string_view::npos || colon + 1 == what.size()) {
     return fail(
         "want KIND:WHAT (finding:1, compile:0/0, collective:GROUP:SEQ, zone:NAME, sql:QUERY)");
   }
   const std::string_view kind = what.substr(0, colon);
-  Selection s;
+  views::Result<Selection> r;
+  Selection& s = r.value;
   s.key = std::string(what.substr(colon + 1));
   if (kind == "finding") {
     s.kind = SelectionKind::kFinding;
@@ -63,7 +65,7 @@ std::optional<Selection> parse_selection(std::string_view what, std::string* err
   } else {
     return fail("unknown kind '" + std::string(kind) + "'");
   }
-  return s;
+  return r;
 }
 
 void Navigator::select(const Selection& s) {

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "tlscope/views/result.hpp"
 #include "tlscope/views/screens.hpp"
 
 namespace tlscope::gui {
@@ -29,8 +30,8 @@ struct Selection {
 };
 
 // "finding:3", "compile:0/0", "collective:G:S", "zone:NAME", "sql:QUERY" (as --select takes them)
-// -> a selection without a panel; nullopt with `error` for anything else.
-std::optional<Selection> parse_selection(std::string_view what, std::string* error);
+// -> a selection without a panel; an error naming the --select value for anything else.
+views::Result<Selection> parse_selection(std::string_view what);
 std::string_view selection_kind_name(SelectionKind kind);
 
 class Navigator {

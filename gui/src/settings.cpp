@@ -62,13 +62,14 @@ ViewerSettings load_settings(const std::string& config_dir) {
   return s;
 }
 
-bool save_settings(const std::string& config_dir, const ViewerSettings& s, std::string* error) {
-  if (config_dir.empty()) return true;
+views::Status save_settings(const std::string& config_dir, const ViewerSettings& s) {
+  views::Status r;
+  if (config_dir.empty()) return r;
   // The settings hold recent paths: the folder is this user's only (a link or a folder of
   // another user is refused), and the file is replaced atomically, never written through.
   if (std::string why = views::ensure_private_folder(config_dir); !why.empty()) {
-    if (error) *error = why;
-    return false;
+    r.fail(why);
+    return r;
   }
   std::ostringstream out;
   out << "window_width=" << s.window_width << "\nwindow_height=" << s.window_height
@@ -76,8 +77,8 @@ bool save_settings(const std::string& config_dir, const ViewerSettings& s, std::
   for (const auto& r : s.recent) out << "recent=" << r << "\n";
   std::string why =
       views::write_file_atomically((fs::path(config_dir) / kFileName).string(), out.str(), 0600);
-  if (!why.empty() && error) *error = why;
-  return why.empty();
+  if (!why.empty()) r.fail(why);
+  return r;
 }
 
 }  // namespace tlscope::gui

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "tlscope/views/result.hpp"
+
 namespace tlscope::gui {
 
 struct ViewerSettings {
@@ -20,7 +22,9 @@ struct ViewerSettings {
 
 // Missing or unreadable files give the defaults; unknown lines are ignored.
 ViewerSettings load_settings(const std::string& config_dir);
-bool save_settings(const std::string& config_dir, const ViewerSettings& s, std::string* error);
+// Writes viewer.conf (nothing for an empty `config_dir`); an error when the folder is not this
+// user's own or the file cannot be written.
+views::Status save_settings(const std::string& config_dir, const ViewerSettings& s);
 
 std::vector<std::string> split_recent(const std::string& entry);
 

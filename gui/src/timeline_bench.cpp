@@ -20,7 +20,7 @@ double cpu_ms() {
 }
 
 constexpr int kLanes = 64;
-constexpr float kCanvasWidth = 1600, kRowHeight = 18;
+constexpr float kBenchCanvasWidth = 1600, kBenchRowHeight = 18;
 
 // Heap bytes behind a std::string (none while it fits the small-string buffer).
 size_t heap_bytes(const std::string& s) {
@@ -73,7 +73,7 @@ int run_timeline_bench(size_t zones, std::FILE* out) {
   const double build_ms = cpu_ms() - t0;
   std::fprintf(out, "zones: %zu on %zu lanes\n", tl.intervals.size(), tl.lanes.size());
   std::fprintf(out, "build: %.1f ms\n", build_ms);
-  const TimelineRows rows = layout_rows(tl, {}, {}, kRowHeight, 4);
+  const TimelineRows rows = layout_rows(tl, {}, {}, kBenchRowHeight, 4);
   const double span = tl.end_us - tl.start_us;
   struct Zoom {
     const char* name;
@@ -89,7 +89,7 @@ int run_timeline_bench(size_t zones, std::FILE* out) {
     for (int f = 0; f < frames; ++f) {
       const double width = span * z.fraction;
       const double start = tl.start_us + (span - width) * f / (frames - 1);
-      const views::TimelineViewport vp{start, start + width, kCanvasWidth, 3};
+      const views::TimelineViewport vp{start, start + width, kBenchCanvasWidth, 3};
       const double f0 = cpu_ms();
       const views::TimelineFrame frame = views::layout_timeline(tl, vp);
       build_draw_list(tl, frame, rows, 0, rows.height, 24, list);

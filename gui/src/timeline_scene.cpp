@@ -3,8 +3,6 @@
 
 #include <algorithm>
 
-#include "tlscope/views/findings.hpp"
-
 namespace tlscope::gui {
 
 std::shared_ptr<TimelineScene> load_timeline_scene(const views::Database& db) {
@@ -26,11 +24,6 @@ std::shared_ptr<TimelineScene> load_timeline_scene(const views::Database& db) {
   for (auto& iv : views::collective_intervals(s->collectives)) ivs.push_back(std::move(iv));
   // The same depth cap as the report's compile timeline, so their lanes agree.
   s->timeline = views::build_timeline(std::move(ivs), views::kPhaseMaxDepth);
-  const auto findings = views::load_findings(db);
-  for (const auto& g : findings->groups)
-    for (const auto& row : g.rows) s->finding_ids.push_back(row.id);
-  for (const auto& row : findings->unknown) s->finding_ids.push_back(row.id);
-  if (!findings.ok()) s->problems.push_back("findings: " + findings.error);
 
   // Alike ranks from views' folding; a group's lanes fold behind its first rank's.
   s->folding = views::fold_collective_lanes(s->collectives);
@@ -49,23 +42,6 @@ std::shared_ptr<TimelineScene> load_timeline_scene(const views::Database& db) {
                             s->folding.groups[static_cast<size_t>(g)].ranks.front() == lane.rank);
   }
   return s;
-}
-
-std::shared_ptr<TimelineScene> timeline_scene(const ViewerData& data) {
-  if (data.timeline_scene) return data.timeline_scene;  // read by load_viewer_data
-  // One scene for the database on screen: opening another database makes a new ViewerData.
-  static const ViewerData* owner = nullptr;
-  static std::shared_ptr<TimelineScene> scene;
-  if (owner != &data || !scene || scene->db_path != data.db_path) {
-    if (data.db) {
-      scene = load_timeline_scene(*data.db);
-    } else {
-      scene = std::make_shared<TimelineScene>();
-      scene->problems.push_back("no database is open");
-    }
-    owner = &data;
-  }
-  return scene;
 }
 
 int first_lane_of_rank(const TimelineScene& scene, int32_t run, int64_t rank) {
@@ -95,6 +71,22 @@ int interval_for_key(const TimelineScene& scene, const std::string& key) {
     if (best < 0 || ivs[i].end_us - ivs[i].start_us > ivs[static_cast<size_t>(best)].end_us -
                                                           ivs[static_cast<size_t>(best)].start_us)
       best = static_cast<int>(i);
+  }
+  return best;
+}
+
+int longest_zone_of_compile(const TimelineScene& scene, std::string_view compile_id,
+                            int64_t file_id) {
+  const auto& ivs = scene.timeline.intervals;
+  int best = -1;
+  double longest = -1;
+  for (size_t i = 0; i < scene.phase_zones.size() && i < ivs.size(); ++i) {
+    const views::PhaseZone& z = scene.phase_zones[i];
+    if (z.compile_id != compile_id || z.file_id != file_id) continue;
+    if (ivs[i].end_us - ivs[i].start_us > longest) {
+      longest = ivs[i].end_us - ivs[i].start_us;
+      best = static_cast<int>(i);
+    }
   }
   return best;
 }

@@ -5,11 +5,12 @@
 
 namespace tlscope::gui {
 
-bool TimelinePanel::select(PanelContext& ctx, const Selection& s, std::string* why) {
-  ensure(ctx.data);
-  auto fail = [&](const std::string& w) {
-    if (why) *why = w;
-    return false;
+views::Status TimelinePanel::select(ViewerSession& session, const Selection& s) {
+  ensure(session);
+  auto fail = [](const std::string& w) {
+    views::Status r;
+    r.fail(w);
+    return r;
   };
   const views::CollectiveTimeline& c = scene_->collectives;
   if (s.kind == SelectionKind::kZone) {
@@ -20,7 +21,7 @@ bool TimelinePanel::select(PanelContext& ctx, const Selection& s, std::string* w
     const auto& z = scene_->timeline.intervals[static_cast<size_t>(iv)];
     view_.focus(z.start_us, z.end_us, 0.5);
     reveal_lane(first_lane_of_rank(*scene_, z.run, z.rank));
-    return true;
+    return {};
   }
   if (s.kind == SelectionKind::kCollective) {
     const size_t colon = s.key.rfind(':');
@@ -46,7 +47,7 @@ bool TimelinePanel::select(PanelContext& ctx, const Selection& s, std::string* w
           selected_ = interval_of_bar(*scene_, static_cast<int>(b));
       reveal_lane(lane_of_marker(m));
     }
-    return true;
+    return {};
   }
   if (s.kind == SelectionKind::kFinding) {
     // The key comes from --select (checked there) or another panel: parse it defensively.
@@ -54,9 +55,10 @@ bool TimelinePanel::select(PanelContext& ctx, const Selection& s, std::string* w
         s.key.find_first_not_of("0123456789") != std::string::npos)
       return fail("a finding is its 1-based position in the findings list");
     const size_t k = static_cast<size_t>(std::stoul(s.key));
-    if (k < 1 || k > scene_->finding_ids.size())
-      return fail("there are " + std::to_string(scene_->finding_ids.size()) + " findings");
-    const int64_t id = scene_->finding_ids[k - 1];
+    const std::vector<FindingEntry>& order = session.findings().order;
+    if (k < 1 || k > order.size())
+      return fail("there are " + std::to_string(order.size()) + " findings");
+    const int64_t id = order[k - 1].row->id;
     for (size_t i = 0; i < c.markers.size(); ++i) {
       const auto& m = c.markers[i];
       if (m.finding_id != id) continue;
@@ -68,14 +70,14 @@ bool TimelinePanel::select(PanelContext& ctx, const Selection& s, std::string* w
           selected_ = interval_of_bar(*scene_, static_cast<int>(b));
       focus_collective(m.pg_name, m.seq);
       reveal_lane(lane_of_marker(m));
-      return true;
+      return {};
     }
     return fail("finding " + s.key + " is not about a collective");
   }
   return fail("the timeline selects zones, collectives and collective findings");
 }
 
-void TimelinePanel::describe_interval(PanelContext& ctx, int interval) {
+void TimelinePanel::describe_interval(ViewerSession& session, int interval) {
   const views::Timeline& t = scene_->timeline;
   const auto& iv = t.intervals[static_cast<size_t>(interval)];
   ui::text("details", iv.name);
@@ -107,16 +109,10 @@ void TimelinePanel::describe_interval(PanelContext& ctx, int interval) {
   if (details_for_ != interval) {
     details_for_ = interval;
     details_.clear();
-    const views::Database* db = ctx.data.db.get();
-    std::string why;
-    if (db && db->ok()) {
-      views::Result<views::EventFields> fields = views::phase_event_fields(*db, iv.source_id);
-      details_ = std::move(fields.value);
-      why = fields.error;
-    } else {
-      why = db ? db->error() : "no database is open";
-    }
-    if (!why.empty()) details_.emplace_back("error", why);
+    views::Result<views::EventFields> fields =
+        views::phase_event_fields(session.db(), iv.source_id);
+    details_ = std::move(fields.value);
+    if (!fields.ok()) details_.emplace_back("error", fields.error);
   }
   for (const auto& [name, value] : details_) {
     std::string shown = value.size() > 4000 ? value.substr(0, 4000) + " ..." : value;
@@ -124,8 +120,8 @@ void TimelinePanel::describe_interval(PanelContext& ctx, int interval) {
   }
 }
 
-void TimelinePanel::draw_details(PanelContext& ctx, const Selection& s) {
-  ensure(ctx.data);
+void TimelinePanel::draw_details(ViewerSession& session, const Selection& s) {
+  ensure(session);
   if ((s.kind == SelectionKind::kFinding || s.kind == SelectionKind::kCollective) &&
       selected_marker_ >= 0) {
     const auto& m = scene_->collectives.markers[static_cast<size_t>(selected_marker_)];
@@ -138,9 +134,9 @@ void TimelinePanel::draw_details(PanelContext& ctx, const Selection& s) {
   int interval = selected_;
   if (s.kind == SelectionKind::kZone) interval = interval_for_key(*scene_, s.key);
   if (interval >= 0 && static_cast<size_t>(interval) < scene_->timeline.intervals.size())
-    describe_interval(ctx, interval);
+    describe_interval(session, interval);
   else
-    Panel::draw_details(ctx, s);
+    Panel::draw_details(session, s);
 }
 
 }  // namespace tlscope::gui

@@ -81,14 +81,13 @@ std::string UiDump::json(size_t frame) const {
   return out;
 }
 
-bool UiDump::write(const std::string& path, size_t frame, std::string* error) const {
+views::Status UiDump::write(const std::string& path, size_t frame) const {
+  views::Status r;
   // Through a private temporary beside `path`, renamed over it: a link planted at the path or at
   // any predictable name beside it is replaced, never written through.
-  if (std::string why = views::write_file_atomically(path, json(frame)); !why.empty()) {
-    if (error) *error = why + " (the UI dump)";
-    return false;
-  }
-  return true;
+  if (std::string why = views::write_file_atomically(path, json(frame)); !why.empty())
+    r.fail(why + " (the UI dump)");
+  return r;
 }
 
 void set_current_dump(UiDump* dump) {

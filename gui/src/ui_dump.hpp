@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "tlscope/views/result.hpp"
+
 namespace tlscope::gui {
 
 // Where an item was drawn, in window pixels (for tests that drive the pointer).
@@ -35,7 +37,7 @@ class UiDump {
   // valid UTF-8; the rectangle only for ImGui items.
   std::string json(size_t frame) const;
   // Written under a temporary name and renamed, so a reader never sees half a file.
-  bool write(const std::string& path, size_t frame, std::string* error) const;
+  views::Status write(const std::string& path, size_t frame) const;
 
  private:
   std::string panel_;

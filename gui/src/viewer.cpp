@@ -39,7 +39,8 @@ void on_drop(GLFWwindow*, int count, const char** paths) {
 }
 
 // Reads the back buffer of the frame just rendered and writes it top row first.
-bool write_screenshot(const std::string& path, int w, int h, std::string* error) {
+views::Status write_screenshot(const std::string& path, int w, int h) {
+  views::Status r;
   std::vector<unsigned char> pixels(static_cast<size_t>(w) * static_cast<size_t>(h) * 4);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
   glReadBuffer(GL_BACK);
@@ -50,11 +51,9 @@ bool write_screenshot(const std::string& path, int w, int h, std::string* error)
     std::copy_n(pixels.begin() + static_cast<std::ptrdiff_t>(static_cast<size_t>(h - 1 - y) * row),
                 row, flipped.begin() + static_cast<std::ptrdiff_t>(static_cast<size_t>(y) * row));
   }
-  if (!stbi_write_png(path.c_str(), w, h, 4, flipped.data(), static_cast<int>(row))) {
-    *error = path + ": cannot write PNG";
-    return false;
-  }
-  return true;
+  if (!stbi_write_png(path.c_str(), w, h, 4, flipped.data(), static_cast<int>(row)))
+    r.fail(path + ": cannot write PNG");
+  return r;
 }
 
 // Frames drawn after each wake-up: ImGui lays out a change over a couple of frames.
@@ -66,8 +65,20 @@ ViewerResult run_viewer(const ViewerOptions& options) {
   ViewerResult result;
   const bool test_mode = options.test_mode();
   // Refuse bad inputs before any window opens, so the message comes at once and exit is 2.
-  if (!options.inputs.empty()) {
-    OpenPlan plan = plan_open(options.inputs);
+  if (options.compare && options.inputs.size() != 2) {
+    result.error = "compare mode opens two runs, A and B; got " +
+                   std::to_string(options.inputs.size()) + " input(s)";
+    result.input_error = true;
+    return result;
+  }
+  // In compare mode each input is a run of its own.
+  std::vector<std::vector<std::string>> runs;
+  if (options.compare)
+    runs = {{options.inputs[0]}, {options.inputs[1]}};
+  else if (!options.inputs.empty())
+    runs = {options.inputs};
+  for (const auto& run : runs) {
+    OpenPlan plan = plan_open(run);
     if (!plan.ok) {
       result.error = plan.error;
       result.input_error = true;
@@ -154,7 +165,10 @@ ViewerResult run_viewer(const ViewerOptions& options) {
   ImGui_ImplOpenGL3_Init("#version 130");
 
   ViewerShell shell(options, settings, [] { glfwPostEmptyEvent(); });
-  if (!options.inputs.empty()) shell.open(options.inputs);
+  if (options.compare)
+    shell.open_compare(options.inputs[0], options.inputs[1]);
+  else if (!options.inputs.empty())
+    shell.open(options.inputs);
 
   int settle = kSettleFrames;
   size_t loaded_frames = 0;
@@ -216,19 +230,20 @@ ViewerResult run_viewer(const ViewerOptions& options) {
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
-    const ViewerData* data = shell.data();
-    std::string title = data ? "tlscope - " + data->db_path : "tlscope";
+    ViewerSession* session = shell.session();
+    std::string title = session ? "tlscope - " + session->db_path() : "tlscope";
     if (title != last_title) {
       glfwSetWindowTitle(window, title.c_str());
       last_title = title;
     }
     FrameStats& st = result.stats;
     ++st.frames;
-    if (data) {
-      st.timeline_items = data->timeline_view.items_drawn;
-      st.timeline_folded = data->timeline_view.folded_drawn;
-      st.timeline_zones = data->timeline_view.last_frame.zones_visible;
-      st.tensor_cells = data->tensor_view.cells_drawn;
+    if (session) {
+      const DrawnCounts& drawn = session->drawn();
+      st.timeline_items = drawn.timeline_items;
+      st.timeline_folded = drawn.timeline_folded;
+      st.timeline_zones = drawn.timeline_zones;
+      st.tensor_cells = drawn.tensor_cells;
     }
     st.framebuffer_width = fb_w;
     st.framebuffer_height = fb_h;
@@ -237,26 +252,31 @@ ViewerResult run_viewer(const ViewerOptions& options) {
       result.input_error = true;
       break;
     }
-    if (data) ++loaded_frames;
-    if (!options.dump_ui_path.empty() && options.dump_each_frame && data) {
-      shell.dump().write(options.dump_ui_path, st.frames, nullptr);
+    if (session) ++loaded_frames;
+    if (!options.dump_ui_path.empty() && options.dump_each_frame && session) {
+      shell.dump().write(options.dump_ui_path, st.frames);  // the next frame writes it again
     }
-    if (exits && data && static_cast<int>(loaded_frames) >= std::max(1, options.frames)) {
-      result.ok = true;
+    if (exits && session && static_cast<int>(loaded_frames) >= std::max(1, options.frames)) {
+      views::Status written;
       if (!options.screenshot_path.empty())
-        result.ok = write_screenshot(options.screenshot_path, fb_w, fb_h, &result.error);
-      if (result.ok && !options.dump_ui_path.empty())
-        result.ok = shell.dump().write(options.dump_ui_path, st.frames, &result.error);
+        written = write_screenshot(options.screenshot_path, fb_w, fb_h);
+      if (written.ok() && !options.dump_ui_path.empty())
+        written = shell.dump().write(options.dump_ui_path, st.frames);
+      result.ok = written.ok();
+      result.error = written.error;
       break;
     }
     if (shoot_this_frame) {
       bench_shot_taken = true;
-      if (!options.screenshot_path.empty() &&
-          !write_screenshot(options.screenshot_path, fb_w, fb_h, &result.error))
+      views::Status written;
+      if (!options.screenshot_path.empty())
+        written = write_screenshot(options.screenshot_path, fb_w, fb_h);
+      if (written.ok() && !options.dump_ui_path.empty())
+        written = shell.dump().write(options.dump_ui_path, st.frames);
+      if (!written.ok()) {
+        result.error = written.error;
         break;
-      if (!options.dump_ui_path.empty() &&
-          !shell.dump().write(options.dump_ui_path, st.frames, &result.error))
-        break;
+      }
     }
     glfwSwapBuffers(window);
     if (bench && bench_started) {
@@ -277,7 +297,7 @@ ViewerResult run_viewer(const ViewerOptions& options) {
   if (!test_mode) {
     ViewerSettings keep = shell.settings();
     glfwGetWindowSize(window, &keep.window_width, &keep.window_height);
-    save_settings(config_dir, keep, nullptr);
+    save_settings(config_dir, keep);  // a folder that cannot be written keeps no layout
   }
 
   ImGui_ImplOpenGL3_Shutdown();

@@ -6,10 +6,24 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 
 namespace tlscope::gui {
 namespace {
+
+// The one window that fills the viewport, for one run and for two compared alike.
+void begin_main_window() {
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(vp->WorkPos);
+  ImGui::SetNextWindowSize(vp->WorkSize);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
+  ImGui::Begin("##tlscope", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_MenuBar |
+                   ImGuiWindowFlags_NoBringToFrontOnFocus);
+  ImGui::PopStyleVar();
+}
 
 constexpr float kSplitter = 6.0f;
 const ImVec4 kErrorColour(1.0f, 0.45f, 0.45f, 1.0f);
@@ -75,30 +89,97 @@ void ViewerShell::open(const std::vector<std::string>& inputs) {
   job_->start(plan, wake_, options_);
 }
 
+void ViewerShell::open_compare(const std::string& a, const std::string& b) {
+  if (busy()) {
+    open_error_ = "still opening " + title_ + "; try again when it is done";
+    return;
+  }
+  open_error_.clear();
+  OpenPlan plan_a = plan_open({a}), plan_b = plan_open({b});
+  for (const OpenPlan* plan : {&plan_a, &plan_b}) {
+    if (!plan->ok) {
+      open_error_ = plan->error;
+      return;
+    }
+  }
+  opening_ = {};
+  opening_title_ = plan_a.title;
+  opening_title_b_ = plan_b.title;
+  job_ = std::make_unique<OpenJob>();
+  job_b_ = std::make_unique<OpenJob>();
+  // The two opens run at once (each ingest on its own thread), as `tlscope compare` ingests both.
+  job_->start(plan_a, wake_, options_, FirstFrame::kCompare);
+  job_b_->start(plan_b, wake_, options_, FirstFrame::kCompare);
+}
+
 std::optional<OpenProgress> ViewerShell::open_progress() const {
   if (!busy()) return std::nullopt;
-  return job_->progress();
+  if (comparing_.valid()) {
+    OpenProgress p;
+    p.fraction = 1;
+    p.stage = "comparing the runs";
+    return p;
+  }
+  return job_ && job_->running() ? job_->progress() : job_b_->progress();
+}
+
+void ViewerShell::poll_compare_jobs() {
+  if (comparing_.valid()) {
+    if (comparing_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
+    compare_ = std::make_unique<CompareView>(comparing_.get());
+    job_b_.reset();
+    session_.reset();
+    test_selection_done_ = false;
+    title_ = opening_title_ + " vs " + opening_title_b_;
+    return;
+  }
+  if (!job_->done() || !job_b_->done()) return;
+  views::Result<std::string> db_a = job_->result(), db_b = job_b_->result();
+  std::shared_ptr<ViewerSession> a = job_->take_session(), b = job_b_->take_session();
+  job_.reset();
+  std::string error;
+  for (const auto* db : {&db_a, &db_b})
+    if (!db->ok() && error.empty()) error = db->error;
+  if (error.empty() && (!a || !b))
+    error = "cannot read the panels of " + (a ? opening_title_b_ : opening_title_);
+  if (!error.empty()) {
+    job_b_.reset();
+    open_error_ = error;
+    return;
+  }
+  // job_b_ stays (done) until the comparison is in: poll_job comes back here meanwhile.
+  comparing_ =
+      std::async(std::launch::async, [a = std::move(a), b = std::move(b), ta = opening_title_,
+                                      tb = opening_title_b_, wake = wake_]() mutable {
+        CompareRuns runs = compare_runs(std::move(a), std::move(b), ta, tb);
+        if (wake) wake();
+        return runs;
+      });
 }
 
 void ViewerShell::poll_job() {
+  if (job_b_) {
+    poll_compare_jobs();
+    return;
+  }
   if (!job_ || !job_->done()) return;
   views::Result<std::string> db = job_->result();
   // Read on the job's thread: taking it here costs the frame nothing.
-  std::unique_ptr<ViewerData> data = job_->take_data();
+  std::shared_ptr<ViewerSession> session = job_->take_session();
   job_.reset();
-  if (!db.ok() || !data) {
+  if (!db.ok() || !session) {
     open_error_ = db.error;
     return;
   }
-  data_ = std::move(data);
-  nav_.clear();
+  session_ = std::move(session);
+  compare_.reset();
   test_selection_done_ = false;
   title_ = opening_title_;
   settings_.add_recent(opening_);
 }
 
 void ViewerShell::apply_test_selection() {
-  if (test_selection_done_ || !data_) return;
+  if (test_selection_done_ || !session_) return;
   test_selection_done_ = true;
   Panel* panel = nullptr;
   if (!options_.panel.empty()) {
@@ -111,8 +192,9 @@ void ViewerShell::apply_test_selection() {
     show_panel(panel->screen());
   }
   if (options_.select.empty()) return;
-  auto s = parse_selection(options_.select, &open_error_);
-  if (!s) {
+  auto s = parse_selection(options_.select);
+  if (!s.ok()) {
+    open_error_ = s.error;
     selection_failed_ = true;
     return;
   }
@@ -120,14 +202,12 @@ void ViewerShell::apply_test_selection() {
   if (!panel) panel = panel_for(views::ScreenId::compile_tree);
   if (!panel) return;
   s->panel = panel->screen();
-  PanelContext ctx = context();
-  std::string why;
-  if (!panel->select(ctx, *s, &why)) {
-    open_error_ = "--select " + options_.select + ": " + why;
+  if (views::Status r = panel->select(*session_, *s); !r.ok()) {
+    open_error_ = "--select " + options_.select + ": " + r.error;
     selection_failed_ = true;
     return;
   }
-  nav_.select(*s);
+  session_->nav().select(*s);
   show_panel(panel->screen());
 }
 
@@ -142,42 +222,36 @@ void ViewerShell::handle_shortcuts() {
   ImGuiIO& io = ImGui::GetIO();
   // GLFW key codes of letters are their upper-case ASCII codes (the 1.86 GLFW backend's KeysDown).
   if (io.KeyCtrl && ImGui::IsKeyPressed('O', false)) browser_.open(".");
-  if (io.KeyCtrl && ImGui::IsKeyPressed('F', false) && data_) search_.open();
+  if (io.KeyCtrl && ImGui::IsKeyPressed('F', false) && session_) search_.open();
   if (io.KeyCtrl && ImGui::IsKeyPressed('Q', false)) quit_ = true;
   const bool back = (io.KeyAlt && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) ||
                     ImGui::IsMouseClicked(3);
   const bool forward =
       (io.KeyAlt && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) ||
       ImGui::IsMouseClicked(4);
-  if (back) nav_.back();
-  if (forward) nav_.forward();
+  if (session_ && back) session_->nav().back();
+  if (session_ && forward) session_->nav().forward();
 }
 
 void ViewerShell::frame() {
   poll_job();
-  if (data_) apply_test_selection();
-  if (data_) {
-    if (auto request = nav_.take_panel_request()) {
+  if (compare_) {
+    draw_compare();
+    return;
+  }
+  if (session_) apply_test_selection();
+  if (session_) {
+    if (auto request = session_->nav().take_panel_request()) {
       show_panel(*request);
-      if (Panel* target = panel_for(*request)) {
-        PanelContext ctx = context();
-        target->select(ctx, nav_.current(), nullptr);
-      }
+      // A click-through to an item the target panel lacks shows the panel as it is.
+      if (Panel* target = panel_for(*request)) target->select(*session_, session_->nav().current());
     }
   }
-  const ImGuiViewport* vp = ImGui::GetMainViewport();
-  ImGui::SetNextWindowPos(vp->WorkPos);
-  ImGui::SetNextWindowSize(vp->WorkSize);
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
-  ImGui::Begin("##tlscope", nullptr,
-               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_MenuBar |
-                   ImGuiWindowFlags_NoBringToFrontOnFocus);
-  ImGui::PopStyleVar();
-  dump_.begin_frame(data_ && active_panel() ? active_panel()->name() : "start");
+  begin_main_window();
+  dump_.begin_frame(session_ && active_panel() ? active_panel()->name() : "start");
   set_current_dump(&dump_);
   draw_menu_bar();
-  if (!data_) {
+  if (!session_) {
     draw_start_screen();
   } else {
     ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -208,10 +282,35 @@ void ViewerShell::frame() {
   ImGui::End();
   std::string picked;
   if (browser_.draw(&picked)) open({picked});
-  if (data_) {
-    PanelContext ctx = context();
-    search_.draw(ctx);
+  if (session_) search_.draw(*session_);
+  set_current_dump(nullptr);
+}
+
+void ViewerShell::draw_compare() {
+  if (!test_selection_done_) {
+    test_selection_done_ = true;
+    if (!options_.panel.empty() && options_.panel != "compare") {
+      open_error_ = "--panel " + options_.panel + ": compare mode shows the compare panel only";
+      selection_failed_ = true;
+    } else if (!options_.select.empty()) {
+      if (views::Status r = compare_->select(options_.select); !r.ok()) {
+        open_error_ = "--select " + options_.select + ": " + r.error;
+        selection_failed_ = true;
+      }
+    }
   }
+  begin_main_window();
+  dump_.begin_frame("compare");
+  set_current_dump(&dump_);
+  draw_menu_bar();
+  float height = ImGui::GetContentRegionAvail().y;
+  const bool strip = busy();  // another open runs: its progress under the comparison
+  if (strip) height -= ImGui::GetFrameHeightWithSpacing() + 4;
+  compare_->draw(std::max(100.0f, height));
+  if (strip) draw_open_progress(ImGui::GetContentRegionAvail().x);
+  ImGui::End();
+  std::string picked;
+  if (browser_.draw(&picked)) open({picked});
   set_current_dump(nullptr);
 }
 
@@ -248,15 +347,16 @@ void ViewerShell::draw_menu_bar() {
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) quit_ = true;
     ImGui::EndMenu();
   }
-  if (ImGui::BeginMenu("View", data_ != nullptr)) {
+  if (ImGui::BeginMenu("View", session_ != nullptr)) {
+    Navigator& nav = session_->nav();
     for (const auto& p : panels_) {
-      if (!p->shown(*data_)) continue;
+      if (!p->shown(*session_)) continue;
       if (ImGui::MenuItem(std::string(p->label()).c_str())) show_panel(p->screen());
     }
     ImGui::Separator();
     if (ImGui::MenuItem("Search...", "Ctrl+F")) search_.open();
-    if (ImGui::MenuItem("Back", "Alt+Left", false, nav_.can_back())) nav_.back();
-    if (ImGui::MenuItem("Forward", "Alt+Right", false, nav_.can_forward())) nav_.forward();
+    if (ImGui::MenuItem("Back", "Alt+Left", false, nav.can_back())) nav.back();
+    if (ImGui::MenuItem("Forward", "Alt+Right", false, nav.can_forward())) nav.forward();
     ImGui::EndMenu();
   }
   if (!title_.empty()) {
@@ -264,7 +364,7 @@ void ViewerShell::draw_menu_bar() {
     ImGui::TextDisabled("%s", title_.c_str());
   }
   // A failed (or cancelled) open while something else stays on screen says so here.
-  if (data_ && !open_error_.empty()) {
+  if (session() && !open_error_.empty()) {
     ImGui::SameLine(0, 24);
     ui::text_colored("error", kErrorColour, open_error_);
   }
@@ -302,7 +402,7 @@ void ViewerShell::draw_start_screen() {
 }
 
 void ViewerShell::draw_open_progress(float width) {
-  const OpenProgress p = job_->progress();
+  const OpenProgress p = open_progress().value_or(OpenProgress{});
   char bar[64];
   std::snprintf(bar, sizeof bar, "%s %.0f%%", p.stage.c_str(), 100.0 * p.fraction);
   // What is stored so far: the database itself cannot be read yet (a new one is written with
@@ -315,7 +415,7 @@ void ViewerShell::draw_open_progress(float width) {
   const float button_w = ImGui::CalcTextSize("Cancel").x + 2 * ImGui::GetStyle().FramePadding.x;
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const float counts_w = ImGui::CalcTextSize(counts).x;
-  const bool one_line = data_ != nullptr;  // the strip under the panels; else the start screen
+  const bool one_line = session() != nullptr;  // the strip under the panels; else the start screen
   const float bar_w = one_line ? std::max(120.0f, width - counts_w - button_w - 3 * spacing)
                                : width - button_w - spacing;
   ImGui::ProgressBar(static_cast<float>(p.fraction), ImVec2(bar_w, 0), bar);
@@ -329,9 +429,9 @@ void ViewerShell::draw_open_progress(float width) {
 void ViewerShell::draw_navigation(float width, float height) {
   ImGui::BeginChild("##navigation", ImVec2(width, height), true);
   for (const auto& p : panels_) {
-    if (!p->shown(*data_)) continue;
+    if (!p->shown(*session_)) continue;
     std::string label(p->label());
-    if (auto n = p->count(*data_)) label += "  (" + std::to_string(*n) + ")";
+    if (auto n = p->count(*session_)) label += "  (" + std::to_string(*n) + ")";
     if (ui::selectable("nav", label, p->screen() == active_, 0, std::string(p->name()).c_str()))
       show_panel(p->screen());
   }
@@ -360,8 +460,7 @@ void ViewerShell::draw_tabs(float width, float height) {
         // The panel's visible area, so a test can tell a text that runs past it.
         const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
         dump_.add("panel-area", p->name(), Rect{at.x, at.y, size.x, size.y});
-        PanelContext ctx = context();
-        p->draw(ctx);
+        p->draw(*session_);
         ImGui::EndChild();
         ImGui::EndTabItem();
       }
@@ -376,23 +475,23 @@ void ViewerShell::draw_tabs(float width, float height) {
 
 void ViewerShell::draw_details(float width, float height) {
   ImGui::BeginChild("##details", ImVec2(width, height), true);
-  ImGui::BeginDisabled(!nav_.can_back());
-  if (ImGui::ArrowButton("##back", ImGuiDir_Left)) nav_.back();
+  Navigator& nav = session_->nav();
+  ImGui::BeginDisabled(!nav.can_back());
+  if (ImGui::ArrowButton("##back", ImGuiDir_Left)) nav.back();
   ImGui::EndDisabled();
   ImGui::SameLine();
-  ImGui::BeginDisabled(!nav_.can_forward());
-  if (ImGui::ArrowButton("##forward", ImGuiDir_Right)) nav_.forward();
+  ImGui::BeginDisabled(!nav.can_forward());
+  if (ImGui::ArrowButton("##forward", ImGuiDir_Right)) nav.forward();
   ImGui::EndDisabled();
   ImGui::SameLine();
   ui::text("heading", "Details");
   ImGui::Separator();
   ImGui::PushTextWrapPos(0.0f);  // the pane is narrow: every line of details wraps
-  const Selection& s = nav_.current();
+  const Selection& s = nav.current();
   if (s.empty()) {
     ui::text_disabled("details", "Nothing selected: click a row, a finding or a zone.");
   } else if (Panel* p = panel_for(s.panel)) {
-    PanelContext ctx = context();
-    p->draw_details(ctx, s);
+    p->draw_details(*session_, s);
   }
   ImGui::PopTextWrapPos();
   ImGui::EndChild();

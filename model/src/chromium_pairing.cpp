@@ -9,7 +9,7 @@ namespace {
 
 // The stored columns, then args (read only for their compile_id).
 constexpr size_t kArgs = ChromiumRow::kFieldCount;
-constexpr std::array<FieldSpec, kArgs + 1> kFields{{
+constexpr std::array<FieldSpec, kArgs + 1> kChromiumFields{{
     {"name", FieldType::kText},
     {"cat", FieldType::kText},
     {"ph", FieldType::kText},
@@ -39,14 +39,11 @@ bool is_text(const ChromiumValue& v, std::string_view s) {
 
 // ChromiumValue and FieldValue kinds convert by value, both ways (owned() here, bind_value in
 // event_writer.cpp).
-static_assert(static_cast<int>(FieldValue::Kind::kNull) ==
-                  static_cast<int>(ChromiumValue::Kind::kNull) &&
-              static_cast<int>(FieldValue::Kind::kInt) ==
-                  static_cast<int>(ChromiumValue::Kind::kInt) &&
-              static_cast<int>(FieldValue::Kind::kReal) ==
-                  static_cast<int>(ChromiumValue::Kind::kReal) &&
-              static_cast<int>(FieldValue::Kind::kText) ==
-                  static_cast<int>(ChromiumValue::Kind::kText));
+static_assert(
+    static_cast<int>(FieldValue::Kind::kNull) == static_cast<int>(ChromiumValue::Kind::kNull) &&
+    static_cast<int>(FieldValue::Kind::kInt) == static_cast<int>(ChromiumValue::Kind::kInt) &&
+    static_cast<int>(FieldValue::Kind::kReal) == static_cast<int>(ChromiumValue::Kind::kReal) &&
+    static_cast<int>(FieldValue::Kind::kText) == static_cast<int>(ChromiumValue::Kind::kText));
 
 void ChromiumPairing::begin_file() {
   open_.clear();
@@ -68,10 +65,10 @@ void ChromiumPairing::add(const parser::Event& event, uint64_t event_ordinal,
   bool args_read = false;
   if (event.payload.empty()) {
     error = "chromium_event without a payload";
-  } else if (json_.parse_nested(event.payload, kFields, kArgs, kArgFields, values_, arg_values_,
-                                error)) {
+  } else if (json_.parse_nested(event.payload, kChromiumFields, kArgs, kArgFields, values_,
+                                arg_values_, error)) {
     args_read = true;
-  } else if (error.clear(); !json_.parse(event.payload, kFields, values_, error)) {
+  } else if (error.clear(); !json_.parse(event.payload, kChromiumFields, values_, error)) {
     error = "chromium_event payload is not a JSON object: " + error;
   }
   if (!error.empty()) {

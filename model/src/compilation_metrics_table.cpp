@@ -11,7 +11,7 @@ namespace {
 using enum FieldType;
 
 // Columns in table order after the fixed leading ones (event_id .. attempt).
-constexpr std::array<FieldSpec, 29> kFields{{
+constexpr std::array<FieldSpec, 29> kMetricsFields{{
     {"co_name", kText},
     {"co_filename", kText},
     {"co_firstlineno", kInt},
@@ -53,7 +53,7 @@ class CompilationMetricsTable final : public TypedTable {
             "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")) {}
 
   bool add(const EventRow& row, JsonFields& json, std::string& error) override {
-    if (!json.parse(row.event.metadata, kFields, values_, error)) return false;
+    if (!json.parse(row.event.metadata, kMetricsFields, values_, error)) return false;
     const parser::Event& e = row.event;
     parser::CompileContext ctx = e.context;
     std::string_view compile_id = row.compile_id;
@@ -69,14 +69,14 @@ class CompilationMetricsTable final : public TypedTable {
       }
     }
     int i = 1;
-    insert_.bind_int(i++, row.event_id);
-    insert_.bind_int(i++, row.file_id);
-    insert_.bind_opt_int(i++, row.rank);
-    insert_.bind_text(i++, e.kind);
-    insert_.bind_opt_text(i++, nonempty(compile_id));
-    insert_.bind_opt_int(i++, ctx.frame_id);
-    insert_.bind_opt_int(i++, ctx.frame_compile_id);
-    insert_.bind_opt_int(i++, ctx.attempt);
+    insert_.bind(i++, row.event_id);
+    insert_.bind(i++, row.file_id);
+    insert_.bind(i++, row.rank);
+    insert_.bind_static(i++, e.kind);
+    insert_.bind_static(i++, nonempty(compile_id));
+    insert_.bind(i++, ctx.frame_id);
+    insert_.bind(i++, ctx.frame_compile_id);
+    insert_.bind(i++, ctx.attempt);
     for (size_t f = 0; f < kColumnFields; ++f) bind_field(insert_, i++, values_[f]);
     insert_.run();
     return true;

@@ -164,8 +164,8 @@ struct EventWriter::Impl {
         c.scalar_int("SELECT coalesce(max(stack_id), 0) + 1 FROM stacks").value_or(1));
     Statement existing = c.prepare("SELECT md5, id FROM payloads");
     while (existing.step()) {
-      if (auto key = md5_key(existing.column_text(0))) {
-        payload_ids.find_or_insert(*key, existing.column_int(1));
+      if (auto key = md5_key(existing.text(0))) {
+        payload_ids.find_or_insert(*key, existing.int64(1));
       }
     }
   }
@@ -195,10 +195,10 @@ struct EventWriter::Impl {
   // Binds one payloads row as the row-th tuple of `s` (0-based).
   static void bind_payload(Statement& s, size_t row, const PendingPayload& p) {
     const int b = static_cast<int>(row) * 4;
-    s.bind_int(b + 1, p.id);
-    s.bind_text(b + 2, std::string_view(p.md5.data(), p.md5.size()));
-    s.bind_int(b + 3, static_cast<int64_t>(p.text.size()));
-    s.bind_text(b + 4, p.text);
+    s.bind(b + 1, p.id);
+    s.bind_static(b + 2, std::string_view(p.md5.data(), p.md5.size()));
+    s.bind(b + 3, static_cast<int64_t>(p.text.size()));
+    s.bind_static(b + 4, p.text);
   }
 
   // Writes the pending payloads rows (see write_rows).
@@ -211,13 +211,13 @@ struct EventWriter::Impl {
   void store_error(std::optional<int64_t> file, uint64_t line, uint64_t byte_offset,
                    uint64_t line_count, std::string_view kind, std::string_view reason,
                    std::string_view excerpt) {
-    insert_error.bind_opt_int(1, file);
-    if (line > 0) insert_error.bind_int(2, static_cast<int64_t>(line));
-    if (file) insert_error.bind_int(3, static_cast<int64_t>(byte_offset));
-    insert_error.bind_int(4, static_cast<int64_t>(line_count));
-    insert_error.bind_text(5, kind);
-    insert_error.bind_text(6, reason);
-    insert_error.bind_opt_text(7, nonempty(excerpt));
+    insert_error.bind(1, file);
+    if (line > 0) insert_error.bind(2, static_cast<int64_t>(line));
+    if (file) insert_error.bind(3, static_cast<int64_t>(byte_offset));
+    insert_error.bind(4, static_cast<int64_t>(line_count));
+    insert_error.bind_static(5, kind);
+    insert_error.bind_static(6, reason);
+    insert_error.bind_static(7, nonempty(excerpt));
     insert_error.run();
     if (file) ++file_errors;
   }
@@ -279,48 +279,48 @@ struct EventWriter::Impl {
   // Binds one pending row as the row-th tuple of `s` (0-based).
   static void bind_event(Statement& s, size_t row, const PendingEvent& p) {
     const int b = static_cast<int>(row) * kEventColumns;
-    s.bind_int(b + 1, p.id);
-    s.bind_int(b + 2, p.file_id);
-    s.bind_int(b + 3, p.line);
-    s.bind_int(b + 4, p.byte_offset);
-    s.bind_text(b + 5, p.kind);
-    s.bind_opt_int(b + 6, p.rank);
-    s.bind_opt_int(b + 7, p.compiled_autograd_id);
-    s.bind_opt_int(b + 8, p.frame_id);
-    s.bind_opt_int(b + 9, p.frame_compile_id);
-    s.bind_opt_int(b + 10, p.attempt);
-    s.bind_opt_text(b + 11, nonempty(p.compile_id));
-    s.bind_text(b + 12, std::string_view(p.time.data(), p.time.size()));
-    s.bind_int(b + 13, p.thread);
-    s.bind_text(b + 14, p.pathname);
-    s.bind_int(b + 15, p.lineno);
-    s.bind_text(b + 16, p.metadata_view);
-    s.bind_opt_int(b + 17, p.payload_id);
-    s.bind_int(b + 18, p.payload_lines);
-    s.bind_opt_int(b + 19, p.md5_ok);
-    s.bind_opt_text(b + 20, nonempty(p.subgraph_name));
+    s.bind(b + 1, p.id);
+    s.bind(b + 2, p.file_id);
+    s.bind(b + 3, p.line);
+    s.bind(b + 4, p.byte_offset);
+    s.bind_static(b + 5, p.kind);
+    s.bind(b + 6, p.rank);
+    s.bind(b + 7, p.compiled_autograd_id);
+    s.bind(b + 8, p.frame_id);
+    s.bind(b + 9, p.frame_compile_id);
+    s.bind(b + 10, p.attempt);
+    s.bind_static(b + 11, nonempty(p.compile_id));
+    s.bind_static(b + 12, std::string_view(p.time.data(), p.time.size()));
+    s.bind(b + 13, p.thread);
+    s.bind_static(b + 14, p.pathname);
+    s.bind(b + 15, p.lineno);
+    s.bind_static(b + 16, p.metadata_view);
+    s.bind(b + 17, p.payload_id);
+    s.bind(b + 18, p.payload_lines);
+    s.bind(b + 19, p.md5_ok);
+    s.bind_static(b + 20, nonempty(p.subgraph_name));
   }
 
   // Binds one pending chromium row as the row-th tuple of `s` (0-based).
   static void bind_chromium(Statement& s, size_t row, const PendingChromium& p) {
     const int b = static_cast<int>(row) * kChromiumColumns;
-    s.bind_int(b + 1, p.id);
-    s.bind_int(b + 2, p.event_id);
-    s.bind_int(b + 3, p.file_id);
-    s.bind_opt_int(b + 4, p.rank);
+    s.bind(b + 1, p.id);
+    s.bind(b + 2, p.event_id);
+    s.bind(b + 3, p.file_id);
+    s.bind(b + 4, p.rank);
     bind_value(s, b + 5, p.fields[ChromiumRow::kName]);
     bind_value(s, b + 6, p.fields[ChromiumRow::kCat]);
     bind_value(s, b + 7, p.fields[ChromiumRow::kPh]);
     bind_value(s, b + 8, p.fields[ChromiumRow::kTs]);
     if (p.matched_dur) {
-      s.bind_double(b + 9, *p.matched_dur);
+      s.bind(b + 9, *p.matched_dur);
     } else {
       bind_value(s, b + 9, p.fields[ChromiumRow::kDur]);
     }
     bind_value(s, b + 10, p.fields[ChromiumRow::kPid]);
     bind_value(s, b + 11, p.fields[ChromiumRow::kTid]);
-    s.bind_opt_text(b + 12, nonempty(p.compile_id));
-    s.bind_opt_int(b + 13, p.end_event_id);
+    s.bind_static(b + 12, nonempty(p.compile_id));
+    s.bind(b + 13, p.end_event_id);
   }
 
   // Writes the pending chromium rows (see write_rows). Called before anything reads
@@ -448,9 +448,9 @@ void EventWriter::begin_file(const parser::SourceInfo& source) {
   w.marks.errors = db.scalar_int("SELECT coalesce(max(id), 0) FROM ingest_errors").value_or(0);
   w.marks.chromium =
       db.scalar_int("SELECT coalesce(max(id), 0) FROM chromium_event_rows").value_or(0);
-  w.insert_file.bind_text(1, source.path);
-  w.insert_file.bind_opt_int(2, source.rank);
-  w.insert_file.bind_int(3, source.gzip ? 1 : 0);
+  w.insert_file.bind_static(1, source.path);
+  w.insert_file.bind(2, source.rank);
+  w.insert_file.bind(3, source.gzip ? 1 : 0);
   w.insert_file.run();
   w.file_id = sqlite3_last_insert_rowid(db.handle());
   w.file_open = true;
@@ -541,26 +541,26 @@ FileOutcome EventWriter::end_file(const parser::SourceSummary& summary) {
   Statement& u = w.update_file;
   const parser::LineAccounting& l = summary.lines;
   std::optional<int64_t> file_rank = w.source.rank ? w.source.rank : w.first_rank;
-  u.bind_opt_int(1, file_rank);
-  u.bind_int(2, static_cast<int64_t>(summary.bytes));
-  u.bind_int(3, static_cast<int64_t>(l.total_lines));
-  u.bind_int(4, static_cast<int64_t>(l.envelope_lines));
-  u.bind_int(5, static_cast<int64_t>(l.payload_lines));
-  u.bind_int(6, static_cast<int64_t>(l.blank_lines));
-  u.bind_int(7, static_cast<int64_t>(l.error_lines));
-  u.bind_int(8, static_cast<int64_t>(w.file_events));
-  u.bind_int(9, static_cast<int64_t>(w.file_errors));
-  u.bind_text(10, hash);
-  u.bind_int(11, w.file_id);
+  u.bind(1, file_rank);
+  u.bind(2, static_cast<int64_t>(summary.bytes));
+  u.bind(3, static_cast<int64_t>(l.total_lines));
+  u.bind(4, static_cast<int64_t>(l.envelope_lines));
+  u.bind(5, static_cast<int64_t>(l.payload_lines));
+  u.bind(6, static_cast<int64_t>(l.blank_lines));
+  u.bind(7, static_cast<int64_t>(l.error_lines));
+  u.bind(8, static_cast<int64_t>(w.file_events));
+  u.bind(9, static_cast<int64_t>(w.file_errors));
+  u.bind_static(10, hash);
+  u.bind(11, w.file_id);
   u.run();
 
   if (summary.completed) {
     // Same bytes under another rank are another rank's log (ranks that did identical work),
     // not a repeat: the rank is part of a file's identity.
-    w.find_duplicate.bind_text(1, hash);
-    w.find_duplicate.bind_opt_int(2, file_rank);
-    w.find_duplicate.bind_int(3, w.file_id);
-    if (w.find_duplicate.step()) out.duplicate_of = w.find_duplicate.column_text(0);
+    w.find_duplicate.bind_static(1, hash);
+    w.find_duplicate.bind(2, file_rank);
+    w.find_duplicate.bind(3, w.file_id);
+    if (w.find_duplicate.step()) out.duplicate_of = w.find_duplicate.text(0);
     w.find_duplicate.reset();
   }
   if (!out.duplicate_of.empty()) {
@@ -569,7 +569,7 @@ FileOutcome EventWriter::end_file(const parser::SourceSummary& summary) {
     const Watermarks& m = w.marks;
     auto del = [&](const std::string& sql, int64_t mark) {
       Statement s = w.db.prepare(sql);
-      s.bind_int(1, mark);
+      s.bind(1, mark);
       s.run();
     };
     for (std::string_view table : kPerEventTables) {
@@ -590,7 +590,7 @@ FileOutcome EventWriter::end_file(const parser::SourceSummary& summary) {
     out.file_id = 0;
   } else if (summary.completed) {
     // Last of all, so a file never looks complete before every row of it is in.
-    w.complete_file.bind_int(1, w.file_id);
+    w.complete_file.bind(1, w.file_id);
     w.complete_file.run();
   }
   checkpoint();
@@ -611,9 +611,9 @@ void EventWriter::checkpoint() {
   w.flush_rows();
   if (w.file_open) {
     // An ingest killed after this commit leaves the file incomplete with these counts, not 0.
-    w.update_counts.bind_int(1, static_cast<int64_t>(w.file_events));
-    w.update_counts.bind_int(2, static_cast<int64_t>(w.file_errors));
-    w.update_counts.bind_int(3, w.file_id);
+    w.update_counts.bind(1, static_cast<int64_t>(w.file_events));
+    w.update_counts.bind(2, static_cast<int64_t>(w.file_errors));
+    w.update_counts.bind(3, w.file_id);
     w.update_counts.run();
   }
   w.db.exec("COMMIT");

@@ -40,15 +40,15 @@ class FieldTable final : public TypedTable {
     if (!json.parse(row.event.metadata, spec_.fields, values_, error)) return false;
     if (spec_.fill_defaults) spec_.fill_defaults(values_);
     int i = 1;
-    insert_.bind_int(i++, row.event_id);
-    insert_.bind_int(i++, row.file_id);
+    insert_.bind(i++, row.event_id);
+    insert_.bind(i++, row.file_id);
     if (spec_.context) {
-      insert_.bind_opt_int(i++, row.rank);
-      insert_.bind_opt_text(i++, nonempty(row.compile_id));
+      insert_.bind(i++, row.rank);
+      insert_.bind_static(i++, nonempty(row.compile_id));
     }
     for (const FieldValue& v : values_) bind_field(insert_, i++, v);
-    if (spec_.payload_id) insert_.bind_opt_int(i++, row.payload_id);
-    if (spec_.metadata_json) insert_.bind_text(i++, row.event.metadata);
+    if (spec_.payload_id) insert_.bind(i++, row.payload_id);
+    if (spec_.metadata_json) insert_.bind_static(i++, row.event.metadata);
     insert_.run();
     return true;
   }

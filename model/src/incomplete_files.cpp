@@ -8,7 +8,7 @@ namespace {
 
 void run_with_file(Connection& db, const std::string& sql, int64_t file_id) {
   Statement s = db.prepare(sql);
-  s.bind_int(1, file_id);
+  s.bind(1, file_id);
   s.run();
 }
 
@@ -49,9 +49,9 @@ std::vector<std::string> remove_incomplete_files(Connection& db,
     bool seen = false;
     for (const auto& f : found) seen = seen || f.first == path;
     if (seen) continue;  // the same path given twice
-    find.bind_text(1, path);
+    find.bind_static(1, path);
     std::vector<int64_t> ids;
-    while (find.step()) ids.push_back(find.column_int(0));
+    while (find.step()) ids.push_back(find.int64(0));
     find.reset();
     if (!ids.empty()) found.emplace_back(path, std::move(ids));
   }

@@ -209,7 +209,8 @@ void write_sources(Connection& db, const parser::InputPlan& plan, const IngestOp
   progress.files_total = n;
 
   std::vector<std::unique_ptr<BatchQueue>> queues;
-  for (size_t i = 0; i < n; ++i) queues.push_back(std::make_unique<BatchQueue>(kQueueDepth));
+  const size_t depth = options.queue_depth > 0 ? options.queue_depth : kQueueDepth;
+  for (size_t i = 0; i < n; ++i) queues.push_back(std::make_unique<BatchQueue>(depth));
   BatchPool pool;
   std::atomic<size_t> next{0};
   unsigned jobs = std::max(1u, std::min<unsigned>(options.jobs, static_cast<unsigned>(n)));
@@ -304,11 +305,11 @@ void roll_back_append(Connection& db, int64_t files_before, int64_t errors_befor
   try {
     std::vector<int64_t> ids;
     Statement added = db.prepare("SELECT id FROM files WHERE id > ? ORDER BY id");
-    added.bind_int(1, files_before);
-    while (added.step()) ids.push_back(added.column_int(0));
+    added.bind(1, files_before);
+    while (added.step()) ids.push_back(added.int64(0));
     for (int64_t id : ids) remove_file_rows(db, id);
     Statement problems = db.prepare("DELETE FROM ingest_errors WHERE id > ? AND file_id IS NULL");
-    problems.bind_int(1, errors_before);
+    problems.bind(1, errors_before);
     problems.run();
     db.exec("COMMIT");
   } catch (...) {
@@ -344,6 +345,8 @@ IngestResult ingest(const std::string& db_path, const std::vector<std::string>& 
     // Before the append's pragmas switch the file to WAL: a refused database is left as it was.
     if (!target.fresh()) refuse_other_schema_version(db);
     target.apply_pragmas(db);
+    if (options.page_cache_kib > 0)
+      db.exec("PRAGMA cache_size=-" + std::to_string(options.page_cache_kib));
     if (!target.fresh()) {
       create_schema(db);
       std::vector<std::string> paths;

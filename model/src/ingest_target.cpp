@@ -20,7 +20,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kTempInfix = ".ingest-";
+constexpr const char* kIngestTempInfix = ".ingest-";
 constexpr size_t kSqliteMaxPath = 512;  // the unix VFS's mxPathname
 
 std::string errno_text() {
@@ -46,7 +46,7 @@ std::vector<std::string> remove_leftovers(const std::string& db_path) {
   std::vector<std::string> removed;
   fs::path db(db_path);
   fs::path dir = db.has_parent_path() ? db.parent_path() : fs::path(".");
-  std::string prefix = db.filename().string() + kTempInfix;
+  std::string prefix = db.filename().string() + kIngestTempInfix;
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     std::string name = it->path().filename().string();
@@ -89,14 +89,14 @@ IngestTarget::IngestTarget(std::string db_path) : db_path_(std::move(db_path)) {
   // SQLite's unix VFS opens absolute paths of at most 512 bytes: a longer one fails deep inside
   // with a message naming the temporary. Said here, naming the user's path.
   const std::string absolute = parser::resolved_path(db_path_);
-  if (absolute.size() + std::strlen(kTempInfix) + 8 + 4 >= kSqliteMaxPath)
+  if (absolute.size() + std::strlen(kIngestTempInfix) + 8 + 4 >= kSqliteMaxPath)
     throw SqliteError(db_path_ + ": the path is " + std::to_string(absolute.size()) +
                       " bytes long; SQLite opens database paths of at most " +
-                      std::to_string(kSqliteMaxPath - std::strlen(kTempInfix) - 13) +
+                      std::to_string(kSqliteMaxPath - std::strlen(kIngestTempInfix) - 13) +
                       " bytes here: choose a shorter path");
   removed_ = remove_leftovers(db_path_);
   for (int attempt = 0; attempt < 16 && lock_fd_ < 0; ++attempt) {
-    temp_path_ = db_path_ + kTempInfix + random_suffix();
+    temp_path_ = db_path_ + kIngestTempInfix + random_suffix();
     lock_fd_ = ::open(temp_path_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
     if (lock_fd_ < 0 && errno != EEXIST) break;
   }

@@ -40,7 +40,7 @@ namespace {
 // Not under AddressSanitizer: its allocator replaces glibc's, whose arenas malloc_trim would walk
 // uninitialised from a thread (a SEGV when compare ingests its two runs at once).
 void release_freed_heap() {
-#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)
+#if defined(__GLIBC__) && !defined(TLSCOPE_SANITIZED)
   malloc_trim(0);
 #endif
 }
@@ -80,9 +80,9 @@ StoredIdentity read_identity(const std::string& path) {
     if (db.scalar_int("SELECT count(*) FROM sqlite_master WHERE name = 'meta'").value_or(0) == 0)
       return stored;
     Statement s = db.prepare("SELECT value FROM meta WHERE key = ?");
-    s.bind_text(1, kIdentityKey);
-    if (!s.step() || s.column_is_null(0)) return stored;
-    std::string key = s.column_text(0);
+    s.bind_static(1, kIdentityKey);
+    if (!s.step() || s.is_null(0)) return stored;
+    std::string key = s.text(0);
     if (db.scalar_int("SELECT count(*) FROM files WHERE completed = 0").value_or(1) != 0)
       key.clear();  // never matches: rebuilt
     stored.content_key = key;
@@ -112,6 +112,8 @@ bool build_database(const std::string& target, const InputIdentity& identity,
   };
   IngestOptions ingest_options;
   ingest_options.jobs = options.jobs;
+  ingest_options.page_cache_kib = options.page_cache_kib;
+  ingest_options.queue_depth = options.queue_depth;
   ingest_options.progress = options.progress;
   ingest_options.cancelled = options.cancelled;
   auto cancelled = [&] {
@@ -130,7 +132,8 @@ bool build_database(const std::string& target, const InputIdentity& identity,
     // The settings the analysis had on a connection of its own: the index builds' sort threads
     // off again (rows that tie in an ORDER BY keep the order they always had) and the bulk-load
     // page cache back.
-    db.exec("PRAGMA threads=0; PRAGMA cache_size=-65536;");
+    db.exec("PRAGMA threads=0; PRAGMA cache_size=-" +
+            std::to_string(options.page_cache_kib > 0 ? options.page_cache_kib : 65536));
     release_freed_heap();
     analysis::AnalysisReport report;
     {
@@ -140,8 +143,8 @@ bool build_database(const std::string& target, const InputIdentity& identity,
     if (options.cancelled && options.cancelled()) throw IngestCancelled(target);
     if (!report.ok) throw AnalysisFailed{report.error};
     Statement s = db.prepare("INSERT OR REPLACE INTO meta VALUES(?, ?)");
-    s.bind_text(1, kIdentityKey);
-    s.bind_text(2, identity.content_key);
+    s.bind_static(1, kIdentityKey);
+    s.bind_static(2, identity.content_key);
     s.run();
   };
   try {
@@ -224,11 +227,12 @@ InputIdentity identify_inputs(const std::vector<std::string>& inputs) {
     absolute.push_back(absolute_path(in));
   }
   if (!id.problems.empty()) return id;
-  // Problems name the inputs as the user typed them; the identity uses absolute paths.
-  id.problems = parser::plan_inputs(inputs).problems;
-  if (!id.problems.empty()) return id;
-  parser::InputPlan plan = parser::plan_inputs(absolute);
+  // Problems name the inputs as the user typed them; the sources are resolved paths already
+  // (plan_inputs), so one plan serves both: a second one over the absolute paths listed and
+  // typed every file of a rank folder again (issue 27: a third of summary's time at 100,000).
+  parser::InputPlan plan = parser::plan_inputs(inputs);
   id.problems = plan.problems;
+  if (!id.problems.empty()) return id;
   id.problems.insert(id.problems.end(), plan.unreadable.begin(), plan.unreadable.end());
   parser::Md5 content;
   content.update("schema ");

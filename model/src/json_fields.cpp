@@ -160,13 +160,13 @@ void bind_field(Statement& stmt, int index, const FieldValue& v) {
       stmt.bind_null(index);
       break;
     case FieldValue::Kind::kInt:
-      stmt.bind_int(index, v.i);
+      stmt.bind(index, v.i);
       break;
     case FieldValue::Kind::kReal:
-      stmt.bind_double(index, v.d);
+      stmt.bind(index, v.d);
       break;
     case FieldValue::Kind::kText:
-      stmt.bind_text(index, v.text);
+      stmt.bind_static(index, v.text);
       break;
   }
 }

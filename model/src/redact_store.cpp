@@ -19,7 +19,7 @@ std::string quote_identifier(const std::string& name) {
 
 bool has_table(Connection& db, const std::string& name) {
   Statement s = db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?");
-  s.bind_text(1, name);
+  s.bind_static(1, name);
   return s.step();
 }
 
@@ -74,10 +74,10 @@ StoreRedaction redact_store_copy(const std::string& source, const std::string& d
       }
       if (has_table(src, "files")) {
         Statement s = src.prepare("SELECT path FROM files ORDER BY id");
-        while (s.step()) result.file_paths.push_back(s.column_text(0));
+        while (s.step()) result.file_paths.push_back(s.text(0));
       }
       Statement copy = src.prepare("VACUUM INTO ?");
-      copy.bind_text(1, dest);
+      copy.bind_static(1, dest);
       copy.run();
     }
     Connection db(dest, OpenMode::kReadWrite);
@@ -92,15 +92,15 @@ StoreRedaction redact_store_copy(const std::string& source, const std::string& d
       Statement s = db.prepare(
           "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' "
           "AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name");
-      while (s.step()) tables.push_back(s.column_text(0));
+      while (s.step()) tables.push_back(s.text(0));
     }
     db.exec("BEGIN");
     for (const std::string& table : tables) {
       std::vector<std::string> columns;
       {
         Statement s = db.prepare("SELECT name FROM pragma_table_info(?)");
-        s.bind_text(1, table);
-        while (s.step()) columns.push_back(s.column_text(0));
+        s.bind_static(1, table);
+        while (s.step()) columns.push_back(s.text(0));
       }
       for (const std::string& column : columns) {
         std::string c = quote_identifier(column);
@@ -131,8 +131,8 @@ bool rename_store_files(const std::string& db_path, const std::vector<FileRename
         "DELETE FROM temp.file_renames;");
     Statement add = db.prepare("INSERT OR REPLACE INTO temp.file_renames VALUES(?, ?)");
     for (const FileRename& r : renames) {
-      add.bind_text(1, r.from);
-      add.bind_text(2, r.to);
+      add.bind_static(1, r.from);
+      add.bind_static(2, r.to);
       add.run();
     }
     db.exec(
@@ -141,7 +141,7 @@ bool rename_store_files(const std::string& db_path, const std::vector<FileRename
         "DROP TABLE temp.file_renames;");
     if (!strip_prefix.empty()) {
       Statement strip = db.prepare("UPDATE ingest_errors SET reason = replace(reason, ?, '')");
-      strip.bind_text(1, strip_prefix);
+      strip.bind_static(1, strip_prefix);
       strip.run();
     }
     db.exec("COMMIT");

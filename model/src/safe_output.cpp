@@ -23,7 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kTempInfix = ".tlscope-tmp-";
+constexpr const char* kOutputTempInfix = ".tlscope-tmp-";
 // Inside a private folder: held locked by its writer, so a clean-up can tell a live one.
 constexpr const char* kFolderLock = ".tlscope-lock";
 
@@ -51,7 +51,7 @@ fs::path parent_of(const fs::path& target) {
 std::string temporary_name_prefix(const fs::path& target) {
   std::string prefix = ".";
   prefix += target.filename().string();
-  prefix += kTempInfix;
+  prefix += kOutputTempInfix;
   return prefix;
 }
 

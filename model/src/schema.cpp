@@ -178,8 +178,8 @@ FROM compilation_metrics_rows m LEFT JOIN events e ON e.id = m.event_id)sql",
 void refuse_other_schema_version(Connection& db) {
   if (db.scalar_int("SELECT count(*) FROM sqlite_master WHERE name = 'meta'").value_or(0) > 0) {
     Statement s = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'");
-    if (s.step() && s.column_text(0) != kSchemaVersion) {
-      throw SqliteError("the database has schema version " + std::string(s.column_text(0)) +
+    if (s.step() && s.text(0) != kSchemaVersion) {
+      throw SqliteError("the database has schema version " + std::string(s.text(0)) +
                         " and this tlscope writes version " + std::string(kSchemaVersion) +
                         ": ingest into a new database file");
     }

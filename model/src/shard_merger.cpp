@@ -53,7 +53,7 @@ std::string shard_problem(const std::string& path) {
                          .value_or(0);
     if (tables != 3) return "an SQLite database, but not a tlscope one (no meta, files, events)";
     Statement s = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'");
-    std::string version = s.step() ? s.column_text(0) : "(none)";
+    std::string version = s.step() ? s.text(0) : "(none)";
     if (version != kSchemaVersion) {
       return "schema version " + version + ", and this tlscope merges version " +
              std::string(kSchemaVersion) + ": ingest its logs again with this tlscope";
@@ -76,8 +76,8 @@ ShardMerger::ShardMerger(Connection& out) : out_(out) {
       out_.scalar_int("SELECT coalesce(max(stack_id), 0) + 1 FROM main.stacks").value_or(1);
   Statement payloads = out_.prepare("SELECT md5, id FROM main.payloads");
   while (payloads.step()) {
-    if (auto key = md5_key(payloads.column_text(0))) {
-      payload_ids_.find_or_insert(*key, payloads.column_int(1));
+    if (auto key = md5_key(payloads.text(0))) {
+      payload_ids_.find_or_insert(*key, payloads.int64(1));
     }
   }
   Statement stacks = out_.prepare(
@@ -89,9 +89,9 @@ ShardMerger::ShardMerger(Connection& out) : out_(out) {
     if (current != 0) stack_ids_.emplace(key, current);
   };
   while (stacks.step()) {
-    if (stacks.column_int(0) != current) {
+    if (stacks.int64(0) != current) {
       flush();
-      current = stacks.column_int(0);
+      current = stacks.int64(0);
       key.clear();
     }
     append_frame(key, stacks);
@@ -102,12 +102,12 @@ ShardMerger::ShardMerger(Connection& out) : out_(out) {
   Statement tables = out_.prepare(
       "SELECT t.name, c.name FROM sqlite_master t, pragma_table_info(t.name) c "
       "WHERE t.type = 'table' ORDER BY t.name, c.cid");
-  while (tables.step()) columns_[tables.column_text(0)].push_back(tables.column_text(1));
+  while (tables.step()) columns_[tables.text(0)].push_back(tables.text(1));
 }
 
 void ShardMerger::attach(int64_t shard, const std::string& path) {
   Statement s = out_.prepare("ATTACH DATABASE ? AS shard");
-  s.bind_text(1, path);
+  s.bind_static(1, path);
   s.run();
   shard_ = shard;
   shard_path_ = path;
@@ -134,7 +134,7 @@ void ShardMerger::read_ranges() {
   auto read = [&](const std::string& sql, Range FileRanges::*member) {
     Statement s = out_.prepare(sql);
     while (s.step()) {
-      ranges_[s.column_int(0)].*member = Range{s.column_int(1), s.column_int(2)};
+      ranges_[s.int64(0)].*member = Range{s.int64(1), s.int64(2)};
     }
   };
   read("SELECT file_id, min(id), max(id) FROM shard.events GROUP BY file_id", &FileRanges::events);
@@ -155,7 +155,7 @@ void ShardMerger::read_ranges() {
 std::vector<int64_t> ShardMerger::files() {
   std::vector<int64_t> ids;
   Statement s = out_.prepare("SELECT id FROM shard.files ORDER BY id");
-  while (s.step()) ids.push_back(s.column_int(0));
+  while (s.step()) ids.push_back(s.int64(0));
   return ids;
 }
 
@@ -179,7 +179,7 @@ void ShardMerger::copy_rows(const std::string& table, const std::string& where,
                           " AS src WHERE " + where);
   int count = sqlite3_bind_parameter_count(s.handle());
   for (int i = 0; i < count && i < static_cast<int>(binds.size()); ++i) {
-    s.bind_int(i + 1, binds[i]);
+    s.bind(i + 1, binds[i]);
   }
   s.run();
 }
@@ -194,15 +194,15 @@ void ShardMerger::map_payloads() {
   Statement& map = prepared("INSERT INTO temp.merge_payloads VALUES(?, ?, ?)");
   const int64_t first_new = next_payload_;
   while (find.step()) {
-    int64_t old = find.column_int(0);
+    int64_t old = find.int64(0);
     auto text = reinterpret_cast<const char*>(sqlite3_column_text(find.handle(), 1));
     std::optional<Md5Key> key = md5_key(text ? std::string_view(text) : std::string_view());
     // A digest that does not parse (a damaged shard) is kept as its own payload.
     int64_t id = key ? payload_ids_.find_or_insert(*key, next_payload_).first : next_payload_;
     if (id == next_payload_) ++next_payload_;
-    map.bind_int(1, shard_);
-    map.bind_int(2, old);
-    map.bind_int(3, id);
+    map.bind(1, shard_);
+    map.bind(2, old);
+    map.bind(3, id);
     map.run();
   }
   if (next_payload_ == first_new) return;
@@ -210,8 +210,8 @@ void ShardMerger::map_payloads() {
                              column_list("payloads", "p.", {{"id", "m.new"}}) +
                              " FROM temp.merge_payloads m JOIN shard.payloads p ON p.id = m.old "
                              "WHERE m.shard = ?1 AND m.new >= ?2 ORDER BY m.new");
-  copy.bind_int(1, shard_);
-  copy.bind_int(2, first_new);
+  copy.bind(1, shard_);
+  copy.bind(2, first_new);
   copy.run();
 }
 
@@ -223,8 +223,8 @@ void ShardMerger::map_stacks() {
   Statement& map = prepared("INSERT INTO temp.merge_stacks VALUES(?, ?, ?)");
   std::vector<std::pair<int64_t, std::string>> stacks;
   while (frames.step()) {
-    if (stacks.empty() || stacks.back().first != frames.column_int(0)) {
-      stacks.emplace_back(frames.column_int(0), std::string());
+    if (stacks.empty() || stacks.back().first != frames.int64(0)) {
+      stacks.emplace_back(frames.int64(0), std::string());
     }
     append_frame(stacks.back().second, frames);
   }
@@ -234,9 +234,9 @@ void ShardMerger::map_stacks() {
       copy_rows("stacks", "src.stack_id = ?2 ORDER BY src.depth", {{"stack_id", "?1"}},
                 {next_stack_++, old});
     }
-    map.bind_int(1, shard_);
-    map.bind_int(2, old);
-    map.bind_int(3, it->second);
+    map.bind(1, shard_);
+    map.bind(2, old);
+    map.bind(3, it->second);
     map.run();
   }
 }
@@ -249,7 +249,7 @@ void ShardMerger::add_input_problem(const std::string& problem) {
   Statement s = out_.prepare(
       "INSERT INTO main.ingest_errors(file_id, line, byte_offset, line_count, kind, reason, "
       "excerpt) VALUES(NULL, NULL, NULL, 0, 'io', ?, NULL)");
-  s.bind_text(1, problem);
+  s.bind_static(1, problem);
   s.run();
 }
 
@@ -258,28 +258,28 @@ FileOutcome ShardMerger::copy_file(int64_t file_id) {
   Statement& file = prepared(
       "SELECT path, rank, content_hash, completed, bytes, lines, events, errors "
       "FROM shard.files WHERE id = ?");
-  file.bind_int(1, file_id);
+  file.bind(1, file_id);
   if (!file.step()) throw SqliteError("shard has no file " + std::to_string(file_id));
-  out.path = file.column_text(0);
-  out.completed = file.column_int(3) == 1;
-  out.bytes = static_cast<uint64_t>(file.column_int(4));
-  out.lines = static_cast<uint64_t>(file.column_int(5));
-  out.events = static_cast<uint64_t>(file.column_int(6));
-  out.errors = static_cast<uint64_t>(file.column_int(7));
+  out.path = file.text(0);
+  out.completed = file.int64(3) == 1;
+  out.bytes = static_cast<uint64_t>(file.int64(4));
+  out.lines = static_cast<uint64_t>(file.int64(5));
+  out.events = static_cast<uint64_t>(file.int64(6));
+  out.errors = static_cast<uint64_t>(file.int64(7));
   if (out.completed) {
     // The identity ingest uses for repeats: same bytes and same rank.
     Statement& dup = prepared(
         "SELECT path FROM main.files WHERE content_hash = ? AND rank IS ? AND completed = 1 "
         "ORDER BY id LIMIT 1");
-    std::string content_hash = file.column_text(2);  // bound without a copy: must outlive step
-    dup.bind_text(1, content_hash);
-    if (file.column_is_null(1)) {
+    std::string content_hash = file.text(2);  // bound without a copy: must outlive step
+    dup.bind_static(1, content_hash);
+    if (file.is_null(1)) {
       dup.bind_null(2);
     } else {
-      dup.bind_int(2, file.column_int(1));
+      dup.bind(2, file.int64(1));
     }
     if (dup.step()) {
-      out.duplicate_of = dup.column_text(0);
+      out.duplicate_of = dup.text(0);
       return out;
     }
   }
@@ -345,7 +345,7 @@ FileOutcome ShardMerger::copy_file(int64_t file_id) {
   if (out.completed) {
     // Last, as in ingest: the file never looks complete before all its rows are in.
     Statement& done = prepared("UPDATE main.files SET completed = 1 WHERE id = ?");
-    done.bind_int(1, new_file);
+    done.bind(1, new_file);
     done.run();
   }
   return out;

@@ -50,9 +50,9 @@ bool StackFrameTable::add_string(const EventRow& row, std::string& error) {
   ++it;
   if (it == end) return fail(simdjson::INDEX_OUT_OF_BOUNDS);
   if (auto err = (*it).get_int64().get(idx)) return fail(err);
-  insert_string_.bind_int(1, row.file_id);
-  insert_string_.bind_int(2, idx);
-  insert_string_.bind_text(3, name);
+  insert_string_.bind(1, row.file_id);
+  insert_string_.bind(2, idx);
+  insert_string_.bind_static(3, name);
   insert_string_.run();
   filenames_[idx] = std::move(name);
   return true;
@@ -107,8 +107,8 @@ bool StackFrameTable::add_frames(const EventRow& row, std::string_view json,
     frames_.push_back(f);
   }
   if (frames_.empty()) return true;
-  insert_event_stack_.bind_int(1, row.event_id);
-  insert_event_stack_.bind_int(2, stack_id_of(frames_));
+  insert_event_stack_.bind(1, row.event_id);
+  insert_event_stack_.bind(2, stack_id_of(frames_));
   insert_event_stack_.run();
   return true;
 }
@@ -152,13 +152,13 @@ int64_t StackFrameTable::stack_id_of(const std::vector<Frame>& frames) {
   int64_t depth = 0;
   for (const Frame& f : frames) {
     Statement& s = insert_stack_frame_;
-    s.bind_int(1, id);
-    s.bind_int(2, depth++);
-    s.bind_opt_int(3, f.filename_idx);
-    f.filename ? s.bind_text(4, *f.filename) : s.bind_null(4);
-    s.bind_opt_int(5, f.line);
-    s.bind_opt_text(6, f.name);
-    s.bind_opt_text(7, f.loc);
+    s.bind(1, id);
+    s.bind(2, depth++);
+    s.bind(3, f.filename_idx);
+    f.filename ? s.bind_static(4, *f.filename) : s.bind_null(4);
+    s.bind(5, f.line);
+    s.bind_static(6, f.name);
+    s.bind_static(7, f.loc);
     s.run();
   }
   return id;

@@ -143,14 +143,16 @@ InputPlan plan_inputs(const std::vector<std::string>& paths) {
       }
       // Follows symlinks, so a link to /dev/zero is seen for what it points at. A status that
       // cannot be read (a dangling link, a loop) leaves the file in: opening it names the error.
+      // The entry's type comes from the directory listing where it says (d_type), so a plain
+      // file costs no stat here: 100,000 rank files were 100,000 stats per plan (issue 27).
       std::error_code status_ec;
-      fs::file_status entry_status = it->status(status_ec);
-      if (status_ec || fs::is_regular_file(entry_status)) {
+      const bool regular = it->is_regular_file(status_ec);
+      if (status_ec || regular) {
         found.push_back(make_source(entry));
-      } else if (fs::is_directory(entry_status)) {
+      } else if (it->is_directory(status_ec)) {
         plan.skipped.push_back(entry);
       } else {
-        plan.unreadable.push_back(not_regular_problem(entry, entry_status.type()));
+        plan.unreadable.push_back(not_regular_problem(entry, it->status(status_ec).type()));
       }
     }
     if (ec) plan.problems.push_back(path + ": cannot list directory: " + ec.message());

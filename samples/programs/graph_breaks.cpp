@@ -16,12 +16,15 @@ static Program breaking_forward() {
   return p;
 }
 
-ScenarioResult scenario_graph_breaks(const ScenarioOptions& o) {
-  return run_single(o, "graph-breaks", [&](Process&, ScenarioResult& r) {
+// The graph-breaks program with PyTorch 2.14's records (CompileOptions::torch214_records).
+static ScenarioResult run_breaks(const ScenarioOptions& o, const char* scenario, bool torch214) {
+  return run_single(o, scenario, [&](Process&, ScenarioResult& r) {
     Rng rng(o.seed);
     Tensor w = rng.randn({6, 6}, 0.5);
     Program prog = breaking_forward();
-    CompiledFunction fn(prog);
+    CompileOptions options;
+    options.torch214_records = torch214;
+    CompiledFunction fn(prog, options);
     for (int step = 0; step < o.steps; ++step) {
       Env env;
       env.set("w", w);
@@ -32,6 +35,14 @@ ScenarioResult scenario_graph_breaks(const ScenarioOptions& o) {
       if (!same_tensors(eager, env, r.detail)) r.compiled_matches_eager = false;
     }
   });
+}
+
+ScenarioResult scenario_graph_breaks(const ScenarioOptions& o) {
+  return run_breaks(o, "graph-breaks", false);
+}
+
+ScenarioResult scenario_torch214(const ScenarioOptions& o) {
+  return run_breaks(o, "torch214", true);
 }
 
 }  // namespace tlrt

@@ -14,14 +14,14 @@ namespace tlrt {
 
 namespace {
 
-constexpr int kHidden = 32, kOut = 4, kLocalBatch = 8;
+constexpr int kMeshHidden = 32, kMeshOut = 4, kMeshLocalBatch = 8;
 
 // Input features: 16, or the next multiple of dp above it, since w1's gradient is reduce_scattered
 // over dp along its rows (a 512 x 2 mesh has 512-feature inputs).
 int input_features(int dp) {
   return (16 + dp - 1) / dp * dp;
 }
-constexpr double kLr = 0.1;
+constexpr double kMeshLr = 0.1;
 
 Program tp_train_step() {
   Program p("tp_train_step", __FILE__, __LINE__);
@@ -63,10 +63,10 @@ Program full_train_step() {
 Env full_params(uint64_t seed, int in) {
   Rng rng(seed + 17);
   Env p;
-  p.set("w1", rng.randn({in, kHidden}, 0.3));
-  p.set("b1", rng.randn({kHidden}, 0.05));
-  p.set("w2", rng.randn({kHidden, kOut}, 0.2));
-  p.set("b2", rng.randn({kOut}, 0.05));
+  p.set("w1", rng.randn({in, kMeshHidden}, 0.3));
+  p.set("b1", rng.randn({kMeshHidden}, 0.05));
+  p.set("w2", rng.randn({kMeshHidden, kMeshOut}, 0.2));
+  p.set("b2", rng.randn({kMeshOut}, 0.05));
   return p;
 }
 
@@ -74,8 +74,8 @@ Env full_params(uint64_t seed, int in) {
 // drawn from its own stream so the cost per rank does not grow with the mesh.
 std::pair<Tensor, Tensor> local_batch(uint64_t seed, int step, int di, int in) {
   Rng rng(seed * 104729 + static_cast<uint64_t>(step) + 3 + (static_cast<uint64_t>(di) << 32));
-  Tensor x = rng.randn({kLocalBatch, in});
-  Tensor y = sigmoid(slice(x, 1, 2, 2 + kOut) * 2.0);
+  Tensor x = rng.randn({kMeshLocalBatch, in});
+  Tensor y = sigmoid(slice(x, 1, 2, 2 + kMeshOut) * 2.0);
   return {x, y};
 }
 
@@ -119,7 +119,7 @@ ScenarioResult scenario_mesh_2d(const ScenarioOptions& o) {
       [&](Process& proc, World& world) {
         int rank = proc.rank, di = rank / tp, ti = rank % tp;
         Env full = full_params(o.seed, kIn);
-        int64_t hs = kHidden / tp;
+        int64_t hs = kMeshHidden / tp;
         Env params;
         params.set("w1", contiguous(slice(full.t("w1"), 1, ti * hs, (ti + 1) * hs)));
         params.set("b1", contiguous(slice(full.t("b1"), 0, ti * hs, (ti + 1) * hs)));
@@ -136,8 +136,8 @@ ScenarioResult scenario_mesh_2d(const ScenarioOptions& o) {
                          {di, ti}});
           log_tensor_values(name, local);
         };
-        place("w1", {"Replicate()", "Shard(1)"}, {kIn, kHidden}, params.t("w1"));
-        place("w2", {"Replicate()", "Shard(0)"}, {kHidden, kOut}, params.t("w2"));
+        place("w1", {"Replicate()", "Shard(1)"}, {kIn, kMeshHidden}, params.t("w1"));
+        place("w2", {"Replicate()", "Shard(0)"}, {kMeshHidden, kMeshOut}, params.t("w2"));
         Program prog = tp_train_step();
         CompiledFunction step_fn(prog);
         for (int s = 0; s < o.steps; ++s) {
@@ -149,12 +149,12 @@ ScenarioResult scenario_mesh_2d(const ScenarioOptions& o) {
           env.set("dp", dp_names[ti]);
           step_fn(env);
           if (s == 0) {
-            place("x", {"Shard(0)", "Replicate()"}, {dp * kLocalBatch, kIn}, env.t("x"));
-            place("o_partial", {"Shard(0)", "Partial(sum)"}, {dp * kLocalBatch, kOut},
+            place("x", {"Shard(0)", "Replicate()"}, {dp * kMeshLocalBatch, kIn}, env.t("x"));
+            place("o_partial", {"Shard(0)", "Partial(sum)"}, {dp * kMeshLocalBatch, kMeshOut},
                   env.t("o_partial"));
           }
           for (const char* name : kNames) {
-            params.set(name, params.t(name) - mul(env.t(std::string("g_") + name), kLr / dp));
+            params.set(name, params.t(name) - mul(env.t(std::string("g_") + name), kMeshLr / dp));
           }
         }
         // Reassemble the sharded weights over tp to compare with the reference.
@@ -170,7 +170,7 @@ ScenarioResult scenario_mesh_2d(const ScenarioOptions& o) {
         if (ti == 0) {
           world.send(params.t("b2"), rank + 1);
         } else {
-          Tensor got = world.recv(Tensor::empty({kOut}, DType::f32), rank - 1).out;
+          Tensor got = world.recv(Tensor::empty({kMeshOut}, DType::f32), rank - 1).out;
           if (!allclose(got, params.t("b2")))
             throw std::runtime_error("b2 differs between tp ranks");
         }
@@ -188,7 +188,7 @@ ScenarioResult scenario_mesh_2d(const ScenarioOptions& o) {
           env.set("y", y);
           ref.run_eager(env);
           for (const char* name : kNames)
-            params.set(name, params.t(name) - mul(env.t(std::string("g_") + name), kLr));
+            params.set(name, params.t(name) - mul(env.t(std::string("g_") + name), kMeshLr));
         }
         for (int rank = 0; rank < n; ++rank) {
           std::string detail;

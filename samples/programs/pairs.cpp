@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "tlrt/compiler.hpp"
+#include "tlrt/guards.hpp"
 #include "tlrt/ops.hpp"
 #include "tlrt/scenario.hpp"
 
@@ -33,13 +34,16 @@ ScenarioOptions side(const ScenarioOptions& o, const char* name) {
 struct Call {
   std::vector<int64_t> size;
   DType dtype = DType::f32;
+  bool grad = true;  // false: called inside torch.no_grad()
 };
 
 // One process calling the compiled pair_forward once per call; `shift_ids` moves frame ids and
 // the pid, as another process of the same program would have them.
 ScenarioResult run_calls(const ScenarioOptions& o, const std::vector<Call>& calls, bool with_break,
-                         bool shift_ids, int first_line = kPairFirstLine) {
+                         bool shift_ids, int first_line = kPairFirstLine, bool warm_cache = false,
+                         CompileOptions options = {}) {
   return run_single(o, "pair", [&](Process& proc, ScenarioResult& r) {
+    proc.fx_graph_cache_warm = warm_cache;
     if (shift_ids) {
       proc.next_frame_id = 7;
       proc.log->set_pid(4242);
@@ -47,8 +51,9 @@ ScenarioResult run_calls(const ScenarioOptions& o, const std::vector<Call>& call
     Rng rng(o.seed);
     Tensor w = rng.randn({6, 6}, 0.5);
     Program prog = pair_forward(with_break, first_line);
-    CompiledFunction fn(prog);
+    CompiledFunction fn(prog, options);
     for (const Call& c : calls) {
+      proc.grad_enabled = c.grad;
       Env env;
       env.set("w", c.dtype == DType::f32 ? w : to(w, c.dtype));
       env.set("x", c.dtype == DType::f32 ? rng.randn(c.size) : to(rng.randn(c.size), c.dtype));
@@ -106,6 +111,13 @@ ScenarioResult scenario_pair_graph_break(const ScenarioOptions& o) {
   diffs.push(expected("graph_break_added", "pairs.cpp", "Tensor.item()"));
   diffs.push(expected("restarts_changed", "pair_forward", "1"));
   diffs.push(expected("frame_added", "torch_dynamo_resume_in_pair_forward"));
+  // Compile #0 of pair_forward now stops before the break: its graph loses the ops after it, and
+  // the one fused kernel of its code fuses tanh alone (the runtime names a fused kernel after its
+  // ops).
+  diffs.push(expected("graph_node_removed", "call_function torch.exp", "0"));
+  diffs.push(expected("graph_node_removed", "call_function torch.sum", "0"));
+  diffs.push(expected("kernel_added", "pair_forward", "cpp_fused_tanh_0"));
+  diffs.push(expected("kernel_removed", "pair_forward"));
   return write_pair(o, run_calls(side(o, "a"), kSame, false, false),
                     run_calls(side(o, "b"), kSame, true, false), diffs);
 }
@@ -126,6 +138,54 @@ ScenarioResult scenario_pair_dtype_guard(const ScenarioOptions& o) {
                       "tensor 'x' dtype mismatch. expected Float, actual Double"));
   return write_pair(o, run_calls(side(o, "a"), kSame, false, false),
                     run_calls(side(o, "b"), {{{4, 6}}, {{4, 6}, DType::f64}}, false, false), diffs);
+}
+
+ScenarioResult scenario_pair_grad_mode(const ScenarioOptions& o) {
+  // B's second call runs inside torch.no_grad(): the first compile's GLOBAL_STATE guard (the grad
+  // mode it was compiled under) fails and the frame compiles again.
+  Json diffs = Json::array();
+  diffs.push(expected("recompile_added", "compile #1", "GLOBAL_STATE changed: grad_mode"));
+  return write_pair(o, run_calls(side(o, "a"), kSame, false, false),
+                    run_calls(side(o, "b"), {{{4, 6}}, {{4, 6}, DType::f32, false}}, false, false),
+                    diffs);
+}
+
+ScenarioResult scenario_pair_dynamic_dim(const ScenarioOptions& o) {
+  // Both runs call with batch 4, then 8, so the size guard of compile #0 fails and the frame
+  // recompiles (the same reason in both). A runs with automatic_dynamic_shapes off: compile #1 is
+  // static again, for batch 8. B has it on, as PyTorch does by default: the failed size makes
+  // dim 0 of x dynamic, so compile #1 traces it as s0.
+  CompileOptions static_shapes;
+  static_shapes.automatic_dynamic = false;
+  Json diffs = Json::array();
+  diffs.push(expected("config_changed", "automatic_dynamic_shapes", "True"));
+  // Compile #1's graph: x and every node of pair_forward that keeps x's batch dim (matmul, tanh,
+  // exp, and sum over dim 1) has s0 where A has 8.
+  for (const char* node : {"L_x_", "matmul", "tanh", "exp", "sum"})
+    diffs.push(
+        expected("graph_shape_changed", std::string("compile #1: node `") + node + "`", "s0"));
+  // Its guards, as this runtime prints them: x's TENSOR_MATCH leaves dim 0 unchecked, and the
+  // dynamic dim adds its own guard.
+  Guard x_static;
+  x_static.var = "x";
+  x_static.sizes = {8, 6};
+  x_static.strides = {6, 1};
+  x_static.dynamic = {false, false};
+  Guard x_dynamic = x_static;
+  x_dynamic.dynamic = {true, false};
+  Guard dim0;
+  dim0.kind = Guard::Kind::dynamic_dim;
+  dim0.var = "x";
+  dim0.dim = 0;
+  Json removed = expected("guard_removed", "compile #1");
+  removed.set("a", x_static.code());
+  diffs.push(removed);
+  diffs.push(expected("guard_added", "compile #1", x_dynamic.code()));
+  diffs.push(expected("guard_added", "compile #1", dim0.code()));
+  return write_pair(o,
+                    run_calls(side(o, "a"), {{{4, 6}}, {{8, 6}}}, false, false, kPairFirstLine,
+                              false, static_shapes),
+                    run_calls(side(o, "b"), {{{4, 6}}, {{8, 6}}}, false, false), diffs);
 }
 
 ScenarioResult scenario_pair_desync(const ScenarioOptions& o) {
@@ -153,7 +213,19 @@ ScenarioResult scenario_pair_straggler(const ScenarioOptions& o) {
   // The same data-parallel job twice; in B, rank 3 is 400 ms late for one gradient bucket.
   Json diffs = Json::array();
   diffs.push(expected("collective_finding_added", "straggler"));
+  // The other three ranks each wait the 400 ms for rank 3 at that collective.
+  for (int rank = 0; rank < 3; ++rank)
+    diffs.push(expected("collective_wait", "wait in collectives"));
   return write_pair(o, scenario_ddp(side(o, "a")), scenario_straggler(side(o, "b")), diffs);
+}
+
+ScenarioResult scenario_pair_warm_cache(const ScenarioOptions& o) {
+  // B runs the same program with an FX graph cache an earlier run filled: compile #0's lookup
+  // hits where A's (a cold cache) missed.
+  Json diffs = Json::array();
+  diffs.push(expected("cache_flip", "pair_forward", "hit"));
+  return write_pair(o, run_calls(side(o, "a"), kSame, false, false),
+                    run_calls(side(o, "b"), kSame, false, false, kPairFirstLine, true), diffs);
 }
 
 }  // namespace tlrt

@@ -110,7 +110,7 @@ Json config_record() {
 
 // What VllmBackend.__call__ logs, run as the compile's backend.
 void vllm_backend(Process& proc, TraceLog& log, const CompileCtx& ctx, const std::string& graph) {
-  const EventContext at{ctx, std::nullopt};
+  const EventContext at{ctx, std::nullopt, {}};
   auto artifact = [](const char* name, const char* encoding) {
     Json m = Json::object();
     m.set("name", name).set("encoding", encoding);

@@ -36,7 +36,9 @@ inline std::vector<views::WordedFinding> worded_findings(sqlite3* db) {
   std::vector<views::WordedFinding> out;
   {
     views::Database read(path);
-    out = views::word_findings(read, &error);
+    views::Result<std::vector<views::WordedFinding>> worded = views::word_findings(read);
+    out = std::move(worded.value);
+    error = worded.error;
     if (!read.ok()) error = read.error();
   }
   if (!copy.empty()) std::filesystem::remove(copy);

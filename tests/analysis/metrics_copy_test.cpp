@@ -1,8 +1,8 @@
 // The passes that read compilation_metrics' typed columns: compiles, failures, restarts and the
 // metric phases of a generated log of 2,100 compiles, each value known from the generator. They
-// read compilation_metrics_rows (schema version 3) and, in a database of version 2 (the whole
-// record in compilation_metrics.json), the copy the analysis makes of a large table
-// (temp.metrics_rows, from 2,000 records up): the same rows either way.
+// read compilation_metrics_rows: the ingest's table (schema version 3 on) and, in a database of
+// version 2 (the whole record in compilation_metrics.json), the TEMP copy the analysis makes of a
+// large table (from 2,000 records up) or the TEMP view of a small one: the same rows either way.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -82,4 +82,21 @@ TEST_CASE("2,100 metrics records: compiles, failures, restarts and phases, both 
   INFO(again.error);
   REQUIRE(again.ok);
   check_passes();
+  // The analysis leaves nothing of its own behind on the connection.
+  CHECK(db.scalar(
+            "SELECT count(*) FROM sqlite_temp_master WHERE name = 'compilation_metrics_rows'") ==
+        "0");
+
+  // A small version-2 table is read through a view without the json, not copied: the same rows.
+  tlscope::test::sql_exec(db.db(),
+                          "DELETE FROM compilation_metrics WHERE CAST(substr(compile_id, 1, "
+                          "instr(compile_id, '/') - 1) AS INTEGER) >= 100");
+  const auto small = tlscope::model::analysis::analyze(db.db());
+  INFO(small.error);
+  REQUIRE(small.ok);
+  CHECK(db.scalar("SELECT count(*) FROM compiles WHERE metrics_event_id IS NOT NULL") == "100");
+  CHECK(db.scalar("SELECT count(*) FROM compile_phases WHERE phase = 'dynamo' AND source = "
+                  "'metrics'") == "100");
+  CHECK(db.scalar("SELECT co_name FROM compiles WHERE compile_id = '99/0'") == "fn99");
+  CHECK(db.scalar("SELECT count(*) FROM failures") == std::to_string((99 / 7) + 1));
 }

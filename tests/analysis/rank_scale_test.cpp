@@ -22,14 +22,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(TLSCOPE_SANITIZED)
 constexpr int kRanks = 256;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr int kRanks = 256;
-#else
-constexpr int kRanks = 1024;
-#endif
 #else
 constexpr int kRanks = 1024;
 #endif

@@ -80,30 +80,30 @@ TEST_CASE("Text rendering of a tensor with no rows still spaces its column label
 }
 
 TEST_CASE("JSON tensor values take their shape from the nesting") {
-  std::string err;
-  auto v = parse_tensor_values_json("[[1, 2.5, 3], [4, 5, -6]]", "v.json", &err);
-  REQUIRE(v);
+  auto v = parse_tensor_values_json("[[1, 2.5, 3], [4, 5, -6]]", "v.json");
+  REQUIRE(v.ok());
   CHECK(v->shape == std::vector<int64_t>{2, 3});
   CHECK(v->values == std::vector<double>{1, 2.5, 3, 4, 5, -6});
-  auto scalar = parse_tensor_values_json("7", "s.json", &err);
-  REQUIRE(scalar);
+  auto scalar = parse_tensor_values_json("7", "s.json");
+  REQUIRE(scalar.ok());
   CHECK(scalar->shape.empty());
   CHECK(scalar->values == std::vector<double>{7});
-  auto flat = parse_tensor_values_json(R"({"shape": [2, 2], "values": [1, 2, 3, 4]})", "f", &err);
-  REQUIRE(flat);
+  auto flat = parse_tensor_values_json(R"({"shape": [2, 2], "values": [1, 2, 3, 4]})", "f");
+  REQUIRE(flat.ok());
   CHECK(flat->shape == std::vector<int64_t>{2, 2});
 }
 
 TEST_CASE("JSON tensor values reject ragged, non-numeric and malformed input by name") {
-  std::string err;
-  CHECK_FALSE(parse_tensor_values_json("[[1, 2], [3]]", "v.json", &err));
-  CHECK(err == "v.json: ragged array: 1 items at depth 1 where 2 was expected");
-  CHECK_FALSE(parse_tensor_values_json("[1, [2]]", "v.json", &err));
-  CHECK(err.find("ragged") != std::string::npos);
-  CHECK_FALSE(parse_tensor_values_json("[1, \"a\"]", "v.json", &err));
-  CHECK(err.find("non-numeric") != std::string::npos);
-  CHECK_FALSE(parse_tensor_values_json("[1, 2", "v.json", &err));
-  CHECK(err.rfind("v.json: ", 0) == 0);
-  CHECK_FALSE(parse_tensor_values_json(R"({"shape": [3], "values": [1, 2]})", "v.json", &err));
-  CHECK(err.find("3 elements but 2 values") != std::string::npos);
+  auto error_of = [](std::string_view json) {
+    auto parsed = parse_tensor_values_json(json, "v.json");
+    CHECK_FALSE(parsed.ok());
+    return parsed.error;
+  };
+  CHECK(error_of("[[1, 2], [3]]") ==
+        "v.json: ragged array: 1 items at depth 1 where 2 was expected");
+  CHECK(error_of("[1, [2]]").find("ragged") != std::string::npos);
+  CHECK(error_of("[1, \"a\"]").find("non-numeric") != std::string::npos);
+  CHECK(error_of("[1, 2").rfind("v.json: ", 0) == 0);
+  CHECK(error_of(R"({"shape": [3], "values": [1, 2]})").find("3 elements but 2 values") !=
+        std::string::npos);
 }

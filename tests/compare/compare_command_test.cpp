@@ -26,7 +26,7 @@ TEST_CASE("compare: markdown is a table a bug report can paste") {
   auto r = e2e::run_tlscope(
       dir, "compare --format markdown " + e2e::q(kSimple) + " " + e2e::q(kFailure));
   REQUIRE(r.exit_code == 0);
-  CHECK(r.out.rfind("## tlscope compare", 0) == 0);
+  CHECK(r.out.rfind("<!-- tlscope.compare.md/1 -->\n## tlscope compare", 0) == 0);
   CHECK(r.out.find("| kind | subject | A | B | ranks |") != std::string::npos);
   CHECK(r.out.find("| frame\\_added |") != std::string::npos);
 }

@@ -14,7 +14,7 @@ namespace {
 const std::string kSample = std::string(TLSCOPE_BINARY_DIR) + "/samples/runtime/tlscope-sample";
 
 struct Reported {
-  std::string kind, subject, b, text;
+  std::string kind, subject, a, b, text;
   bool matched = false;
 };
 
@@ -25,9 +25,10 @@ std::string str(simdjson::dom::element e) {
 }  // namespace
 
 TEST_CASE("compare finds exactly each sample pair's truth_diff.json") {
-  auto scenario = GENERATE(as<std::string>{}, "pair-identical", "pair-ids-shifted",
-                           "pair-graph-break", "pair-shape-recompile", "pair-dtype-guard",
-                           "pair-desync", "pair-moved-frame", "pair-straggler");
+  auto scenario =
+      GENERATE(as<std::string>{}, "pair-identical", "pair-ids-shifted", "pair-graph-break",
+               "pair-shape-recompile", "pair-dtype-guard", "pair-desync", "pair-moved-frame",
+               "pair-straggler", "pair-warm-cache", "pair-grad-mode", "pair-dynamic-dim");
   INFO("scenario " << scenario);
   auto dir = e2e::scratch("compare_" + scenario);
   const e2e::fs::path out = dir / "logs";
@@ -45,16 +46,18 @@ TEST_CASE("compare finds exactly each sample pair's truth_diff.json") {
 
   std::vector<Reported> reported;
   for (simdjson::dom::element d : doc["differences"].get_array())
-    reported.push_back({str(d["kind"]), str(d["subject"]), str(d["b"]), str(d["text"])});
+    reported.push_back(
+        {str(d["kind"]), str(d["subject"]), str(d["a"]), str(d["b"]), str(d["text"])});
   for (simdjson::dom::element t : truth["differences"].get_array()) {
     const std::string kind = str(t["kind"]), subject = str(t["subject"]);
-    std::string b;
+    std::string a, b;  // what A's and B's values hold, when truth_diff.json says
+    if (auto v = t["a"]; !v.error()) a = std::string(std::string_view(v.value()));
     if (auto v = t["b"]; !v.error()) b = std::string(std::string_view(v.value()));
-    INFO("expected " << kind << " of " << subject << " (b: " << b << ")");
+    INFO("expected " << kind << " of " << subject << " (a: " << a << ", b: " << b << ")");
     bool found = false;
     for (Reported& d : reported) {
       if (d.matched || d.kind != kind || d.subject.find(subject) == std::string::npos ||
-          d.b.find(b) == std::string::npos)
+          d.a.find(a) == std::string::npos || d.b.find(b) == std::string::npos)
         continue;
       d.matched = found = true;
       break;

@@ -46,9 +46,18 @@ TEST_CASE("compare comp_failure.log with simple.log: two different test function
   std::string json;
   auto d = differences("failure_simple", e2e::kLogs + "/comp_failure.log",
                        e2e::kLogs + "/simple.log", json);
-  REQUIRE(d.size() == 2);  // in kDifferenceKinds order: frame_added, then frame_removed
+  // In kDifferenceKinds order: frame_added, frame_removed, then the config that differs.
+  REQUIRE(d.size() == 4);
   CHECK(d[1].kind == "frame_removed");
   CHECK(d[1].subject == "fn (/data/users/xmfan/a/pytorch/test/dynamo/test_misc.py:10755)");
+  // The failure test runs with suppress_errors (its dynamo_config says True, simple.log False);
+  // dynamo's allowed_functions_module_string_ignorelist is the same set in another order, no
+  // difference.
+  CHECK(d[2].kind == "config_changed");
+  CHECK(d[2].subject == "compile.config_suppress_errors");
+  CHECK(d[3].subject == "dynamo.suppress_errors");
+  CHECK(d[3].a == "True");
+  CHECK(d[3].b == "False");
   CHECK(d[1].a == "1 compile(s), 1 failed");
   CHECK(d[0].kind == "frame_added");
   CHECK(d[0].subject ==
@@ -65,9 +74,14 @@ TEST_CASE("compare multi_rank_logs rank 0 with rank 1: B's rank stands in for A'
   const std::string dir = e2e::kLogs + "/multi_rank_logs/dedicated_log_torch_trace_rank_";
   std::string json;
   auto d = differences("rank0_rank1", dir + "0.log", dir + "1.log", json);
-  REQUIRE(d.size() == 2);  // in kDifferenceKinds order: frame_added, then frame_removed
+  // frame_added, frame_removed, then four config values: rank 1's gen_many_frames.py runs
+  // without automatic dynamic shapes (its dynamo_config: False; rank 0's True).
+  REQUIRE(d.size() == 6);
   CHECK(d[1].kind == "frame_removed");
   CHECK(d[1].subject.rfind("fn (", 0) == 0);
+  CHECK(d[4].subject == "dynamo.automatic_dynamic_shapes");
+  CHECK(d[4].a == "True");
+  CHECK(d[4].b == "False");
   CHECK(d[1].a == "1 compile(s), 1 failed");
   CHECK(d[1].ranks == std::vector<int64_t>{0});
   CHECK(d[0].kind == "frame_added");

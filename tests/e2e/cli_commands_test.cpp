@@ -155,8 +155,8 @@ TEST_CASE("ingest --jobs 2 parses files in parallel but stores them in input ord
         "JOIN files f ON f.id = e.file_id LEFT JOIN payloads p ON p.id = e.payload_id "
         "ORDER BY e.id");
     while (s.step()) {
-      out.push_back(s.column_text(0) + " " + s.column_text(1) + ":" + s.column_text(2) + " " +
-                    s.column_text(3) + " " + s.column_text(4));
+      out.push_back(s.text(0) + " " + s.text(1) + ":" + s.text(2) + " " +
+                    s.text(3) + " " + s.text(4));
     }
     return out;
   };

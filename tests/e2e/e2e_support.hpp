@@ -97,16 +97,16 @@ inline int64_t scalar(tlscope::model::Connection& db, const std::string& sql) {
 
 inline std::string text(tlscope::model::Connection& db, const std::string& sql) {
   tlscope::model::Statement s = db.prepare(sql);
-  if (!s.step() || s.column_is_null(0)) return "NULL";
-  return s.column_text(0);
+  if (!s.step() || s.is_null(0)) return "NULL";
+  return s.text(0);
 }
 
 inline std::map<std::string, int64_t> db_kinds(tlscope::model::Connection& db, int64_t file_id) {
   std::map<std::string, int64_t> kinds;
   tlscope::model::Statement s =
       db.prepare("SELECT kind, count(*) FROM events WHERE file_id = ? GROUP BY kind");
-  s.bind_int(1, file_id);
-  while (s.step()) kinds[s.column_text(0)] = s.column_int(1);
+  s.bind(1, file_id);
+  while (s.step()) kinds[s.text(0)] = s.int64(1);
   return kinds;
 }
 

@@ -28,7 +28,7 @@ TEST_CASE("every real log: one events row per envelope line, lines add up") {
         "events FROM files WHERE path = ?");
     // Inputs are stored as the kernel resolves them (kLogs holds a `..`).
     const std::string stored_path = fs::canonical(log).string();  // bound, not copied: kept
-    f.bind_text(1, stored_path);
+    f.bind_static(1, stored_path);
     if (!f.step()) {
       // Skipped as a repeat: an earlier input with the same bytes (and no rank in its name,
       // like this one) is stored. comp_failure.log is a byte copy of chromium_events.log.
@@ -46,15 +46,15 @@ TEST_CASE("every real log: one events row per envelope line, lines add up") {
       continue;
     }
     ++stored;
-    int64_t file_id = f.column_int(0);
-    CHECK(f.column_int(1) == line_count(log));
-    CHECK(f.column_int(2) == line_count(log));
-    CHECK(f.column_int(3) == 1);
+    int64_t file_id = f.int64(0);
+    CHECK(f.int64(1) == line_count(log));
+    CHECK(f.int64(2) == line_count(log));
+    CHECK(f.int64(3) == 1);
     std::map<std::string, int64_t> expected = envelope_kinds(log);
     CHECK(db_kinds(db, file_id) == expected);
     int64_t total = 0;
     for (auto& [k, n] : expected) total += n;
-    CHECK(f.column_int(4) == total);
+    CHECK(f.int64(4) == total);
   }
   // Only comp_failure.log repeats an earlier rank-less log; the byte-identical rank files
   // (multi_rank_schedule rank 0 and 2) are different ranks and both stay.

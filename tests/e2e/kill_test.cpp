@@ -130,10 +130,10 @@ std::vector<std::string> file_rows(Connection& db, const std::string& path_other
       "SELECT f.id, f.path, f.events, f.completed, (SELECT count(*) FROM events e WHERE "
       "e.file_id = f.id), (SELECT count(*) FROM chromium_event_rows c WHERE c.file_id = f.id) "
       "FROM files f WHERE f.path <> ? ORDER BY f.id");
-  s.bind_text(1, path_other_than);
+  s.bind_static(1, path_other_than);
   while (s.step()) {
     std::string row;
-    for (int i = 0; i < 6; ++i) row += s.column_text(i) + "|";
+    for (int i = 0; i < 6; ++i) row += s.text(i) + "|";
     rows.push_back(row);
   }
   return rows;

@@ -62,8 +62,9 @@ TEST_CASE("README: the \"Using it\" commands run as written") {
     CHECK(r.exit_code == 0);
     ++ran;
   }
-  CHECK(viewer == 1);
-  CHECK(ran == lines.size() - 1);
+  // The viewer lines (one run, and two runs compared) open windows: not run here.
+  CHECK(viewer >= 1);
+  CHECK(ran + viewer == lines.size());
   // What the commands say they make is there.
   CHECK(fs::exists(dir / "tlscope-report" / "index.html"));
   CHECK(fs::exists(dir / "run.db"));

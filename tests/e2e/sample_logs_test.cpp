@@ -45,10 +45,10 @@ TEST_CASE("every sample scenario ingests under --strict with no input error") {
   for (const auto& log : logs) {
     INFO(log);
     tlscope::model::Statement s = db.prepare("SELECT id, lines FROM files WHERE path = ?");
-    s.bind_text(1, log);
+    s.bind_static(1, log);
     REQUIRE(s.step());
-    CHECK(s.column_int(1) == e2e::line_count(log));
-    CHECK(e2e::db_kinds(db, s.column_int(0)) == e2e::envelope_kinds(log));
+    CHECK(s.int64(1) == e2e::line_count(log));
+    CHECK(e2e::db_kinds(db, s.int64(0)) == e2e::envelope_kinds(log));
   }
   // ingest ran the analyses: summary prints findings, and a faulty scenario has some.
   auto summary = e2e::run_tlscope(dir, "summary " + e2e::q(db_path));

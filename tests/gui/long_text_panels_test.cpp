@@ -17,15 +17,18 @@ TEST_CASE("a 1 MB failure reason and a 1 MB guard are drawn cut in every panel w
   std::string log = tlscope::test::slurp(std::string(TLSCOPE_FIXTURES) + "/torch_versions.log");
   const std::string long_text = "LONG" + std::string(1 << 20, 'x') + "END";
   // fail_reason: failures, findings, the compile; reason: the symbolic-shape guards; co_name:
-  // the compile tree's labels.
+  // the compile tree's labels. The first record of each is enough for every panel to draw one
+  // (each more made the log 1 MB bigger and the test slower under the sanitizers, nothing more).
   for (const std::string key : {"\"fail_reason\": \"", "\"reason\": \"", "\"co_name\": \""}) {
-    for (size_t at = log.find(key); at != std::string::npos; at = log.find(key, at + 1))
-      log.insert(at + key.size(), long_text);
+    const size_t at = log.find(key);
+    REQUIRE(at != std::string::npos);
+    log.insert(at + key.size(), long_text);
   }
   log += long_text + " is not a record\n";  // an ingest error of 1 MB
   const std::string path = (dir / "long.log").string();
   tlscope::test::spit(path, log);
 
+  Dump failures;
   for (const char* panel : {"findings", "failures", "compile-tree", "graph-breaks", "recompiles",
                             "errors", "compile"}) {
     INFO(panel);
@@ -33,10 +36,9 @@ TEST_CASE("a 1 MB failure reason and a 1 MB guard are drawn cut in every panel w
     INFO(d.error);
     REQUIRE(d.ok);
     CHECK(d.panel == panel);
+    if (std::string(panel) == "failures") failures = d;
   }
   // The reason is there (cut like any long cell), not lost.
-  Dump failures = view({path}, "failures", "", dir);
-  REQUIRE(failures.ok);
   bool shown = false;
   for (const auto& item : failures.items) shown |= item.text.rfind("LONGxxxx", 0) == 0;
   CHECK(shown);

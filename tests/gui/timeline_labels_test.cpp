@@ -8,6 +8,7 @@
 
 #include "common/many_rank_logs.hpp"
 #include "gui/gui_support.hpp"
+#include "gui/ingested_db.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
 #include "tlscope/model/ingest.hpp"
 
@@ -19,15 +20,7 @@ namespace {
 std::string desync_64_db(const fs::path& dir) {
   const fs::path logs = dir / "logs";
   tlscope::test::write_many_rank_desync_logs(logs, 64, 8, 2, 5);
-  const std::string db = (dir / "desync64.db").string();
-  fs::remove(db);
-  auto r = tlscope::model::ingest(db, {logs.string()});
-  for (const auto& p : r.problems) INFO(p);
-  sqlite3* raw = nullptr;
-  REQUIRE(sqlite3_open(db.c_str(), &raw) == SQLITE_OK);
-  tlscope::model::analysis::analyze(raw);
-  sqlite3_close(raw);
-  return db;
+  return gui_test::ingested_db((dir / "desync64.db").string(), {logs.string()});
 }
 
 gui_test::Dump timeline_at(const std::string& db, const fs::path& dir, int width, int height) {

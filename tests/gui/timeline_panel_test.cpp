@@ -13,6 +13,7 @@
 
 #include "common/many_rank_logs.hpp"
 #include "gui/gui_support.hpp"
+#include "gui/ingested_db.hpp"
 #include "tlscope/exporters/report.hpp"
 #include "tlscope/gui/viewer.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
@@ -50,15 +51,7 @@ std::string slurp(const fs::path& p) {
 
 // Ingests and analyses `inputs` into artifacts()/name.db, as `tlscope ingest` does.
 std::string ingested(const std::string& name, const std::vector<std::string>& inputs) {
-  const std::string db = (artifacts() / (name + ".db")).string();
-  fs::remove(db);
-  auto r = tlscope::model::ingest(db, inputs);
-  for (const auto& p : r.problems) INFO(p);
-  sqlite3* raw = nullptr;
-  REQUIRE(sqlite3_open(db.c_str(), &raw) == SQLITE_OK);
-  tlscope::model::analysis::analyze(raw);
-  sqlite3_close(raw);
-  return db;
+  return gui_test::ingested_db((artifacts() / (name + ".db")).string(), inputs);
 }
 
 // `tag` keeps the files of test cases that ctest runs in parallel apart.

@@ -260,8 +260,7 @@ TEST_CASE("the UI dump is valid JSON whatever the log text holds") {
   dump.add("cell", "\xc3\xa9t\xc3\xa9 ok", Rect{1, 2, 3, 4});
   auto dir = gui_test::scratch("dump_json");
   const std::string path = (dir / "d.json").string();
-  std::string error;
-  REQUIRE(dump.write(path, 7, &error));
+  REQUIRE(dump.write(path, 7).ok());
   gui_test::Dump d = gui_test::read_dump(path);
   INFO(d.error);
   REQUIRE(d.ok);
@@ -278,21 +277,19 @@ TEST_CASE("the UI dump is valid JSON whatever the log text holds") {
 
 TEST_CASE(
     "selections parse each --select kind and refuse the rest, and history goes back and forward") {
-  std::string error;
-  auto f = parse_selection("finding:3", &error);
-  REQUIRE(f);
+  auto f = parse_selection("finding:3");
+  REQUIRE(f.ok());
   CHECK(f->kind == SelectionKind::kFinding);
   CHECK(f->key == "3");
-  CHECK(parse_selection("collective:default_pg:20", &error)->key == "default_pg:20");
-  CHECK(parse_selection("sql:SELECT 1", &error)->kind == SelectionKind::kQuery);
-  CHECK(parse_selection("zone:dynamo", &error)->kind == SelectionKind::kZone);
-  CHECK_FALSE(parse_selection("finding:0", &error));
-  CHECK(error == "--select finding:0: a finding is its 1-based position in the findings list");
-  CHECK_FALSE(parse_selection("finding:x", &error));
-  CHECK_FALSE(parse_selection("collective:7", &error));
-  CHECK_FALSE(parse_selection("bogus:1", &error));
-  CHECK(error == "--select bogus:1: unknown kind 'bogus'");
-  CHECK_FALSE(parse_selection("compile", &error));
+  CHECK(parse_selection("collective:default_pg:20")->key == "default_pg:20");
+  CHECK(parse_selection("sql:SELECT 1")->kind == SelectionKind::kQuery);
+  CHECK(parse_selection("zone:dynamo")->kind == SelectionKind::kZone);
+  CHECK(parse_selection("finding:0").error ==
+        "--select finding:0: a finding is its 1-based position in the findings list");
+  CHECK_FALSE(parse_selection("finding:x").ok());
+  CHECK_FALSE(parse_selection("collective:7").ok());
+  CHECK(parse_selection("bogus:1").error == "--select bogus:1: unknown kind 'bogus'");
+  CHECK_FALSE(parse_selection("compile").ok());
 
   Navigator nav;
   CHECK(nav.current().empty());
@@ -329,8 +326,7 @@ TEST_CASE("settings keep the layout and recent files between runs") {
   s.add_recent({"/run.db"});
   s.add_recent({"/logs/a", "/logs/b"});  // moves to the front, not twice
   s.add_recent({"bad\nname"});           // could not be read back: not kept
-  std::string error;
-  REQUIRE(save_settings(config, s, &error));
+  REQUIRE(save_settings(config, s).ok());
   ViewerSettings back = load_settings(config);
   CHECK(back.window_width == 1500);
   CHECK(back.nav_width == 222);
@@ -354,8 +350,7 @@ TEST_CASE("the viewer's files never go through a link planted at or beside them"
   fs::create_symlink(victim, dump_path);
   UiDump dump;
   dump.begin_frame("errors");
-  std::string error;
-  REQUIRE(dump.write(dump_path.string(), 1, &error));
+  REQUIRE(dump.write(dump_path.string(), 1).ok());
   CHECK(tlscope::test::slurp(victim) == "precious");
   CHECK_FALSE(fs::is_symlink(dump_path));
   // The settings file: written 0600 in a private folder; a planted .part is ignored.
@@ -363,14 +358,16 @@ TEST_CASE("the viewer's files never go through a link planted at or beside them"
   fs::create_directories(config);
   fs::permissions(config, fs::perms::owner_all);
   fs::create_symlink(victim, config / "viewer.conf.part");
-  REQUIRE(save_settings(config.string(), ViewerSettings{}, &error));
+  REQUIRE(save_settings(config.string(), ViewerSettings{}).ok());
   CHECK(tlscope::test::slurp(victim) == "precious");
   CHECK((fs::status(config / "viewer.conf").permissions() & fs::perms::all) ==
         (fs::perms::owner_read | fs::perms::owner_write));
   // A settings folder that is a link is refused, its target untouched.
   fs::create_directory_symlink(dir, dir / "config" / "linked");
-  CHECK_FALSE(save_settings((dir / "config" / "linked").string(), ViewerSettings{}, &error));
-  CHECK(error.find("symbolic link") != std::string::npos);
+  const tlscope::views::Status refused =
+      save_settings((dir / "config" / "linked").string(), ViewerSettings{});
+  CHECK_FALSE(refused.ok());
+  CHECK(refused.error.find("symbolic link") != std::string::npos);
   CHECK_FALSE(fs::exists(dir / "viewer.conf"));
 }
 

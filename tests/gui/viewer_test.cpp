@@ -16,7 +16,7 @@
 using tlscope::gui::run_viewer;
 using tlscope::gui::ViewerOptions;
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(TLSCOPE_SANITIZED)
 // Mesa's GL driver (dlopen'ed by GLX) leaks a few small blocks per context and is unloaded before
 // LeakSanitizer can name it, so no module suppression matches. Leak checking of tlscope's own
 // code (views, queries, TensorGrid) runs in the other suites.
@@ -44,15 +44,15 @@ bool have_display() {
 std::string rank1_rows() {
   const double t0 = 1733527213926572.8;  // dynamo's B in chromium_events.log
   std::string sql =
-      "INSERT INTO chromium_events(id, file_id, rank, name, cat, ph, ts, dur, pid, "
+      "INSERT INTO chromium_event_rows(id, event_id, file_id, rank, name, cat, ph, ts, dur, pid, "
       "tid) VALUES ";
   char row[200];
-  std::snprintf(row, sizeof row, "(100, 3, 1, 'rank1_step', 'x', 'X', %.1f, 60000, 0, 0)",
+  std::snprintf(row, sizeof row, "(100, 100, 3, 1, 'rank1_step', 'x', 'X', %.1f, 60000, 0, 0)",
                 t0 + 20000);
   sql += row;
   for (int i = 0; i < 50; ++i) {
-    std::snprintf(row, sizeof row, ", (%d, 3, 1, 'tiny', 'x', 'X', %.1f, 1, 0, 0)", 101 + i,
-                  t0 + 100000 + 2 * i);
+    std::snprintf(row, sizeof row, ", (%d, %d, 3, 1, 'tiny', 'x', 'X', %.1f, 1, 0, 0)", 101 + i,
+                  101 + i, t0 + 100000 + 2 * i);
     sql += row;
   }
   return sql + ";";

@@ -124,8 +124,10 @@ TEST_CASE("xdotool drives the real window: click a finding, type in a filter, id
   } reaper{pid};
 
   // 1. The window opens on the findings once the logs are ingested.
-  auto d = wait_for(dump,
-                    [](const gui_test::Dump& d) { return d.find("finding", "rank 2") != nullptr; });
+  // The first frame waits for the ingest of eight rank logs under the sanitizers, on a machine
+  // that may be running other tests: a minute, not the 10 s the later steps get.
+  auto d = wait_for(
+      dump, [](const gui_test::Dump& d) { return d.find("finding", "rank 2") != nullptr; }, 60s);
   INFO(d.error << "\n" << d.all());
   REQUIRE(d.find("finding", "rank 2") != nullptr);
   const std::string window = run("xdotool search --sync --onlyvisible --name '^tlscope' | head -1");

@@ -130,3 +130,31 @@ TEST_CASE("chromium rows built on the parse threads equal those the writer build
       0);
   fs::remove_all(dir);
 }
+
+TEST_CASE("an ingest with a small page cache and a short batch queue writes the same rows") {
+  // compare ingests two runs at once, each with an eighth of the page cache and half the queue of
+  // parsed batches (IngestOptions::page_cache_kib, ::queue_depth): the rows must not depend on it.
+  // ~8 MB of log (the rank-1 log twice as two files), so that batches queue and the cache spills.
+  const std::string log =
+      std::string(TLSCOPE_SHARED_LOGS) + "/multi_rank_logs/dedicated_log_torch_trace_rank_1.log";
+  fs::path dir = scratch("lean");
+  test::spit((dir / "a.log").string(), test::slurp(log) + test::slurp(log));
+  test::spit((dir / "b.log").string(), test::slurp(log));
+  const std::vector<std::string> inputs = {(dir / "a.log").string(), (dir / "b.log").string()};
+  model::ingest((dir / "default.db").string(), inputs);
+  model::IngestOptions lean;
+  lean.page_cache_kib = 256;
+  lean.queue_depth = 1;
+  model::ingest((dir / "lean.db").string(), inputs, lean);
+  Connection a((dir / "default.db").string()), b((dir / "lean.db").string());
+  for (const char* sql :
+       {"SELECT count(*) FROM events", "SELECT count(*) FROM payloads",
+        "SELECT count(*) FROM chromium_events", "SELECT sum(length(metadata)) FROM events",
+        "SELECT sum(line) FROM events", "SELECT count(*) FROM ingest_errors"}) {
+    INFO(sql);
+    CHECK(count(a, sql) == count(b, sql));
+  }
+  CHECK(count(b, "SELECT count(*) FROM events") > 1000);
+  CHECK(count(b, "SELECT count(*) FROM files") == 2);
+  fs::remove_all(dir);
+}

@@ -19,7 +19,7 @@ inline int64_t count(model::Connection& db, const std::string& sql) {
 inline std::string text(model::Connection& db, const std::string& sql) {
   model::Statement s = db.prepare(sql);
   REQUIRE(s.step());
-  return s.column_is_null(0) ? "NULL" : s.column_text(0);
+  return s.is_null(0) ? "NULL" : s.text(0);
 }
 
 }  // namespace tlscope::test

@@ -88,7 +88,7 @@ struct Parser {
         ++i;
         JValue item;
         if (!value(item)) return false;
-        v.fields.emplace_back(k, std::move(item));
+        v.fields.push_back(JField{k, std::move(item)});
         ws();
         if (i < s.size() && s[i] == ',') {
           ++i;

@@ -9,15 +9,24 @@
 
 namespace check {
 
+struct JField;
+
 struct JValue {
   enum Kind { null, boolean, number, string, array, object } kind = null;
   bool b = false;
   double num = 0;
   std::string str;
   std::vector<JValue> items;
-  std::vector<std::pair<std::string, JValue>> fields;
+  // Not std::pair<std::string, JValue>: a pair of a type still incomplete here is refused by
+  // clang with libstdc++ (a vector of an incomplete class type is allowed).
+  std::vector<JField> fields;
   const JValue* get(const std::string& key) const;
   bool has(const std::string& key) const { return get(key) != nullptr; }
+};
+
+struct JField {
+  std::string first;
+  JValue second;
 };
 
 // Parses a complete JSON text; false (with error) on any syntax error or trailing garbage.

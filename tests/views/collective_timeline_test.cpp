@@ -5,7 +5,6 @@
 
 #include "tlscope/views/collective_timeline.hpp"
 #include "tlscope/views/lane_folding.hpp"
-#include "views/findings_table.hpp"
 #include "views/schema_fixture.hpp"
 
 using namespace tlscope::views;
@@ -24,7 +23,7 @@ std::string four_rank_db() {
       "pg_desc, seq, op, input_sizes, dtype, bytes, state, created_us, started_us, "
       "completed_us);"
       "CREATE TABLE collective_matches(id INTEGER PRIMARY KEY, pg_name, seq);" +
-      tlscope::test::findings_table_sql();
+      tlscope::test::analysis_table_sql("findings");
   int id = 1;
   for (int seq = 0; seq < 3; ++seq) {
     sql += "INSERT INTO collective_matches(pg_name, seq) VALUES('0', " + std::to_string(seq) + ");";

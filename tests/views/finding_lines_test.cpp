@@ -6,7 +6,6 @@
 #include "tlscope/views/finding_causes.hpp"
 #include "tlscope/views/finding_facts.hpp"
 #include "tlscope/views/findings.hpp"
-#include "views/findings_table.hpp"
 #include "views/real_db.hpp"
 #include "views/schema_fixture.hpp"
 
@@ -89,9 +88,9 @@ TEST_CASE("Facts: per-process values are cut out, the rest of the text is the fa
 }
 
 TEST_CASE("One fact on seven ranks is one line with its ranks, costlier lines first") {
-  std::string sql = tlscope::test::findings_table_sql() + R"sql(
-INSERT INTO files(id, path, rank) VALUES (3, 'r0', 0), (4, 'r1', 1), (5, 'r2', 2), (6, 'r3', 3),
-  (7, 'r4', 4), (8, 'r5', 5), (9, 'r6', 6);
+  std::string sql = tlscope::test::analysis_table_sql("findings") + R"sql(
+INSERT INTO files(id, path, rank, gzip) VALUES (3, 'r0', 0, 0), (4, 'r1', 1, 0), (5, 'r2', 2, 0),
+  (6, 'r3', 3, 0), (7, 'r4', 4, 0), (8, 'r5', 5, 0), (9, 'r6', 6, 0);
 INSERT INTO compiles(file_id, rank, compile_id, duration_us) VALUES (4, 1, '2/0', 9000000);
 )sql";
   // The same guard on seven ranks, each with its own object id.

@@ -64,19 +64,23 @@ TEST_CASE("phase timeline: matched B rows with their durations, timed from the r
   auto fields_read = phase_event_fields(*db, 3);
   CHECK(fields_read.ok());
   auto fields = fields_read.value;
-  REQUIRE(fields.size() == 13);
+  // The chromium_events view's columns: the B row names its E event last.
+  REQUIRE(fields.size() == 14);
   CHECK(fields[4] == std::make_pair(std::string("name"), std::string("backend_compile")));
   CHECK(fields[12].first == "args");
+  CHECK(fields[13] == std::make_pair(std::string("end_event_id"), std::string("5")));
 }
 
 TEST_CASE("phase timeline: instants are kept, lanes are rank then thread, deep nesting is capped") {
   // Rank 3, tid 7: an instant inside dynamo, and 15 phases each inside the previous.
   std::string sql =
-      "INSERT INTO chromium_events(id, file_id, rank, name, cat, ph, ts, dur, pid, tid) VALUES "
-      "(50, 2, 3, 'fx_graph_cache_miss', 'dynamo_timed', 'i', 1733527213926600, NULL, 0, 7)";
+      "INSERT INTO chromium_event_rows(id, event_id, file_id, rank, name, cat, ph, ts, dur, pid, "
+      "tid) VALUES "
+      "(50, 50, 2, 3, 'fx_graph_cache_miss', 'dynamo_timed', 'i', 1733527213926600, NULL, 0, 7)";
   for (int i = 0; i < 15; ++i)
-    sql += ", (" + std::to_string(60 + i) + ", 2, 3, 'level" + std::to_string(i) + "', 'x', 'X', " +
-           std::to_string(1733527213926600.0 + i) + ", " + std::to_string(1000 - 2 * i) + ", 0, 8)";
+    sql += ", (" + std::to_string(60 + i) + ", " + std::to_string(60 + i) + ", 2, 3, 'level" +
+           std::to_string(i) + "', 'x', 'X', " + std::to_string(1733527213926600.0 + i) + ", " +
+           std::to_string(1000 - 2 * i) + ", 0, 8)";
   auto db = fixture("views_phases_deep.db", sql + ";");
   auto runs_read = load_trace_runs(*db);
   auto p_read = load_phase_timeline(*db, runs_read.value);

@@ -10,7 +10,6 @@
 #include "tlscope/views/occurrences.hpp"
 #include "tlscope/views/screens.hpp"
 #include "tlscope/views/summary.hpp"
-#include "views/findings_table.hpp"
 #include "views/schema_fixture.hpp"
 
 using namespace tlscope::views;
@@ -25,7 +24,7 @@ std::string fixture(const std::string& name, const std::string& extra_sql) {
 // A findings table (the analysis's own DDL) with kinds out of order, one kind this build does not
 // know and a rank that was the straggler twice in one group.
 std::string findings_sql() {
-  return tlscope::test::findings_table_sql() + R"sql(
+  return tlscope::test::analysis_table_sql("findings") + R"sql(
 INSERT INTO findings(kind, severity, ranks, other_ranks, compile_id, frame, pg_name, pg_desc, seq,
   detail) VALUES
   ('graph_break', 'warning', '[0]', '[]', '0/0', 'f', NULL, NULL, NULL, '{"reason": "break 1"}'),
@@ -109,9 +108,9 @@ TEST_CASE("A broken findings table is an error naming the database") {
 
 TEST_CASE("Summary: ranks counted from the files, compiles and errors by kind") {
   Database db(fixture("views_summary_ranks.db",
-                      "INSERT INTO files(id, path, rank, lines, events, errors, completed) VALUES "
-                      "(3, 'rank0.log', 0, 5, 4, 0, 1), (4, 'rank2.log', 2, 5, 3, 0, 0), "
-                      "(5, 'rank2b.log', 2, 5, 2, 0, 1);"));
+                      "INSERT INTO files(id, path, rank, gzip, lines, events, errors, completed) "
+                      "VALUES (3, 'rank0.log', 0, 0, 5, 4, 0, 1), (4, 'rank2.log', 2, 0, 5, 3, 0, "
+                      "0), (5, 'rank2b.log', 2, 0, 5, 2, 0, 1);"));
   auto s = load_summary(db);
   INFO(s.error);
   REQUIRE(s.ok());
@@ -148,9 +147,8 @@ TEST_CASE("Ingest errors come a page at a time with the total") {
 }
 
 TEST_CASE("Occurrence groups: most frequent first, ranks per group, a page of groups") {
-  Database db(fixture("views_cache_groups.db", R"sql(
-CREATE TABLE cache_events(id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER,
-  compile_id TEXT, cache TEXT, result TEXT, event_id INTEGER);
+  Database db(
+      fixture("views_cache_groups.db", tlscope::test::analysis_table_sql("cache_events") + R"sql(
 INSERT INTO cache_events(file_id, rank, compile_id, cache, result, event_id) VALUES
   (1, 0, '0/0', 'fx_graph', 'miss', 1), (1, 1, '0/1', 'fx_graph', 'hit', 3),
   (1, 1, '0/2', 'fx_graph', 'hit', 4), (1, 3, '0/3', 'aotautograd', 'bypass', 5),
@@ -189,9 +187,7 @@ INSERT INTO cache_events(file_id, rank, compile_id, cache, result, event_id) VAL
 }
 
 TEST_CASE("Compile tree: depth-first frames, compiles under their frame, the cut counted") {
-  const char* tree_sql = R"sql(
-CREATE TABLE compile_tree(id INTEGER PRIMARY KEY, parent_id INTEGER, file_id INTEGER,
-  rank INTEGER, depth INTEGER, filename TEXT, line INTEGER, name TEXT, compile_count INTEGER);
+  const std::string tree_sql = tlscope::test::analysis_table_sql("compile_tree") + R"sql(
 INSERT INTO compile_tree VALUES (1, NULL, 2, NULL, 0, 'train.py', 10, 'main', 1),
   (2, 1, 2, NULL, 1, 'model.py', 20, 'forward', 1), (3, NULL, 3, 1, 0, 'train.py', 10, 'main', 0),
   (4, 1, 2, NULL, 1, 'model.py', 30, 'loss', 0);

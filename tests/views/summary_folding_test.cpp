@@ -81,3 +81,23 @@ TEST_CASE("summary folding: files without a rank are a group and a count of thei
   CHECK(groups[0].ranks.size() == 20);
   CHECK(groups[1].ranks == std::vector<int64_t>{-1});
 }
+
+TEST_CASE("summary folding: empty files fold into one line of their own, past 16 files") {
+  Summary s = job_of(40);
+  for (int64_t r = 0; r < 30; ++r) {
+    FileRow& f = s.files[static_cast<size_t>(r)];
+    f.bytes = f.lines = f.envelope_lines = f.payload_lines = f.events = 0;
+    f.errors = 1;  // "input is empty"
+  }
+  s.files[3].completed = false;  // a killed read of an empty file still needs a look
+  FileFolding fold = fold_files(s);
+  CHECK(fold.empty.files == 29);
+  CHECK(rank_words(fold.empty.ranks, s.rank_count) == "ranks 0-2, 4-29 (29 of 40)");
+  CHECK(fold.listed == std::vector<size_t>{3});
+  CHECK(fold.files == 10);
+  // A small job still lists each.
+  Summary small = job_of(4);
+  small.files[0].bytes = small.files[0].lines = small.files[0].events = 0;
+  CHECK(fold_files(small).empty.files == 0);
+  CHECK(fold_files(small).listed.size() == 4);
+}

@@ -336,41 +336,50 @@ TEST_CASE("TensorGrid tags replicated blocks with every holding rank") {
 }
 
 TEST_CASE("MeshOwnership splits one dim twice and chunks uneven sizes like torch.chunk") {
-  std::string err;
   // Shard(0),Shard(0) on a 2x2 mesh: [0,4) -> [0,2),[2,4) by c0, then each half by c1, so
   // element i is on rank 2*c0 + c1 = i.
   auto own = MeshOwnership::build(
-      {{2, 2}, {{MeshPlacement::Kind::kShard, 0}, {MeshPlacement::Kind::kShard, 0}}}, {4}, &err);
-  REQUIRE(own);
+      {{2, 2}, {{MeshPlacement::Kind::kShard, 0}, {MeshPlacement::Kind::kShard, 0}}}, {4});
+  REQUIRE(own.ok());
   for (int i = 0; i < 4; ++i) CHECK(own->owners({i}) == std::vector<int>{i});
   // Size 5 over 2 ranks: chunk ceil(5/2) = 3 -> rank 0 holds [0,3), rank 1 holds [3,5).
-  auto uneven = MeshOwnership::build({{2}, {{MeshPlacement::Kind::kShard, 0}}}, {5}, &err);
-  REQUIRE(uneven);
+  auto uneven = MeshOwnership::build({{2}, {{MeshPlacement::Kind::kShard, 0}}}, {5});
+  REQUIRE(uneven.ok());
   CHECK(uneven->owners({2}) == std::vector<int>{0});
   CHECK(uneven->owners({3}) == std::vector<int>{1});
-  auto partial = MeshOwnership::build({{2}, {{MeshPlacement::Kind::kPartial, -1}}}, {3}, &err);
-  REQUIRE(partial);
+  auto partial = MeshOwnership::build({{2}, {{MeshPlacement::Kind::kPartial, -1}}}, {3});
+  REQUIRE(partial.ok());
   CHECK(partial->partial());
   CHECK(partial->owners({1}) == std::vector<int>{0, 1});
+  // A mesh that does not fit the tensor is an error naming the dim, and owns no ranks.
+  auto misfit = MeshOwnership::build({{2}, {{MeshPlacement::Kind::kShard, 1}}}, {3});
+  CHECK_FALSE(misfit.ok());
+  CHECK(misfit.error == "Shard(1) names a dim the rank-1 tensor does not have");
+  CHECK(misfit->rank_count() == 0);
 }
 
 TEST_CASE("Placement and mesh text parse, and bad text says why") {
   std::string err;
-  auto p = parse_placements("Shard(0), Replicate(),Partial(sum)", &err);
-  REQUIRE(p);
+  auto p = parse_placements("Shard(0), Replicate(),Partial(sum)");
+  REQUIRE(p.ok());
   REQUIRE(p->size() == 3);
   CHECK((*p)[0].kind == MeshPlacement::Kind::kShard);
   CHECK((*p)[0].dim == 0);
   CHECK((*p)[1].kind == MeshPlacement::Kind::kReplicate);
   CHECK((*p)[2].kind == MeshPlacement::Kind::kPartial);
-  CHECK_FALSE(parse_placements("Shard(x)", &err));
-  CHECK(err.find("Shard(x)") != std::string::npos);
-  CHECK_FALSE(parse_placements("Replicate(", &err));
-  auto m = parse_mesh_shape("2x4", &err);
-  REQUIRE(m);
+  auto bad = parse_placements("Shard(x)");
+  CHECK_FALSE(bad.ok());
+  CHECK(bad.error.find("Shard(x)") != std::string::npos);
+  CHECK(bad->empty());
+  CHECK_FALSE(parse_placements("Replicate(").ok());
+  auto m = parse_mesh_shape("2x4");
+  REQUIRE(m.ok());
   CHECK(*m == std::vector<int64_t>{2, 4});
-  CHECK_FALSE(parse_mesh_shape("2x", &err));
-  CHECK_FALSE(parse_mesh_shape("0x2", &err));
+  CHECK_FALSE(parse_mesh_shape("2x").ok());
+  auto zero = parse_mesh_shape("0x2");
+  CHECK_FALSE(zero.ok());
+  CHECK(zero.error == "bad mesh shape '0x2': want sizes like 2x2");
+  CHECK(zero->empty());
 }
 
 TEST_CASE("TensorGrid rejects inconsistent input with a reason") {

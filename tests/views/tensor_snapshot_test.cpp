@@ -12,18 +12,18 @@ namespace {
 
 RankValues rank_values(int64_t rank, const std::string& values_json,
                        const std::string& placement_json = "") {
-  std::string error, source = std::to_string(rank);
+  std::string source = std::to_string(rank);
   source.insert(0, 1, 'r');
   RankValues rv;
   rv.rank = rank;
-  auto v = parse_logged_values(values_json, source, &error);
-  INFO(error);
-  REQUIRE(v);
+  auto v = parse_logged_values(values_json, source);
+  INFO(v.error);
+  REQUIRE(v.ok());
   rv.values = *v;
   if (!placement_json.empty()) {
-    auto p = parse_logged_placement(placement_json, source, &error);
-    INFO(error);
-    REQUIRE(p);
+    auto p = parse_logged_placement(placement_json, source);
+    INFO(p.error);
+    REQUIRE(p.ok());
     rv.placement = *p;
   }
   return rv;
@@ -135,21 +135,26 @@ TEST_CASE("unsharded values logged by several ranks: differing ranks are named")
 }
 
 TEST_CASE("unreadable tensor_values and dtensor_placement records name their source") {
-  std::string error;
-  CHECK_FALSE(parse_logged_values("{\"shape\": [2, 2], \"values\": [1, 2, 3]}", "a.log:7", &error));
-  CHECK(error == "a.log:7: tensor_values: shape [2, 2] has 4 elements but 3 values were logged");
-  CHECK_FALSE(parse_logged_values("[1, 2", "a.log:8", &error));
-  CHECK(error.rfind("a.log:8: tensor_values: ", 0) == 0);
-  CHECK_FALSE(parse_logged_values("{\"shape\": [2], \"values\": [1, \"x\"]}", "a.log:9", &error));
-  CHECK(error == "a.log:9: tensor_values: \"values\" holds a non-number");
-  CHECK_FALSE(parse_logged_placement(
+  auto short_values = parse_logged_values("{\"shape\": [2, 2], \"values\": [1, 2, 3]}", "a.log:7");
+  CHECK_FALSE(short_values.ok());
+  CHECK(short_values.error ==
+        "a.log:7: tensor_values: shape [2, 2] has 4 elements but 3 values were logged");
+  auto truncated = parse_logged_values("[1, 2", "a.log:8");
+  CHECK_FALSE(truncated.ok());
+  CHECK(truncated.error.rfind("a.log:8: tensor_values: ", 0) == 0);
+  auto text_value = parse_logged_values("{\"shape\": [2], \"values\": [1, \"x\"]}", "a.log:9");
+  CHECK_FALSE(text_value.ok());
+  CHECK(text_value.error == "a.log:9: tensor_values: \"values\" holds a non-number");
+  auto too_few = parse_logged_placement(
       "{\"mesh_shape\": [2, 2], \"placements\": [\"Shard(0)\"], \"global_shape\": [4], "
       "\"rank_coords\": [0, 0]}",
-      "b.log:3", &error));
-  CHECK(error == "b.log:3: dtensor_placement: 1 placements for a 2-D mesh");
-  CHECK_FALSE(parse_logged_placement(
+      "b.log:3");
+  CHECK_FALSE(too_few.ok());
+  CHECK(too_few.error == "b.log:3: dtensor_placement: 1 placements for a 2-D mesh");
+  auto misspelt = parse_logged_placement(
       "{\"mesh_shape\": [2], \"placements\": [\"Sharded(0)\"], \"global_shape\": [4], "
       "\"rank_coords\": [0]}",
-      "b.log:4", &error));
-  CHECK(error.find("b.log:4: dtensor_placement: bad placement 'Sharded(0)'") == 0);
+      "b.log:4");
+  CHECK_FALSE(misspelt.ok());
+  CHECK(misspelt.error.find("b.log:4: dtensor_placement: bad placement 'Sharded(0)'") == 0);
 }

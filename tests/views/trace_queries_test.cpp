@@ -35,7 +35,7 @@ TEST_CASE("Trace summary counts files, events per kind and ingest errors") {
   REQUIRE(s->files.size() == 2);
   CHECK(s->files[0].path == "chromium_events.log");
   CHECK(s->files[0].rank == -1);
-  CHECK(s->events == 10);
+  CHECK(s->events == 11);
   REQUIRE(s->kinds.size() == 5);
   CHECK(s->kinds[0].kind == "chromium_event");
   CHECK(s->kinds[0].count == 6);

@@ -10,7 +10,11 @@
 #include <set>
 #include <tuple>
 
+#include "compare_compile_texts.hpp"
+#include "compare_timeline.hpp"
+#include "difference_list.hpp"
 #include "tlscope/views/rank_words.hpp"
+#include "tlscope/views/run_environment.hpp"
 #include "tlscope/views/run_text.hpp"
 
 namespace tlscope::views {
@@ -25,6 +29,9 @@ struct RunFacts {
   std::vector<FindingFact> findings;
   std::vector<CollectiveFact> collectives;
   std::vector<InputFact> inputs;
+  CompileTextIndex texts;
+  std::map<std::string, std::string> config;  // "scope.key" -> value (run_environment.hpp)
+  std::vector<RankWait> waits;
 };
 
 template <typename T, typename U>
@@ -49,6 +56,13 @@ RunFacts load_facts(const Database& db, Result<Comparison>& out) {
   take(out, collectives, f.collectives);
   auto inputs = read_compile_inputs(db);
   take(out, inputs, f.inputs);
+  auto texts = read_compile_texts(db);
+  take(out, texts, f.texts);
+  auto waits = read_collective_waits(db, f.collectives);
+  take(out, waits, f.waits);
+  Result<RunEnvironment> env = load_run_environment(db);
+  if (!env.ok()) out.fail(env.error);
+  f.config = std::move(env.value.config);
   return f;
 }
 
@@ -111,39 +125,6 @@ std::string outcome_text(const CompileFact& c) {
   return "";
 }
 
-// Differences found per rank; the same difference on several ranks becomes one with its ranks.
-class DifferenceList {
- public:
-  void add(DifferenceKind kind, std::string subject, std::optional<std::string> a,
-           std::optional<std::string> b, int64_t rank, double weight = 0) {
-    auto key = std::make_tuple(static_cast<int>(kind), subject, a, b);
-    auto [it, fresh] = index_.try_emplace(key, list_.size());
-    if (fresh) list_.push_back({kind, std::move(subject), std::move(a), std::move(b), {}, weight});
-    Difference& d = list_[it->second];
-    if (rank >= 0 && std::find(d.ranks.begin(), d.ranks.end(), rank) == d.ranks.end())
-      d.ranks.push_back(rank);
-  }
-  void add_ranks(DifferenceKind kind, std::string subject, std::optional<std::string> a,
-                 std::optional<std::string> b, const std::vector<int64_t>& ranks) {
-    if (ranks.empty()) add(kind, subject, a, b, -1);
-    for (int64_t r : ranks) add(kind, subject, a, b, r);
-  }
-  std::vector<Difference> take() {
-    for (Difference& d : list_) std::sort(d.ranks.begin(), d.ranks.end());
-    std::stable_sort(list_.begin(), list_.end(), [](const Difference& x, const Difference& y) {
-      if (x.kind != y.kind) return x.kind < y.kind;
-      return std::fabs(x.weight) > std::fabs(y.weight);
-    });
-    return std::move(list_);
-  }
-
- private:
-  std::vector<Difference> list_;
-  std::map<std::tuple<int, std::string, std::optional<std::string>, std::optional<std::string>>,
-           size_t>
-      index_;
-};
-
 // Frames matched by location, then what is left by file + function in order (the source was
 // edited and lines moved). Returns pairs of indices (-1: only in one run).
 std::vector<std::pair<int, int>> match_frames(const std::vector<RunFrame>& a,
@@ -191,13 +172,18 @@ struct Sides {
   std::map<CompileKey, std::vector<const CacheFact*>> cache_a, cache_b;
   std::map<CompileKey, std::vector<const PhaseFact*>> phase_a, phase_b;
   std::map<CompileKey, std::vector<const InputFact*>> input_a, input_b;
+  TextSides dbs;
+  CompileTextMemo text_memo;
 };
 
 std::string cache_sequence(const std::vector<const CacheFact*>* facts, const std::string& cache) {
   std::string out;
   if (!facts) return out;
   for (const CacheFact* f : *facts)
-    if (f->cache == cache) out += (out.empty() ? "" : ", ") + f->result;
+    if (f->cache == cache) {
+      out += (out.empty() ? "" : ", ") + f->result;
+      if (!f->reason.empty()) out += " (" + comparable_text(f->reason) + ")";
+    }
   return out;
 }
 
@@ -220,12 +206,21 @@ const typename Map::mapped_type* find_in(const Map& m, const CompileKey& k) {
 struct PhaseSums {
   std::map<std::string, std::pair<double, double>> by_phase;  // phase -> (a, b)
   std::vector<std::string> order;
+  // The same compile (frame, compile #k) on each rank does the same work, so how far its phase
+  // times spread across the ranks of one run is that run's timing noise: per (frame, k, phase),
+  // the lowest and highest time of each run.
+  std::map<std::tuple<int64_t, size_t, std::string>,
+           std::pair<std::pair<double, double>, std::pair<double, double>>>
+      range;
+  std::set<int64_t> ranks;  // the ranks whose compiles were summed
 };
 
 // A compile pair's phase times, from the source both logs have (chromium events when both do).
-void add_phase_times(PhaseSums& sums, const std::vector<const PhaseFact*>* a,
+void add_phase_times(PhaseSums& sums, int64_t rank, int64_t frame, size_t index,
+                     const std::vector<const PhaseFact*>* a,
                      const std::vector<const PhaseFact*>* b) {
   if (!a || !b) return;
+  sums.ranks.insert(rank);
   auto has = [](const std::vector<const PhaseFact*>& v, const char* source) {
     return std::any_of(v.begin(), v.end(), [&](const PhaseFact* p) { return p->source == source; });
   };
@@ -236,13 +231,58 @@ void add_phase_times(PhaseSums& sums, const std::vector<const PhaseFact*>* a,
       auto [it, fresh] = sums.by_phase.try_emplace(p->phase, 0.0, 0.0);
       if (fresh) sums.order.push_back(p->phase);
       (is_b ? it->second.second : it->second.first) += p->duration_us;
+      constexpr double kNone = -1;
+      auto [r, first] = sums.range.try_emplace({frame, index, p->phase}, std::pair{kNone, kNone},
+                                               std::pair{kNone, kNone});
+      auto& [lo, hi] = is_b ? r->second.second : r->second.first;
+      lo = lo < 0 ? p->duration_us : std::min(lo, p->duration_us);
+      hi = std::max(hi, p->duration_us);
     }
   };
   add(*a, false);
   add(*b, true);
 }
 
-void compare_compiles(const std::string& frame, const std::vector<const CompileFact*>& ca,
+// How much a phase's summed time moves between ranks of each run: over the compiles several
+// ranks ran, the spread (highest minus lowest) of each run, added up.
+double phase_noise_us(const PhaseSums& sums, const std::string& phase) {
+  double noise = 0;
+  for (const auto& [key, ranges] : sums.range) {
+    if (std::get<2>(key) != phase) continue;
+    for (const auto& [lo, hi] : {ranges.first, ranges.second})
+      if (lo >= 0) noise += hi - lo;
+  }
+  return noise;
+}
+
+// Adds the aligned-list row of a compile pair (either side may be missing) and makes it the
+// anchor of the differences found next.
+void add_compile_pair(Comparison& out, DifferenceList& diffs, int64_t frame, size_t index,
+                      const std::string& subject, const CompileFact* x, const CompileFact* y) {
+  CompilePair& p = out.compiles.emplace_back();
+  p.frame = frame;
+  p.index = index;
+  p.subject = subject;
+  if (x) {
+    p.rank_a = x->rank;
+    p.compile_a = x->compile_id;
+    p.outcome_a = outcome_text(*x);
+    p.recompile_a = x->recompile;
+    p.file_a = x->file_id;
+  }
+  if (y) {
+    p.rank_b = y->rank;
+    p.compile_b = y->compile_id;
+    p.outcome_b = outcome_text(*y);
+    p.recompile_b = y->recompile;
+    p.file_b = y->file_id;
+  }
+  p.status = x && y ? FrameStatus::matched : x ? FrameStatus::only_a : FrameStatus::only_b;
+  diffs.anchor(frame, static_cast<int64_t>(out.compiles.size() - 1));
+}
+
+void compare_compiles(const std::string& frame, int64_t frame_index,
+                      const std::vector<const CompileFact*>& ca,
                       const std::vector<const CompileFact*>& cb, int64_t rank, Sides& s,
                       DifferenceList& diffs, PhaseSums& sums, Comparison& out,
                       std::set<std::string>& input_notes) {
@@ -251,6 +291,7 @@ void compare_compiles(const std::string& frame, const std::vector<const CompileF
     const CompileFact* x = k < ca.size() ? ca[k] : nullptr;
     const CompileFact* y = k < cb.size() ? cb[k] : nullptr;
     const std::string subject = compile_subject(frame, k);
+    add_compile_pair(out, diffs, frame_index, k, subject, x, y);
     if (!x || !y) {
       out.same_work = false;
       const CompileFact* only = x ? x : y;
@@ -307,9 +348,17 @@ void compare_compiles(const std::string& frame, const std::vector<const CompileF
                   ra.empty() ? std::nullopt : std::optional(ra),
                   rb.empty() ? std::nullopt : std::optional(rb), rank);
     }
+    if (!x->compile_id.starts_with("!") && !y->compile_id.starts_with("!")) {
+      auto text_of = [](const CompileTextIndex& index, const CompileFact* c) {
+        auto it = index.find({c->file_id, c->frame_id, c->frame_compile_id});
+        return it == index.end() ? nullptr : &it->second;
+      };
+      compare_compile_texts(s.dbs, text_of(s.a.texts, x), text_of(s.b.texts, y), subject, rank,
+                            diffs, out.notes, s.text_memo);
+    }
     if (x->outcome == CompileOutcome::completed && y->outcome == CompileOutcome::completed) {
       ++out.timed_compiles;
-      add_phase_times(sums, find_in(s.phase_a, ka), find_in(s.phase_b, kb));
+      add_phase_times(sums, rank, frame_index, k, find_in(s.phase_a, ka), find_in(s.phase_b, kb));
     }
     const std::string in_a = inputs_text(find_in(s.input_a, ka));
     const std::string in_b = inputs_text(find_in(s.input_b, kb));
@@ -434,6 +483,118 @@ void remap_rank(RunFacts& run, int64_t from, int64_t to) {
   for (CollectiveFact& c : run.collectives) move(c.rank);
   for (FindingFact& f : run.findings)
     for (int64_t& r : f.ranks) move(r);
+  for (RankWait& w : run.waits) move(w.rank);
+}
+
+std::string seconds_text(double us) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f s", us / 1e6);
+  return text;
+}
+
+// A time is a difference when it changed by at least min_delta_us and a quarter: timing noise
+// between two runs of one program is neither.
+constexpr double kMinDeltaUs = 100e3, kMinRatio = 0.25;
+bool time_changed(double a_us, double b_us, double min_delta_us = kMinDeltaUs) {
+  const double delta = std::fabs(b_us - a_us);
+  return delta >= min_delta_us && delta >= kMinRatio * std::max(a_us, b_us);
+}
+
+// A compile phase's time is a difference from half a second on: compile phases are wall-clock
+// spans of a process that shares its machine, and a busy machine (seen: two test runs on two
+// cores) stretched the sample's 50 ms compiles to 240 ms in one run of an identical pair. A
+// change a user acts on is seconds ("+8.2 s Inductor").
+constexpr double kMinPhaseDeltaUs = 500e3;
+
+// Each rank's wait for the last rank to arrive is mostly noise: thread scheduling on a loaded
+// machine and ranks compiling at different speeds make a rank wait 100 ms or more at some
+// collective of any run (the straggler pair once moved a rank's summed wait from 0.567 s to
+// 0.417 s with nothing changed). So a wait change is counted only where the log gives it a cause
+// and it stands above the runs' own noise:
+// - the noise is the longest wait any rank shows, in either run, at a collective for which that
+//   run has no collective finding (what scheduling and compile skew alone made a rank wait);
+// - a rank's change is the sum, over the collectives a straggler, desync or hang finding of
+//   either run names, of its wait in B minus its wait in A where that exceeds the noise;
+// - it is a difference when that sum is at least kMinDeltaUs and kMinRatio of the rank's summed
+//   wait. A and B are the rank's summed waits over all its matched collectives.
+void compare_waits(const RunFacts& a, const RunFacts& b, const std::set<int64_t>& shared_ranks,
+                   DifferenceList& diffs) {
+  if (a.waits.empty() || b.waits.empty()) return;  // a run without matched collectives: unknown
+  using Place = std::pair<std::string, int64_t>;   // group, sequence
+  auto caused = [](const RunFacts& run) {
+    std::set<Place> places;
+    for (const FindingFact& f : run.findings)
+      if (is_collective_finding(f.kind) && f.seq >= 0) places.insert({f.pg, f.seq});
+    return places;
+  };
+  const std::set<Place> cause_a = caused(a), cause_b = caused(b);
+  if (cause_a.empty() && cause_b.empty()) return;
+  double noise_us = 0;
+  // Per rank and caused collective, the wait in each run (-1: not matched there).
+  std::map<std::pair<int64_t, Place>, std::pair<double, double>> at;
+  auto scan = [&](const RunFacts& run, const std::set<Place>& own, bool is_b) {
+    for (const CollectiveFact& c : run.collectives) {
+      if (c.wait_us < 0 || !shared_ranks.count(c.rank)) continue;
+      const Place place{c.pg, c.seq};
+      if (!own.count(place)) noise_us = std::max(noise_us, c.wait_us);
+      if (!cause_a.count(place) && !cause_b.count(place)) continue;
+      auto [it, fresh] = at.try_emplace({c.rank, place}, -1.0, -1.0);
+      (is_b ? it->second.second : it->second.first) = c.wait_us;
+    }
+  };
+  scan(a, cause_a, false);
+  scan(b, cause_b, true);
+  std::map<int64_t, double> change;  // rank -> its change above the noise
+  for (const auto& [key, w] : at)
+    if (w.first >= 0 && w.second >= 0 && std::fabs(w.second - w.first) > noise_us)
+      change[key.first] += w.second - w.first;
+  std::map<int64_t, std::pair<double, double>> totals;  // rank -> (A, B)
+  for (const RankWait& w : a.waits) totals[w.rank].first = w.wait_us;
+  for (const RankWait& w : b.waits) totals[w.rank].second = w.wait_us;
+  for (const auto& [rank, delta] : change) {
+    const auto [ta, tb] = totals[rank];
+    if (std::fabs(delta) < kMinDeltaUs || std::fabs(delta) < kMinRatio * std::max(ta, tb)) continue;
+    diffs.add(DifferenceKind::collective_wait, "wait in collectives", seconds_text(ta),
+              seconds_text(tb), rank, delta);
+  }
+}
+
+// A config value as compared: a list or set of names is printed in the process's set order,
+// which string hashing changes from run to run, so its items are sorted first.
+std::string config_value_key(const std::string& value) {
+  std::string v = comparable_text(value);
+  if (v.size() < 2 ||
+      !((v.front() == '[' && v.back() == ']') || (v.front() == '{' && v.back() == '}')))
+    return v;
+  if (v.find_first_of("[{:", 1) < v.size() - 1) return v;  // nested, or a dict: as is
+  std::vector<std::string> items;
+  size_t start = 1;
+  for (size_t i = 1; i < v.size(); ++i)
+    if (v[i] == ',' || i == v.size() - 1) {
+      size_t b = start, e = i;
+      while (b < e && v[b] == ' ') ++b;
+      items.push_back(v.substr(b, e - b));
+      start = i + 1;
+    }
+  std::sort(items.begin(), items.end());
+  std::string key(1, v.front());
+  for (const std::string& item : items) key += item + ",";
+  return key;
+}
+
+void compare_config(const RunFacts& a, const RunFacts& b, DifferenceList& diffs,
+                    std::vector<std::string>& notes) {
+  // Only keys both logs state: a log without inductor_config says nothing of its values.
+  size_t changed = 0;
+  for (const auto& [key, va] : a.config) {
+    auto it = b.config.find(key);
+    if (it == b.config.end() || config_value_key(va) == config_value_key(it->second)) continue;
+    diffs.add(DifferenceKind::config_changed, key, va, it->second, -1);
+    ++changed;
+  }
+  if (changed > 0)
+    notes.push_back("the runs used different config (" + std::to_string(changed) +
+                    " value(s), under environment): a difference may come from it");
 }
 
 std::string ranks_text(const std::vector<int64_t>& ranks) {
@@ -458,6 +619,16 @@ void add_run_notes(const char* side, const RunSummary& s, Comparison& out) {
 
 const DifferenceKindInfo& kind_info(DifferenceKind kind) {
   return kDifferenceKinds[static_cast<size_t>(kind)];
+}
+
+const CompilePair* find_compile_pair(const Comparison& c, RunSide side, int64_t rank,
+                                     std::string_view compile_id) {
+  for (const CompilePair& p : c.compiles) {
+    const auto& id = side == RunSide::a ? p.compile_a : p.compile_b;
+    const int64_t r = side == RunSide::a ? p.rank_a : p.rank_b;
+    if (id && *id == compile_id && r == rank) return &p;
+  }
+  return nullptr;
 }
 
 const char* frame_status_name(FrameStatus s) {
@@ -506,6 +677,7 @@ Result<Comparison> compare_runs(const Database& db_a, const Database& db_b) {
                                                        : "B's log does not state") +
                       " its PyTorch version: an upgrade between the runs cannot be ruled out");
   }
+  compare_config(a, b, diffs, c.notes);
   if (c.a.ranks != c.b.ranks && !one_rank_each) {
     diffs.add(DifferenceKind::world_size, "ranks", ranks_text(c.a.ranks), ranks_text(c.b.ranks),
               -1);
@@ -534,7 +706,9 @@ Result<Comparison> compare_runs(const Database& db_a, const Database& db_b) {
               by_compile(a.phases),
               by_compile(b.phases),
               by_compile(a.inputs),
-              by_compile(b.inputs)};
+              by_compile(b.inputs),
+              {db_a, db_b},
+              {}};
   const std::vector<RunFrame> fa = frames_of(a), fb = frames_of(b);
   PhaseSums sums;
   std::set<std::string> input_notes;
@@ -563,9 +737,16 @@ Result<Comparison> compare_runs(const Database& db_a, const Database& db_b) {
     FrameKey named = key;
     std::get<2>(named) = -1;  // a frame's subject leaves out the line, which may have moved
     const std::string subject = frame_subject(named);
+    const auto frame_index = static_cast<int64_t>(c.frames.size() - 1);
     if (!x || !y) {
       c.same_work = false;
       const RunFrame* only = x ? x : y;
+      // Its compiles are listed on their side alone.
+      for (const auto& [rank, list] : only->by_rank)
+        for (size_t k = 0; k < list.size(); ++k)
+          add_compile_pair(c, diffs, frame_index, k, compile_subject(subject, k),
+                           x ? list[k] : nullptr, y ? list[k] : nullptr);
+      diffs.anchor(frame_index, -1);
       std::set<int64_t> ranks;
       for (const auto& [rank, list] : only->by_rank) ranks.insert(rank);
       std::string value = std::to_string(only->counts.compiles_a) + " compile(s)";
@@ -577,6 +758,7 @@ Result<Comparison> compare_runs(const Database& db_a, const Database& db_b) {
                       std::vector<int64_t>(ranks.lower_bound(0), ranks.end()));
       continue;
     }
+    diffs.anchor(frame_index, -1);
     if (m.line_a != m.line_b)
       diffs.add(DifferenceKind::frame_moved, subject, "line " + std::to_string(m.line_a),
                 "line " + std::to_string(m.line_b), -1);
@@ -586,14 +768,21 @@ Result<Comparison> compare_runs(const Database& db_a, const Database& db_b) {
       const auto& ca = ia == x->by_rank.end() ? kNone : ia->second;
       const auto& cb = ib == y->by_rank.end() ? kNone : ib->second;
       if (ca.empty() && cb.empty()) continue;
-      compare_compiles(subject, ca, cb, rank, sides, diffs, sums, c, input_notes);
+      compare_compiles(subject, frame_index, ca, cb, rank, sides, diffs, sums, c, input_notes);
     }
   }
+  diffs.anchor(-1, -1);  // what follows concerns no single frame
+  if (one_rank_each)
+    for (CompilePair& p : c.compiles)
+      if (p.compile_b) p.rank_b = c.b.ranks.front();  // B's facts were renamed to A's rank
   compare_graph_breaks(a, b, shared_ranks, diffs);
   compare_collectives(a, b, shared_ranks, diffs);
+  compare_waits(a, b, shared_ranks, diffs);
 
   // Compile time per phase over the compiles both completed, largest change first; a change is
-  // a difference when it is large in both absolute and relative terms (timing noise is not).
+  // a difference when it is large in both absolute and relative terms, and larger than the runs'
+  // own spread of the same compiles across ranks (the straggler pair's 4 ranks, each compiling
+  // 3-27 ms, took 33-55 ms each under load: 0.036 s -> 0.169 s summed; noise, not a difference).
   for (const std::string& phase : sums.order) {
     auto [ta, tb] = sums.by_phase[phase];
     c.phases.push_back({phase, ta, tb});
@@ -601,18 +790,18 @@ Result<Comparison> compare_runs(const Database& db_a, const Database& db_b) {
   std::stable_sort(c.phases.begin(), c.phases.end(), [](const PhaseDelta& x, const PhaseDelta& y) {
     return std::fabs(x.b_us - x.a_us) > std::fabs(y.b_us - y.a_us);
   });
-  constexpr double kMinDeltaUs = 100e3, kMinRatio = 0.25;
   constexpr size_t kMaxPhaseDifferences = 3;
   size_t phase_differences = 0;
   for (const PhaseDelta& p : c.phases) {
     const double delta = p.b_us - p.a_us;
-    if (std::fabs(delta) < kMinDeltaUs || std::fabs(delta) < kMinRatio * std::max(p.a_us, p.b_us))
+    // Ranks of an SPMD job compile the same frames side by side, so the floor holds per rank: n
+    // ranks each slower by a little under load are not n times a little slower.
+    const double per_rank = static_cast<double>(std::max<size_t>(1, sums.ranks.size()));
+    if (!time_changed(p.a_us / per_rank, p.b_us / per_rank, kMinPhaseDeltaUs) ||
+        std::fabs(delta) <= phase_noise_us(sums, p.phase))
       continue;
     if (phase_differences++ == kMaxPhaseDifferences) break;
-    char a_text[32], b_text[32];
-    std::snprintf(a_text, sizeof a_text, "%.3f s", p.a_us / 1e6);
-    std::snprintf(b_text, sizeof b_text, "%.3f s", p.b_us / 1e6);
-    diffs.add(DifferenceKind::compile_time, p.phase, std::string(a_text), std::string(b_text), -1,
+    diffs.add(DifferenceKind::compile_time, p.phase, seconds_text(p.a_us), seconds_text(p.b_us), -1,
               delta);
   }
   if (!c.same_work && c.timed_compiles > 0)
@@ -623,6 +812,7 @@ Result<Comparison> compare_runs(const Database& db_a, const Database& db_b) {
         " compile(s) both completed, and say nothing of the whole run's speed");
   add_run_notes("A", c.a, c);
   add_run_notes("B", c.b, c);
+  time_compile_pairs(db_a, db_b, c, out);
   c.differences = diffs.take();
   return out;
 }

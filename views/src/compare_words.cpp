@@ -1,12 +1,13 @@
 // The sentences of a comparison (compare.hpp): one function per difference kind, declared from
 // the one list TLSCOPE_DIFFERENCE_KINDS so a new kind without words does not build.
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "tlscope/views/rank_words.hpp"
 #include "tlscope/views/compare.hpp"
+#include "tlscope/views/rank_words.hpp"
 
 namespace tlscope::views {
 
@@ -76,6 +77,10 @@ std::string words_collective_divergence(const Difference& d) {
   return "the collectives first differ at " + d.subject + on_ranks(d) + ": A issued " + A(d) +
          ", B " + B(d);
 }
+std::string words_collective_wait(const Difference& d) {
+  return d.subject + on_ranks(d) + ": " + A(d) + " in A, " + B(d) +
+         " in B (time each collective waited for the last rank to arrive, summed)";
+}
 std::string words_graph_break_added(const Difference& d) {
   return "B breaks the graph at " + d.subject + on_ranks(d) + ": " + B(d);
 }
@@ -92,6 +97,47 @@ std::string words_compile_time(const Difference& d) {
   return "compile phase " + d.subject + ": " + A(d) + " in A, " + B(d) +
          " in B (over the compiles both runs completed)";
 }
+// A graph's difference: the compile's subject, then the node ("f (file) compile #0: node `sum`").
+std::string words_graph_node_added(const Difference& d) {
+  return "B's graph of " + d.subject + on_ranks(d) + " has more such nodes: " + B(d) +
+         " (A: " + A(d) + ")";
+}
+std::string words_graph_node_removed(const Difference& d) {
+  return "B's graph of " + d.subject + on_ranks(d) + " has fewer such nodes: " + B(d) +
+         " (A: " + A(d) + ")";
+}
+std::string words_graph_dtype_changed(const Difference& d) {
+  return "graph of " + d.subject + on_ranks(d) + " has another dtype: " + A(d) + " in A, " + B(d) +
+         " in B";
+}
+// Symbolic against static sizes is what a reader looks for: automatic dynamic shapes marked a
+// dim dynamic in one run only, or a guard specialised it.
+std::string words_graph_shape_changed(const Difference& d) {
+  auto symbolic = [](const std::optional<std::string>& v) {
+    return v && v->find_first_of("abcdefghijklmnopqrstuvwxyz", v->find('[')) != std::string::npos;
+  };
+  std::string why;
+  if (symbolic(d.a) != symbolic(d.b))
+    why = symbolic(d.b) ? " (dynamic in B, static in A)" : " (static in B, dynamic in A)";
+  return "graph of " + d.subject + on_ranks(d) + " has other sizes: " + A(d) + " in A, " + B(d) +
+         " in B" + why;
+}
+std::string words_guard_added(const Difference& d) {
+  return "B guards " + d.subject + on_ranks(d) + " on `" + B(d) + "` (not in A's guards)";
+}
+std::string words_guard_removed(const Difference& d) {
+  return "B no longer guards " + d.subject + on_ranks(d) + " on `" + A(d) + "`";
+}
+std::string words_kernel_added(const Difference& d) {
+  return "B's code for " + d.subject + on_ranks(d) + " defines kernel " + B(d) +
+         " that A's does not";
+}
+std::string words_kernel_removed(const Difference& d) {
+  return "B's code for " + d.subject + on_ranks(d) + " no longer defines kernel " + A(d);
+}
+std::string words_output_code_size(const Difference& d) {
+  return "generated code of " + d.subject + on_ranks(d) + ": " + A(d) + " in A, " + B(d) + " in B";
+}
 std::string words_frame_added(const Difference& d) {
   return "B compiles a frame A did not: " + d.subject + on_ranks(d) + ", " + B(d);
 }
@@ -103,6 +149,9 @@ std::string words_frame_moved(const Difference& d) {
 }
 std::string words_torch_version(const Difference& d) {
   return "PyTorch " + A(d) + " in A, " + B(d) + " in B";
+}
+std::string words_config_changed(const Difference& d) {
+  return "config " + d.subject + " is " + A(d) + " in A, " + B(d) + " in B";
 }
 std::string words_world_size(const Difference& d) {
   return "ranks: " + A(d) + " in A, " + B(d) + " in B";
@@ -130,10 +179,20 @@ std::string_view frame_of(const std::string& subject) {
 }
 
 // One verdict line for several differences of one kind in one frame on the same ranks: "B
-// recompiles f (file) 8 times on rank 3 (compiles #7-#14), e.g. ...; 3.93 s compiling in all".
+// recompiles f (file) 8 times on rank 3 (compiles #7-#14), e.g. ...; 3.93 s compiling in all";
+// or of one kind and subject on many ranks (each rank's wait in collectives): "1011 ranks like
+// this, the largest: ...".
 std::string folded_line(const std::vector<const Difference*>& group) {
   const Difference& first = *group.front();
   if (group.size() == 1) return difference_text(first);
+  if (frame_of(first.subject).empty()) {
+    std::vector<int64_t> ranks;
+    for (const Difference* d : group) ranks.insert(ranks.end(), d->ranks.begin(), d->ranks.end());
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    return std::to_string(group.size()) + " like this on " + rank_words(ranks, 0) +
+           ", the largest: " + difference_text(first);
+  }
   double total = 0;
   for (const Difference* d : group) total += d->weight;
   Difference sample = first;
@@ -161,8 +220,12 @@ std::vector<std::string> verdict(const Comparison& c, size_t max_lines) {
     bool joined = false;
     for (auto& g : groups) {
       const Difference& head = *g.front();
-      if (!frame.empty() && head.kind == d.kind && head.ranks == d.ranks &&
-          frame_of(head.subject) == frame) {
+      // One frame's compiles on the same ranks; or one subject that is no compile on other
+      // ranks (per-rank facts such as the wait in collectives).
+      const bool same_frame =
+          !frame.empty() && head.ranks == d.ranks && frame_of(head.subject) == frame;
+      const bool same_subject = frame.empty() && !d.ranks.empty() && head.subject == d.subject;
+      if (head.kind == d.kind && (same_frame || same_subject)) {
         g.push_back(&d);
         joined = true;
         break;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <optional>
 
 namespace tlscope::views {
 namespace {
@@ -40,25 +41,26 @@ std::vector<std::string_view> split_top_level(std::string_view text) {
 
 }  // namespace
 
-std::optional<std::vector<int64_t>> parse_mesh_shape(std::string_view text, std::string* error) {
-  std::vector<int64_t> shape;
+Result<std::vector<int64_t>> parse_mesh_shape(std::string_view text) {
+  Result<std::vector<int64_t>> out;
+  std::vector<int64_t>& shape = out.value;
   size_t start = 0;
   for (size_t i = 0; i <= text.size(); ++i) {
     if (i < text.size() && text[i] != 'x' && text[i] != ',') continue;
     auto v = parse_int(text.substr(start, i - start));
     if (!v || *v <= 0 || *v > 65536) {
-      if (error) *error = "bad mesh shape '" + std::string(text) + "': want sizes like 2x2";
-      return std::nullopt;
+      shape.clear();
+      out.fail("bad mesh shape '" + std::string(text) + "': want sizes like 2x2");
+      return out;
     }
     shape.push_back(*v);
     start = i + 1;
   }
-  return shape;
+  return out;
 }
 
-std::optional<std::vector<MeshPlacement>> parse_placements(std::string_view text,
-                                                           std::string* error) {
-  std::vector<MeshPlacement> out;
+Result<std::vector<MeshPlacement>> parse_placements(std::string_view text) {
+  Result<std::vector<MeshPlacement>> out;
   for (std::string_view part : split_top_level(text)) {
     part = trim(part);
     MeshPlacement p;
@@ -82,13 +84,12 @@ std::optional<std::vector<MeshPlacement>> parse_placements(std::string_view text
       ok = false;
     }
     if (!ok) {
-      if (error) {
-        *error = "bad placement '" + std::string(part) +
-                 "': want Shard(d), Replicate() or Partial(), comma separated";
-      }
-      return std::nullopt;
+      out.value.clear();
+      out.fail("bad placement '" + std::string(part) +
+               "': want Shard(d), Replicate() or Partial(), comma separated");
+      return out;
     }
-    out.push_back(p);
+    out.value.push_back(p);
   }
   return out;
 }
@@ -105,12 +106,12 @@ std::string placement_text(const MeshPlacement& placement) {
   return "?";
 }
 
-std::optional<MeshOwnership> MeshOwnership::build(const DeviceMesh& mesh,
-                                                  const std::vector<int64_t>& shape,
-                                                  std::string* error) {
+Result<MeshOwnership> MeshOwnership::build(const DeviceMesh& mesh,
+                                           const std::vector<int64_t>& shape) {
+  Result<MeshOwnership> out;
   auto fail = [&](std::string why) {
-    if (error) *error = std::move(why);
-    return std::nullopt;
+    out.fail(std::move(why));
+    return out;
   };
   if (mesh.shape.empty()) return fail("device mesh has no dims");
   if (mesh.placements.size() != mesh.shape.size()) {
@@ -123,7 +124,7 @@ std::optional<MeshOwnership> MeshOwnership::build(const DeviceMesh& mesh,
     ranks *= s;
     if (ranks > 65536) return fail("device mesh larger than 65536 ranks");
   }
-  MeshOwnership own;
+  MeshOwnership& own = out.value;
   for (const auto& p : mesh.placements) {
     if (p.kind == MeshPlacement::Kind::kPartial) own.partial_ = true;
     if (p.kind == MeshPlacement::Kind::kShard &&
@@ -154,7 +155,7 @@ std::optional<MeshOwnership> MeshOwnership::build(const DeviceMesh& mesh,
       range = {lo, hi};
     }
   }
-  return own;
+  return out;
 }
 
 std::vector<int> MeshOwnership::owners(const std::vector<int64_t>& index) const {

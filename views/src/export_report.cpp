@@ -160,14 +160,14 @@ Result<ExportReport> load_export_report(const Database& db) {
   if (nothing_to_export(db)) return out;
   ExportReport& r = out.value;
   ShapeLog log;
-  std::string error;
-  read_shape_symbols(db, "", error, [&](int64_t file, ShapeSymbol s) {
+  Status status;
+  read_shape_symbols(db, "", status, [&](int64_t file, ShapeSymbol s) {
     if (s.node_id >= 0) log.symbol_nodes[{file, s.node_id}] = s;
     if (s.compile_id.empty()) r.symbols.push_back(s);
     log.symbols[{file, s.symbol}].push_back(std::move(s));
   });
   read_shape_specializations(
-      db, "WHERE compile_id IS NULL", error,
+      db, "WHERE compile_id IS NULL", status,
       [&](int64_t, ShapeSpecialization s) { r.specializations.push_back(std::move(s)); });
   if (db.has_table("shape_expressions")) {
     read_rows(db,
@@ -217,7 +217,7 @@ Result<ExportReport> load_export_report(const Database& db) {
                 r.issues.push_back(std::move(i));
               });
   }
-  read_shape_guards(db, "WHERE compile_id IS NULL", error, [&](int64_t file, ShapeGuard g) {
+  read_shape_guards(db, "WHERE compile_id IS NULL", status, [&](int64_t file, ShapeGuard g) {
     ExportIssue i;
     i.event_id = g.event_id;
     i.file_id = file;
@@ -235,7 +235,7 @@ Result<ExportReport> load_export_report(const Database& db) {
             out, [&](const Statement& s) {
               r.programs.push_back({s.int64(0), s.int64(1), s.int64(2), s.int64(3), s.text(4)});
             });
-  out.fail(error);
+  out.fail(status.error);
   return out;
 }
 

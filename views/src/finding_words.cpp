@@ -300,6 +300,20 @@ void word_collective_parity(FindingSentence& s, const FindingFacts& f, int64_t) 
                  " time(s)");
 }
 
+void word_spmd_graph_mismatch(FindingSentence& s, const FindingFacts& f, int64_t job_ranks) {
+  s.words(f.ranks.empty() ? std::string("ranks") : rank_words(f.ranks, job_ranks));
+  s.words(" compiled different graphs");
+  if (!f.compile_id.empty()) s.words(" for compile ").quote(f.compile_id);
+  const std::string graph = f.value("graph");
+  if (!graph.empty()) s.words(" (subgraph ").quote(graph).words(")");
+  if (f.has("node_index")) {
+    s.words(": first difference at node " + f.value("node_index") + ", rank 0 has ");
+    s.quote(f.value("reference_node")).words(" where rank " + f.value("other_rank") + " has ");
+    s.quote(f.value("other_node"));
+  }
+  s.words("; their collectives can be issued in different orders (a hang)");
+}
+
 void word_recompile_storm(FindingSentence& s, const FindingFacts& f, int64_t) {
   frame_of(s, f).words(" was recompiled " + f.value("recompiles") + " times");
 }
@@ -368,6 +382,7 @@ constexpr bool one_process(FindingKind k) {
     case FindingKind::straggler:
     case FindingKind::rank_divergence:
     case FindingKind::bad_record:
+    case FindingKind::spmd_graph_mismatch:
       return false;
     default:
       return true;
@@ -455,8 +470,8 @@ std::string finding_sentence(const FindingFacts& f, int64_t job_ranks) {
   return body;
 }
 
-std::vector<WordedFinding> word_findings(const Database& db, std::string* error) {
-  std::vector<WordedFinding> out;
+Result<std::vector<WordedFinding>> word_findings(const Database& db) {
+  Result<std::vector<WordedFinding>> out;
   if (!db.has_table("findings")) return out;
   const int64_t job_ranks =
       db.has_table("files") ? db.scalar("SELECT count(DISTINCT rank) FROM files") : 0;
@@ -465,9 +480,9 @@ std::vector<WordedFinding> word_findings(const Database& db, std::string* error)
           [&](const Statement& s) {
             WordedFinding w{read_finding_facts(s), {}};
             w.sentence = finding_sentence(w.facts, job_ranks);
-            out.push_back(std::move(w));
+            out.value.push_back(std::move(w));
           },
-          error);
+          out);
   return out;
 }
 

@@ -134,9 +134,7 @@ Result<Findings> load_findings(const Database& db, size_t rows_per_kind) {
     LineBuilder builder;
     rows.reset();
     rows.bind(1, kind);
-    std::string error;
-    rows.for_each([&](const Statement& s) { builder.add(s, f.job_ranks); }, &error);
-    if (!error.empty()) out.fail(error);
+    rows.for_each([&](const Statement& s) { builder.add(s, f.job_ranks); }, out);
     std::vector<FindingRow> lines = builder.rows(kind, f.job_ranks);
     f.lines += static_cast<int64_t>(lines.size());
     const size_t n = lines.size();

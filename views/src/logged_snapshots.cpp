@@ -56,18 +56,17 @@ Result<TensorSnapshots> load_tensor_snapshots(const Database& db, Page page) {
     // The file name (not the whole path) keeps the page readable; ranks tell files apart.
     std::string where =
         std::filesystem::path(s.text(6)).filename().string() + ":" + std::to_string(s.int64(5));
-    std::string error;
     if (s.text_view(3) == "dtensor_placement") {
-      auto p = parse_logged_placement(s.text_view(4), where, &error);
-      if (p)
-        placement[{file, p->tensor}] = std::move(*p);
+      Result<LoggedPlacement> p = parse_logged_placement(s.text_view(4), where);
+      if (p.ok())
+        placement[{file, p->tensor}] = std::move(p.value);
       else
-        result.errors.push_back(error);
+        result.errors.push_back(std::move(p.error));
       continue;
     }
-    auto v = parse_logged_values(s.text_view(4), where, &error);
-    if (!v) {
-      result.errors.push_back(error);
+    Result<LoggedValues> v = parse_logged_values(s.text_view(4), where);
+    if (!v.ok()) {
+      result.errors.push_back(std::move(v.error));
       continue;
     }
     int occurrence = ++seen[{file, v->name}];
@@ -79,7 +78,7 @@ Result<TensorSnapshots> load_tensor_snapshots(const Database& db, Page page) {
     rv.source = where;
     auto pl = placement.find({file, v->name});
     if (pl != placement.end()) rv.placement = pl->second;
-    rv.values = std::move(*v);
+    rv.values = std::move(v.value);
     it->second.ranks.push_back(std::move(rv));
     it->second.files.insert(file);
     std::string compile = s.text(2).substr(0, s.text(2).find('_'));

@@ -34,11 +34,9 @@ PerRank count_per_rank(const Database& db, Result<RankDivergence>& out, const st
                        const std::string& where = "") {
   PerRank counts;
   if (!db.has_table(table)) return counts;
-  std::string error;
   db.prepare("SELECT rank, count(*) FROM " + table + " WHERE rank IS NOT NULL " + where +
              " GROUP BY rank")
-      .for_each([&](const Statement& s) { counts[s.int64(0)] = s.text(1); }, &error);
-  if (!error.empty()) out.fail(error);
+      .for_each([&](const Statement& s) { counts[s.int64(0)] = s.text(1); }, out);
   return counts;
 }
 
@@ -46,12 +44,10 @@ PerRank count_per_rank(const Database& db, Result<RankDivergence>& out, const st
 PerRank compile_seconds(const Database& db, Result<RankDivergence>& out) {
   std::map<int64_t, double> seconds;
   if (db.has_table("compiles")) {
-    std::string error;
     db.prepare(
           "SELECT rank, coalesce(duration_us, 0) FROM compiles WHERE rank IS NOT NULL "
           "ORDER BY first_event_id, id")
-        .for_each([&](const Statement& s) { seconds[s.int64(0)] += s.real(1) / 1e6; }, &error);
-    if (!error.empty()) out.fail(error);
+        .for_each([&](const Statement& s) { seconds[s.int64(0)] += s.real(1) / 1e6; }, out);
   }
   PerRank text;
   for (const auto& [rank, sec] : seconds) {
@@ -67,11 +63,9 @@ PerRank compile_seconds(const Database& db, Result<RankDivergence>& out) {
 Result<RankDivergence> load_rank_divergence(const Database& db, Page page) {
   Result<RankDivergence> out;
   RankDivergence& v = out.value;
-  std::string error;
-  if (db.has_table("files") &&
-      !db.prepare("SELECT DISTINCT rank FROM files WHERE rank IS NOT NULL ORDER BY rank")
-           .for_each([&](const Statement& s) { v.ranks.push_back(s.int64(0)); }, &error))
-    out.fail(error);
+  if (db.has_table("files"))
+    db.prepare("SELECT DISTINCT rank FROM files WHERE rank IS NOT NULL ORDER BY rank")
+        .for_each([&](const Statement& s) { v.ranks.push_back(s.int64(0)); }, out);
   if (v.ranks.size() >= 2) {
     auto add = [&](std::string label, const std::string& table, const std::string& where = "") {
       v.counts.push_back(
@@ -94,13 +88,12 @@ Result<RankDivergence> load_rank_divergence(const Database& db, Page page) {
       "FROM rank_divergence ORDER BY id LIMIT ? OFFSET ?");
   d.bind(1, page.limit == Page::kAll ? int64_t{-1} : static_cast<int64_t>(page.limit))
       .bind(2, static_cast<int64_t>(page.offset));
-  if (!d.for_each(
-          [&](const Statement& s) {
-            v.divergences.rows.push_back(
-                {s.text(0), s.text(1), s.text(2), s.text(3), s.text(4), s.text(5)});
-          },
-          &error))
-    out.fail(error);
+  d.for_each(
+      [&](const Statement& s) {
+        v.divergences.rows.push_back(
+            {s.text(0), s.text(1), s.text(2), s.text(3), s.text(4), s.text(5)});
+      },
+      out);
   return out;
 }
 

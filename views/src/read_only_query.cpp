@@ -1,12 +1,13 @@
-// The SQL console's query: read-only open plus an authorizer, so no statement can change the
-// database or reach another file.
+// The SQL console's query: read-only open plus an authorizer (the one SQLite wrapper's
+// AuthorizerHook), so no statement can change the database or reach another file.
 #include "tlscope/views/read_only_query.hpp"
 
 #include <sqlite3.h>
 
 #include <cctype>
-#include <memory>
+#include <optional>
 
+#include "tlscope/model/sqlite.hpp"
 #include "tlscope/views/database.hpp"
 
 namespace tlscope::views {
@@ -33,48 +34,41 @@ bool reporting_pragma(const char* name) {
   return false;
 }
 
-int admit_reads_only(void* user, int action, const char* arg1, const char* arg2, const char*,
-                     const char*) {
-  switch (action) {
+bool admit_reads_only(const model::AuthorizerHook::Action& action, Refused& refused) {
+  switch (action.code) {
     case SQLITE_SELECT:
     case SQLITE_READ:
     case SQLITE_FUNCTION:
     case SQLITE_RECURSIVE:
     case SQLITE_TRANSACTION:  // BEGIN/COMMIT around reads: a read snapshot, nothing written
     case SQLITE_SAVEPOINT:
-      return SQLITE_OK;
+      return true;
     case SQLITE_PRAGMA:
       // Without a value a pragma reports; with one it sets, unless it is a reporting pragma
       // whose argument is a table or index name.
-      if (arg2 == nullptr || reporting_pragma(arg1)) return SQLITE_OK;
+      if (action.arg2 == nullptr || reporting_pragma(action.arg1)) return true;
       break;
     default:
       break;
   }
-  auto* refused = static_cast<Refused*>(user);
-  if (refused->what.empty()) {
-    if (action == SQLITE_ATTACH || action == SQLITE_DETACH) {
-      refused->what = action == SQLITE_ATTACH ? "ATTACH" : "DETACH";
-    } else if (action == SQLITE_PRAGMA) {
-      refused->what = std::string("setting PRAGMA ") + (arg1 ? arg1 : "?");
+  if (refused.what.empty()) {
+    if (action.code == SQLITE_ATTACH || action.code == SQLITE_DETACH) {
+      refused.what = action.code == SQLITE_ATTACH ? "ATTACH" : "DETACH";
+    } else if (action.code == SQLITE_PRAGMA) {
+      refused.what = std::string("setting PRAGMA ") + (action.arg1 ? action.arg1 : "?");
     } else {
-      refused->what = "a statement that writes";
+      refused.what = "a statement that writes";
     }
   }
-  return SQLITE_DENY;
+  return false;
 }
 
-QueryCell read_cell(sqlite3_stmt* stmt, int col) {
+QueryCell read_cell(const model::Statement& stmt, int col) {
   QueryCell cell;
-  int type = sqlite3_column_type(stmt, col);
-  cell.is_null = type == SQLITE_NULL;
-  cell.is_number = type == SQLITE_INTEGER || type == SQLITE_FLOAT;
-  if (cell.is_number) cell.number = sqlite3_column_double(stmt, col);
-  const unsigned char* text = sqlite3_column_text(stmt, col);
-  if (text) {
-    cell.text.assign(reinterpret_cast<const char*>(text),
-                     static_cast<size_t>(sqlite3_column_bytes(stmt, col)));
-  }
+  cell.is_null = stmt.is_null(col);
+  cell.is_number = stmt.is_number(col);
+  if (cell.is_number) cell.number = stmt.real(col);
+  cell.text = stmt.text(col);
   return cell;
 }
 
@@ -89,48 +83,46 @@ QueryResult run_read_only_query(const std::string& db_path, std::string_view sql
   }
   Refused refused;
   db.add_own_views(sql);  // before the authorizer, which refuses their CREATE TEMP VIEW
-  sqlite3_set_authorizer(db.handle(), admit_reads_only, &refused);
-  const std::string text(sql);
-  const char* next = text.c_str();
-  const char* end = text.c_str() + text.size();
-  while (next < end) {
-    sqlite3_stmt* raw = nullptr;
-    const char* tail = nullptr;
-    refused.what.clear();
-    int rc = sqlite3_prepare_v2(db.handle(), next, static_cast<int>(end - next), &raw, &tail);
-    if (rc != SQLITE_OK) {
-      result.error = db_path + ": " +
-                     (refused.what.empty() ? std::string(sqlite3_errmsg(db.handle()))
-                                           : "read-only: " + refused.what + " is refused");
-      return result;
-    }
-    next = tail;
-    if (!raw) continue;  // whitespace or a comment
-    std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> stmt(raw, sqlite3_finalize);
-    // VACUUM asks the authorizer nothing, but SQLite knows it is not a read.
-    if (!sqlite3_stmt_readonly(raw)) {
-      result.error = db_path + ": read-only: a statement that writes is refused";
-      return result;
-    }
-    const int cols = sqlite3_column_count(raw);
-    if (cols > 0) {
-      result.columns.clear();
-      result.rows.clear();
-      result.truncated = false;
-      for (int c = 0; c < cols; ++c) result.columns.emplace_back(sqlite3_column_name(raw, c));
-    }
-    while ((rc = sqlite3_step(raw)) == SQLITE_ROW) {
-      if (result.rows.size() >= max_rows) {
-        result.truncated = true;
-        break;
+  model::AuthorizerHook reads_only(db.handle(), [&](const model::AuthorizerHook::Action& a) {
+    return admit_reads_only(a, refused);
+  });
+  std::string_view rest = sql;
+  try {
+    while (!rest.empty()) {
+      refused.what.clear();
+      std::optional<model::Statement> stmt;
+      try {
+        stmt = model::Statement::first_of(db.handle(), rest);
+      } catch (const model::SqliteError&) {
+        if (refused.what.empty()) throw;
+        result.error = db_path + ": read-only: " + refused.what + " is refused";
+        return result;
       }
-      auto& row = result.rows.emplace_back();
-      for (int c = 0; c < cols; ++c) row.push_back(read_cell(raw, c));
+      if (!stmt) continue;  // whitespace or a comment
+      // VACUUM asks the authorizer nothing, but SQLite knows it is not a read.
+      if (!stmt->read_only()) {
+        result.error = db_path + ": read-only: a statement that writes is refused";
+        return result;
+      }
+      const int cols = stmt->column_count();
+      if (cols > 0) {
+        result.columns.clear();
+        result.rows.clear();
+        result.truncated = false;
+        for (int c = 0; c < cols; ++c) result.columns.emplace_back(stmt->column_name(c));
+      }
+      while (stmt->step()) {
+        if (result.rows.size() >= max_rows) {
+          result.truncated = true;
+          break;
+        }
+        auto& row = result.rows.emplace_back();
+        for (int c = 0; c < cols; ++c) row.push_back(read_cell(*stmt, c));
+      }
     }
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-      result.error = db_path + ": " + sqlite3_errmsg(db.handle());
-      return result;
-    }
+  } catch (const model::SqliteError& e) {
+    result.error = db_path + ": " + e.what();
+    return result;
   }
   result.ok = true;
   return result;

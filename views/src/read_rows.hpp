@@ -13,10 +13,7 @@ namespace tlscope::views {
 
 template <typename T, typename Row>
 bool read_rows(const Database& db, std::string_view sql, Result<T>& result, Row&& row) {
-  std::string error;
-  if (db.prepare(sql).for_each(row, &error)) return true;
-  result.fail(error);
-  return false;
+  return db.prepare(sql).for_each(row, result);
 }
 
 // As read_rows, on a statement a reader prepared once and runs again for each item (each
@@ -26,10 +23,7 @@ template <typename T, typename Bind, typename Row>
 bool rerun_rows(Statement& st, Result<T>& result, Bind&& bind, Row&& row) {
   st.reset();
   bind(st);
-  std::string error;
-  if (st.for_each(row, &error)) return true;
-  result.fail(error);
-  return false;
+  return st.for_each(row, result);
 }
 
 // As rerun_rows, on a statement prepared for this one run.

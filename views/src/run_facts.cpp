@@ -2,6 +2,9 @@
 // today's analysis tables.
 #include "tlscope/views/run_facts.hpp"
 
+#include <algorithm>
+#include <map>
+
 #include "read_rows.hpp"
 #include "tlscope/views/finding_words.hpp"
 #include "tlscope/views/report_provenance.hpp"
@@ -131,9 +134,36 @@ Result<std::vector<GraphBreakFact>> read_graph_breaks(const Database& db) {
 Result<std::vector<CacheFact>> read_cache_results(const Database& db) {
   Result<std::vector<CacheFact>> out;
   if (!db.has_table("cache_events")) return out;
-  read_rows(db, "SELECT file_id, compile_id, cache, result FROM cache_events ORDER BY id", out,
-            [&](const Statement& s) {
-              out.value.push_back({s.int64(0), s.text(1), s.text(2), s.text(3)});
+  // A bypass says why in its artifact's JSON payload (`cache_bypass_reason`): read for bypasses
+  // only, the hits and misses need no payload.
+  const bool payloads = db.has_table("events") && db.has_table("payloads");
+  std::string sql = "SELECT ce.file_id, ce.compile_id, ce.cache, ce.result, ";
+  sql += payloads ? "CASE WHEN ce.result = 'bypass' THEN (SELECT CASE WHEN json_valid(p.text) "
+                    "THEN json_extract(p.text, '$.cache_bypass_reason') END FROM events e JOIN "
+                    "payloads p ON p.id = e.payload_id WHERE e.id = ce.event_id) END "
+                  : "NULL ";
+  sql += "FROM cache_events ce ORDER BY ce.id";
+  read_rows(db, sql, out, [&](const Statement& s) {
+    out.value.push_back({s.int64(0), s.text(1), s.text(2), s.text(3), s.text(4)});
+  });
+  // The remote FX graph cache has no artifact: the compile's final metrics count its hits and
+  // misses, one result per lookup (at most 64 of each: a hostile count must not fill memory).
+  if (!db.has_table("compiles") || !db.has_table("events")) return out;
+  read_rows(db,
+            "SELECT c.file_id, c.compile_id, "
+            "json_extract(e.metadata, '$.inductor_fx_remote_cache_hit_count'), "
+            "json_extract(e.metadata, '$.inductor_fx_remote_cache_miss_count') "
+            "FROM compiles c JOIN events e ON e.id = c.metrics_event_id "
+            "WHERE instr(e.metadata, 'inductor_fx_remote_cache_') > 0 AND "
+            "json_valid(e.metadata) AND (json_extract(e.metadata, "
+            "'$.inductor_fx_remote_cache_hit_count') > 0 OR json_extract(e.metadata, "
+            "'$.inductor_fx_remote_cache_miss_count') > 0) ORDER BY c.id",
+            out, [&](const Statement& s) {
+              const int64_t hits = s.int64_or(2, 0), misses = s.int64_or(3, 0);
+              for (int64_t i = 0; i < hits && i < 64; ++i)
+                out.value.push_back({s.int64(0), s.text(1), "remote_fx_graph", "hit", ""});
+              for (int64_t i = 0; i < misses && i < 64; ++i)
+                out.value.push_back({s.int64(0), s.text(1), "remote_fx_graph", "miss", ""});
             });
   return out;
 }
@@ -155,8 +185,8 @@ Result<std::vector<FindingFact>> read_finding_facts(const Database& db) {
   Result<std::vector<FindingFact>> out;
   if (!db.has_table("findings")) return out;
   // The facts of each finding with its sentence from views/ (finding_words.hpp), the one wording.
-  std::string error;
-  for (WordedFinding& w : word_findings(db, &error)) {
+  Result<std::vector<WordedFinding>> worded = word_findings(db);
+  for (WordedFinding& w : worded.value) {
     FindingFact& f = out.value.emplace_back();
     f.kind = std::move(w.facts.kind);
     f.severity = std::move(w.facts.severity);
@@ -167,7 +197,7 @@ Result<std::vector<FindingFact>> read_finding_facts(const Database& db) {
     f.frame = std::move(w.facts.frame);
     f.message = std::move(w.sentence);
   }
-  if (!error.empty()) out.fail(error);
+  if (!worded.ok()) out.fail(worded.error);
   return out;
 }
 
@@ -175,8 +205,8 @@ Result<std::vector<CollectiveFact>> read_collectives(const Database& db) {
   Result<std::vector<CollectiveFact>> out;
   if (!db.has_table("collectives")) return out;
   read_rows(db,
-            "SELECT rank, COALESCE(NULLIF(pg_desc, ''), pg_name), seq, op, input_sizes, dtype "
-            "FROM collectives ORDER BY rank, event_id",
+            "SELECT rank, COALESCE(NULLIF(pg_desc, ''), pg_name), seq, op, input_sizes, dtype, "
+            "pg_name, created_us FROM collectives ORDER BY rank, event_id",
             out, [&](const Statement& s) {
               CollectiveFact& c = out.value.emplace_back();
               c.rank = s.int64_or(0, -1);
@@ -185,6 +215,8 @@ Result<std::vector<CollectiveFact>> read_collectives(const Database& db) {
               c.op = s.text(3);
               c.input_sizes = s.text(4);
               c.dtype = s.text(5);
+              c.pg_name = s.text(6);
+              c.created_us = s.real_or(7, -1);
             });
   return out;
 }
@@ -199,6 +231,38 @@ Result<std::vector<InputFact>> read_compile_inputs(const Database& db) {
               out.value.push_back({s.int64(0), s.text(1), s.text(2), s.text(3), s.text(4),
                                    static_cast<int>(s.int64_or(5, -1))});
             });
+  return out;
+}
+
+}  // namespace tlscope::views
+
+namespace tlscope::views {
+
+Result<std::vector<RankWait>> read_collective_waits(const Database& db,
+                                                    std::vector<CollectiveFact>& collectives) {
+  Result<std::vector<RankWait>> out;
+  if (collectives.empty() || !db.has_table("collective_matches")) return out;
+  // The collectives were read once already; a second scan of the table (its rows hold each
+  // group's rank list, kilobytes at 1,024 ranks) cost as much as the rest of the comparison.
+  std::map<std::pair<std::string, int64_t>, double> last_arrival;
+  read_rows(db,
+            "SELECT pg_name, seq, last_arrival_us FROM collective_matches WHERE last_arrival_us "
+            "IS NOT NULL",
+            out, [&](const Statement& s) {
+              last_arrival[{s.text(0), s.int64_or(1, -1)}] = s.real(2);
+            });
+  std::map<int64_t, RankWait> by_rank;
+  for (CollectiveFact& c : collectives) {
+    if (c.rank < 0 || c.created_us < 0) continue;
+    auto it = last_arrival.find({c.pg_name, c.seq});
+    if (it == last_arrival.end()) continue;
+    c.wait_us = std::max(0.0, it->second - c.created_us);
+    RankWait& w = by_rank[c.rank];
+    w.rank = c.rank;
+    w.wait_us += c.wait_us;
+    ++w.collectives;
+  }
+  for (auto& [rank, w] : by_rank) out.value.push_back(w);
   return out;
 }
 

@@ -119,6 +119,8 @@ Result<RunSummary> load_run_summary(const Database& db) {
   auto breaks = read_graph_breaks(db);
   if (take(out, breaks)) add_graph_breaks(s, *breaks);
   add_findings(s, db, out);
+  auto records = load_run_records(db);
+  if (take(out, records)) s.records = std::move(records.value);
   return out;
 }
 

@@ -32,13 +32,13 @@ inline constexpr const char* kSourcesArray =
 UserFrame user_frame_at(const Statement& s, int first);
 std::vector<std::pair<std::string, std::string>> split_pairs(std::string_view joined);
 
-// Each reader appends a failure to `error` (the first one wins) and skips a missing table.
-void read_shape_symbols(const Database& db, std::string_view where, std::string& error,
+// Each reader keeps a failure in `status` (the first one wins) and skips a missing table.
+void read_shape_symbols(const Database& db, std::string_view where, Status& status,
                         const std::function<void(int64_t file_id, ShapeSymbol)>& row);
 void read_shape_specializations(
-    const Database& db, std::string_view where, std::string& error,
+    const Database& db, std::string_view where, Status& status,
     const std::function<void(int64_t file_id, ShapeSpecialization)>& row);
-void read_shape_guards(const Database& db, std::string_view where, std::string& error,
+void read_shape_guards(const Database& db, std::string_view where, Status& status,
                        const std::function<void(int64_t file_id, ShapeGuard)>& row);
 
 }  // namespace tlscope::views

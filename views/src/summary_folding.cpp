@@ -15,11 +15,23 @@ bool quiet_file(const FileRow& f) {
   return f.completed && f.errors == 0 && lines_accounted(f);
 }
 
+bool empty_file(const FileRow& f) {
+  return f.completed && f.bytes == 0 && f.lines == 0 && f.events == 0;
+}
+
 FileFolding fold_files(const Summary& s, size_t max_listed, bool all) {
   FileFolding out;
   const bool fold = !all && s.files.size() > max_listed;
   for (size_t i = 0; i < s.files.size(); ++i) {
     const FileRow& f = s.files[i];
+    if (fold && empty_file(f)) {
+      ++out.empty.files;
+      if (f.rank < 0)
+        ++out.empty.without_rank;
+      else
+        out.empty.ranks.push_back(f.rank);
+      continue;
+    }
     if (!fold || !quiet_file(f)) {
       out.listed.push_back(i);
       continue;
@@ -38,6 +50,7 @@ FileFolding fold_files(const Summary& s, size_t max_listed, bool all) {
     out.error_lines += f.error_lines;
   }
   std::sort(out.ranks.begin(), out.ranks.end());
+  std::sort(out.empty.ranks.begin(), out.empty.ranks.end());
   return out;
 }
 

@@ -58,23 +58,13 @@ std::vector<std::pair<std::string, std::string>> split_pairs(std::string_view jo
   return out;
 }
 
-namespace {
-
-// Keeps the first failure of several reads.
-void keep_first(std::string& error, const std::string& e) {
-  if (error.empty()) error = e;
-}
-
-}  // namespace
-
-void read_shape_symbols(const Database& db, std::string_view where, std::string& error,
+void read_shape_symbols(const Database& db, std::string_view where, Status& status,
                         const std::function<void(int64_t, ShapeSymbol)>& row) {
   if (!db.has_table("shape_symbols")) return;
   std::string sql =
       "SELECT event_id, file_id, coalesce(compile_id, ''), coalesce(symbol, ''), "
       "coalesce(value, ''), coalesce(value_range, ''), coalesce(source, ''), unbacked, node_id, " +
       std::string(kUserFrameColumns) + " FROM shape_symbols " + std::string(where) + " ORDER BY id";
-  std::string e;
   db.prepare(sql).for_each(
       [&](const Statement& s) {
         ShapeSymbol sym;
@@ -89,11 +79,10 @@ void read_shape_symbols(const Database& db, std::string_view where, std::string&
         sym.at = user_frame_at(s, 9);
         row(s.int64(1), std::move(sym));
       },
-      &e);
-  keep_first(error, e);
+      status);
 }
 
-void read_shape_specializations(const Database& db, std::string_view where, std::string& error,
+void read_shape_specializations(const Database& db, std::string_view where, Status& status,
                                 const std::function<void(int64_t, ShapeSpecialization)>& row) {
   if (!db.has_table("shape_specializations")) return;
   std::string sql =
@@ -101,7 +90,6 @@ void read_shape_specializations(const Database& db, std::string_view where, std:
       "coalesce(value, ''), coalesce(reason, ''), " +
       std::string(kSourcesArray) + ", " + std::string(kUserFrameColumns) +
       " FROM shape_specializations " + std::string(where) + " ORDER BY id";
-  std::string e;
   db.prepare(sql).for_each(
       [&](const Statement& s) {
         ShapeSpecialization sp;
@@ -114,11 +102,10 @@ void read_shape_specializations(const Database& db, std::string_view where, std:
         sp.at = user_frame_at(s, 7);
         row(s.int64(1), std::move(sp));
       },
-      &e);
-  keep_first(error, e);
+      status);
 }
 
-void read_shape_guards(const Database& db, std::string_view where, std::string& error,
+void read_shape_guards(const Database& db, std::string_view where, Status& status,
                        const std::function<void(int64_t, ShapeGuard)>& row) {
   if (!db.has_table("shape_guards")) return;
   std::string sql =
@@ -126,7 +113,6 @@ void read_shape_guards(const Database& db, std::string_view where, std::string& 
       "coalesce(expr, ''), " +
       std::string(kSymbolsList) + ", " + std::string(kSourcesList) + ", " +
       std::string(kUserFrameColumns) + " FROM shape_guards " + std::string(where) + " ORDER BY id";
-  std::string e;
   db.prepare(sql).for_each(
       [&](const Statement& s) {
         ShapeGuard g;
@@ -139,18 +125,17 @@ void read_shape_guards(const Database& db, std::string_view where, std::string& 
         g.at = user_frame_at(s, 7);
         row(s.int64(1), std::move(g));
       },
-      &e);
-  keep_first(error, e);
+      status);
 }
 
 CompileShapesReader::CompileShapesReader(const Database& db) {
-  read_shape_symbols(db, "", error_, [&](int64_t file_id, ShapeSymbol sym) {
+  read_shape_symbols(db, "", status_, [&](int64_t file_id, ShapeSymbol sym) {
     by_compile_[{file_id, sym.compile_id}].symbols.push_back(std::move(sym));
   });
-  read_shape_specializations(db, "", error_, [&](int64_t file_id, ShapeSpecialization sp) {
+  read_shape_specializations(db, "", status_, [&](int64_t file_id, ShapeSpecialization sp) {
     by_compile_[{file_id, sp.compile_id}].specializations.push_back(std::move(sp));
   });
-  read_shape_guards(db, "", error_, [&](int64_t file_id, ShapeGuard g) {
+  read_shape_guards(db, "", status_, [&](int64_t file_id, ShapeGuard g) {
     by_compile_[{file_id, g.compile_id}].guards.push_back(std::move(g));
   });
 }
@@ -158,7 +143,7 @@ CompileShapesReader::CompileShapesReader(const Database& db) {
 Result<CompileShapes> CompileShapesReader::read(int64_t file_id,
                                                 const std::string& compile_id) const {
   Result<CompileShapes> out;
-  out.fail(error_);
+  out.fail(status_.error);
   if (auto it = by_compile_.find({file_id, compile_id}); it != by_compile_.end())
     out.value = it->second;
   return out;

@@ -381,8 +381,12 @@ TensorGridResult layout_tensor_grid(const TensorGridInput& input,
   }
   std::optional<MeshOwnership> ownership;
   if (input.mesh) {
-    ownership = MeshOwnership::build(*input.mesh, input.shape, &result.error);
-    if (!ownership) return result;
+    Result<MeshOwnership> built = MeshOwnership::build(*input.mesh, input.shape);
+    if (!built.ok()) {
+      result.error = std::move(built.error);
+      return result;
+    }
+    ownership = std::move(built.value);
   }
   GridPlan plan;
   plan.n = n;

@@ -38,15 +38,13 @@ Result<TensorLayouts> load_tensor_layouts(const Database& db, Page page) {
       "min(file_id), min(rank), min(compile_id) FROM t GROUP BY 1, 2, 3 ORDER BY 6 DESC "
       "LIMIT ? OFFSET ?");
   s.bind(1, sql_limit(page)).bind(2, static_cast<int64_t>(page.offset));
-  std::string error;
-  if (!s.for_each(
-          [&](const Statement& r) {
-            out->layouts.rows.push_back({r.text(0), r.text(1), r.text(2), r.text(3), r.text(4),
-                                         r.int64(5), r.int64(6), r.int64(7), r.int64(8),
-                                         r.opt_int64(9), r.text(10)});
-          },
-          &error))
-    out.fail(error);
+  s.for_each(
+      [&](const Statement& r) {
+        out->layouts.rows.push_back({r.text(0), r.text(1), r.text(2), r.text(3), r.text(4),
+                                     r.int64(5), r.int64(6), r.int64(7), r.int64(8), r.opt_int64(9),
+                                     r.text(10)});
+      },
+      out);
   return out;
 }
 
@@ -60,15 +58,12 @@ Result<Paged<TensorShapeChange>> load_tensor_shape_changes(const Database& db, P
       "coalesce(prev_stride, ''), coalesce(stride, ''), coalesce(prev_dtype, ''), "
       "coalesce(dtype, '') FROM tensor_shape_changes ORDER BY id LIMIT ? OFFSET ?");
   s.bind(1, sql_limit(page)).bind(2, static_cast<int64_t>(page.offset));
-  std::string error;
-  if (!s.for_each(
-          [&](const Statement& r) {
-            out->rows.push_back({r.int64(0), r.opt_int64(1), r.text(2), r.text(3), r.text(4),
-                                 r.text(5), r.text(6), r.text(7), r.text(8), r.text(9),
-                                 r.text(10)});
-          },
-          &error))
-    out.fail(error);
+  s.for_each(
+      [&](const Statement& r) {
+        out->rows.push_back({r.int64(0), r.opt_int64(1), r.text(2), r.text(3), r.text(4), r.text(5),
+                             r.text(6), r.text(7), r.text(8), r.text(9), r.text(10)});
+      },
+      out);
   return out;
 }
 

@@ -103,12 +103,11 @@ void assemble_unsharded(TensorSnapshot& snap) {
 
 void assemble_sharded(TensorSnapshot& snap, const LoggedPlacement& ref) {
   DeviceMesh mesh{ref.mesh_shape, ref.placements};
-  std::string error;
-  std::optional<MeshOwnership> own = MeshOwnership::build(mesh, ref.global_shape, &error);
+  Result<MeshOwnership> own = MeshOwnership::build(mesh, ref.global_shape);
   int64_t numel = product(ref.global_shape);
-  if (!own || numel < 0 || numel > (int64_t{1} << 24)) {
+  if (!own.ok() || numel < 0 || numel > (int64_t{1} << 24)) {
     snap.problems.push_back("placement of " + rank_text(snap.ranks.front().rank) +
-                            " cannot be drawn: " + (own ? "tensor too large" : error));
+                            " cannot be drawn: " + (own.ok() ? "tensor too large" : own.error));
     assemble_unsharded(snap);
     return;
   }
@@ -230,13 +229,19 @@ void assemble_sharded(TensorSnapshot& snap, const LoggedPlacement& ref) {
   }
 }
 
+// The failed result of parsing a `record` payload at `source`.
+template <typename T>
+Result<T> record_failure(const std::string& source, const char* record, const std::string& why) {
+  Result<T> failed;
+  failed.fail(source + ": " + record + ": " + why);
+  return failed;
+}
+
 }  // namespace
 
-std::optional<LoggedValues> parse_logged_values(std::string_view json, const std::string& source,
-                                                std::string* error) {
-  auto fail = [&](const std::string& why) -> std::optional<LoggedValues> {
-    if (error) *error = source + ": tensor_values: " + why;
-    return std::nullopt;
+Result<LoggedValues> parse_logged_values(std::string_view json, const std::string& source) {
+  auto fail = [&](const std::string& why) {
+    return record_failure<LoggedValues>(source, "tensor_values", why);
   };
   simdjson::dom::parser parser;
   element doc;
@@ -259,15 +264,12 @@ std::optional<LoggedValues> parse_logged_values(std::string_view json, const std
     return fail("shape " + shape_text(out.shape) + " has " + std::to_string(numel) +
                 " elements but " + std::to_string(out.values.size()) + " values were logged");
   }
-  return out;
+  return {std::move(out), ""};
 }
 
-std::optional<LoggedPlacement> parse_logged_placement(std::string_view json,
-                                                      const std::string& source,
-                                                      std::string* error) {
-  auto fail = [&](const std::string& why) -> std::optional<LoggedPlacement> {
-    if (error) *error = source + ": dtensor_placement: " + why;
-    return std::nullopt;
+Result<LoggedPlacement> parse_logged_placement(std::string_view json, const std::string& source) {
+  auto fail = [&](const std::string& why) {
+    return record_failure<LoggedPlacement>(source, "dtensor_placement", why);
   };
   simdjson::dom::parser parser;
   element doc;
@@ -292,11 +294,12 @@ std::optional<LoggedPlacement> parse_logged_placement(std::string_view json,
                 std::to_string(out.mesh_shape.size()) + "-D mesh");
   }
   for (const std::string& text : out.placement_texts) {
-    auto p = parse_placements(text, &why);
-    if (!p || p->size() != 1) return fail(why.empty() ? "bad placement " + text : why);
+    Result<std::vector<MeshPlacement>> p = parse_placements(text);
+    if (!p.ok()) return fail(p.error);
+    if (p->size() != 1) return fail("bad placement " + text);
     out.placements.push_back(p->front());
   }
-  return out;
+  return {std::move(out), ""};
 }
 
 TensorSnapshot assemble_snapshot(std::vector<RankValues> ranks, int occurrence) {

@@ -48,12 +48,11 @@ bool flatten(simdjson::dom::element e, size_t depth, TensorValues& out, bool& sh
 
 }  // namespace
 
-std::optional<TensorValues> parse_tensor_values_json(std::string_view json,
-                                                     const std::string& source,
-                                                     std::string* error) {
-  auto fail = [&](const std::string& why) -> std::optional<TensorValues> {
-    if (error) *error = source + ": " + why;
-    return std::nullopt;
+Result<TensorValues> parse_tensor_values_json(std::string_view json, const std::string& source) {
+  auto fail = [&](const std::string& why) {
+    Result<TensorValues> failed;
+    failed.fail(source + ": " + why);
+    return failed;
   };
   simdjson::dom::parser parser;
   simdjson::dom::element doc;
@@ -82,10 +81,10 @@ std::optional<TensorValues> parse_tensor_values_json(std::string_view json,
       }
       out.shape = declared;
     }
-    return out;
+    return {std::move(out), ""};
   }
   if (!flatten(doc, 0, out, fixed, why)) return fail(why);
-  return out;
+  return {std::move(out), ""};
 }
 
 }  // namespace tlscope::views

@@ -5,26 +5,25 @@
 
 namespace tlscope::views {
 
-std::optional<std::vector<int64_t>> shape_from_size_json(const std::string& json,
-                                                         std::string* error) {
+Result<std::vector<int64_t>> shape_from_size_json(const std::string& json) {
+  Result<std::vector<int64_t>> out;
   simdjson::dom::parser parser;
   simdjson::dom::array arr;
   if (parser.parse(simdjson::padded_string(json)).get(arr)) {
-    if (error) *error = "size is not a JSON array";
-    return std::nullopt;
+    out.fail("size is not a JSON array");
+    return out;
   }
-  std::vector<int64_t> shape;
   for (simdjson::dom::element e : arr) {
     int64_t v = 0;
     if (e.get(v) || v < 0) {
       std::string_view sym;
-      if (error)
-        *error = e.get(sym) ? "size holds a non-integer" : "symbolic size " + std::string(sym);
-      return std::nullopt;
+      out.value.clear();
+      out.fail(e.get(sym) ? "size holds a non-integer" : "symbolic size " + std::string(sym));
+      return out;
     }
-    shape.push_back(v);
+    out.value.push_back(v);
   }
-  return shape;
+  return out;
 }
 
 Result<std::vector<TensorRow>> load_tensors(const Database& db) {
@@ -45,7 +44,11 @@ Result<std::vector<TensorRow>> load_tensors(const Database& db) {
             r.device = st.text(5);
             r.size_json = st.text(6);
             r.stride_json = st.text(7);
-            r.shape = shape_from_size_json(r.size_json, &r.shape_error);
+            Result<std::vector<int64_t>> shape = shape_from_size_json(r.size_json);
+            if (shape.ok())
+              r.shape = std::move(shape.value);
+            else
+              r.shape_error = std::move(shape.error);
             rows.push_back(std::move(r));
           },
           out);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "redaction_rules.hpp"
+#include "tlscope/exporters/percent_encoding.hpp"
 
 namespace tlscope::exporters::rage {
 namespace {
@@ -57,17 +58,10 @@ const std::array<uint32_t, 256>& rule_table() {
   return table;
 }
 
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 // The printable ASCII byte a URL escape (%XX) at `i` stands for, or -1.
 int url_escape_at(std::string_view line, size_t i) {
   if (line[i] != '%' || i + 2 >= line.size()) return -1;
-  int a = hex_digit(line[i + 1]), b = hex_digit(line[i + 2]);
+  int a = hex_digit_value(line[i + 1]), b = hex_digit_value(line[i + 2]);
   if (a < 0 || b < 0) return -1;
   int v = a * 16 + b;
   return v >= 0x20 && v < 0x7f ? v : -1;
@@ -77,7 +71,7 @@ int url_escape_at(std::string_view line, size_t i) {
 // is where decoded byte k starts in `line` (from[size] == line.size()). False when the line has
 // no such escape.
 bool decode_json_escapes(std::string_view line, std::string& text, std::vector<size_t>& from) {
-  auto hex = hex_digit;
+  auto hex = hex_digit_value;
   size_t first = line.find('\\');
   bool any = false;
   for (size_t i = first; i != std::string_view::npos && i + 1 < line.size();

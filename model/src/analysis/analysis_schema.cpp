@@ -2,9 +2,9 @@
 // the results always reflect the ingest tables as they are now.
 #include "analysis_schema.hpp"
 
-#include "sql.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
 #include "tlscope/model/schema.hpp"
+#include "tlscope/model/sqlite.hpp"
 
 namespace tlscope::model::analysis {
 
@@ -212,18 +212,52 @@ CREATE TABLE run_info(
 CREATE TABLE run_config(
   id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, scope TEXT, key TEXT, value TEXT,
   source TEXT, event_id INTEGER);)sql"},
+    {"pgo_profiles", "pgo_profiles", R"sql(
+CREATE TABLE pgo_profiles(
+  id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, compile_id TEXT, event_id INTEGER,
+  name TEXT, action TEXT, store TEXT, frames INTEGER, entries INTEGER, dynamic_entries INTEGER,
+  suggested_sources TEXT);)sql"},
+    {"pgo_profile_entries", "pgo_profiles", R"sql(
+CREATE TABLE pgo_profile_entries(
+  id INTEGER PRIMARY KEY, profile_id INTEGER, file_id INTEGER, rank INTEGER, code_id TEXT,
+  filename TEXT, firstlineno INTEGER, function TEXT, source TEXT, entry TEXT,
+  dynamic INTEGER);)sql"},
+    {"dynamo_cache_records", "dynamo_cache", R"sql(
+CREATE TABLE dynamo_cache_records(
+  id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, compile_id TEXT, event_id INTEGER,
+  name TEXT, outcome TEXT, entries INTEGER, backends INTEGER, keys TEXT, detail TEXT);)sql"},
+    {"overlap_schedules", "overlap_scheduling", R"sql(
+CREATE TABLE overlap_schedules(
+  id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, compile_id TEXT, event_id INTEGER,
+  scheduler TEXT, stage TEXT, lines INTEGER, collectives INTEGER, waits INTEGER,
+  before_event_id INTEGER, lines_added INTEGER, lines_removed INTEGER);)sql"},
+    {"node_runtime_estimates", "overlap_scheduling", R"sql(
+CREATE TABLE node_runtime_estimates(
+  id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, compile_id TEXT, event_id INTEGER,
+  world_size INTEGER, collective TEXT, benchmarked_ms REAL, analytical_nccl_ms REAL,
+  analytical_inductor_ms REAL);)sql"},
+    {"fx_buckets", "fx_bucketing", R"sql(
+CREATE TABLE fx_buckets(
+  id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, compile_id TEXT, event_id INTEGER,
+  name TEXT, collective TEXT, bucket_index INTEGER, size INTEGER, nodes TEXT);)sql"},
+    {"spmd_graph_mismatches", "spmd_mismatch", R"sql(
+CREATE TABLE spmd_graph_mismatches(
+  id INTEGER PRIMARY KEY, file_id INTEGER, rank INTEGER, compile_id TEXT, event_id INTEGER,
+  reporting_rank INTEGER, world_size INTEGER, graph TEXT, ranks TEXT NOT NULL,
+  node_counts TEXT NOT NULL, node_index INTEGER, reference_node TEXT, other_rank INTEGER,
+  other_node TEXT);)sql"},
 };
 
 }  // namespace
 
-std::string compile_key_sql(std::string_view column) {
-  std::string c(column);
+std::string compile_key_sql(SqlName column) {
+  const std::string c(column.name);
   return "(CASE WHEN instr(" + c + ", '_') > 0 THEN substr(" + c + ", 1, instr(" + c +
          ", '_') - 1) ELSE " + c + " END)";
 }
 
-std::string attempt_sql(std::string_view column) {
-  std::string c(column);
+std::string attempt_sql(SqlName column) {
+  const std::string c(column.name);
   return "(CASE WHEN instr(" + c + ", '_') > 0 THEN CAST(substr(" + c + ", instr(" + c +
          ", '_') + 1) AS INTEGER) ELSE 0 END)";
 }

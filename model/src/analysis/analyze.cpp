@@ -4,15 +4,19 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
+#include <map>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 
 #include "analysis_schema.hpp"
 #include "concurrent_passes.hpp"
 #include "passes.hpp"
-#include "sql.hpp"
 #include "tlscope/model/analysis/recompiles.hpp"
 #include "tlscope/model/cell_text.hpp"
+#include "tlscope/model/sqlite.hpp"
 
 namespace tlscope::model::analysis {
 
@@ -42,61 +46,146 @@ constexpr const char* kRequiredTables[] = {
     "files",           "events",           "payloads",        "stack_frames", "compilation_metrics",
     "describe_tensor", "describe_storage", "describe_source", "artifacts",    "chromium_events"};
 
-// The passes in the order a serial analysis runs them, and what each reads. "ingest" is the
-// ingest tables (files, events, payloads, artifacts, stacks, describe_*, chromium_events,
-// compilation_metrics); metrics is compilation_metrics_rows (temp.metrics_rows, the copy
-// metrics_rows makes of a schema version 2 database's compilation_metrics).
+// The passes: what each runs, the tables it reads and the tables it writes, the one list the
+// runner orders them from (pass_order: a pass runs after every pass that writes a table it
+// reads) and that tests check against what each pass's SQL touches (AnalysisOptions::
+// record_tables). Names are separated by spaces. The metrics_rows pass writes
+// compilation_metrics_rows only in a version-2 file, where it makes temp.compilation_metrics_rows
+// (a view or copy of compilation_metrics' typed columns, metrics_rows.cpp); a version-3 file has
+// the ingest's table of that name. Ingest views are named with the tables they read
+// (compilation_metrics with compilation_metrics_rows, chromium_events with chromium_event_rows,
+// stack_frames with stacks and event_stacks): those are what SQLite reports a pass reading.
 //
-//   metrics_rows       ingest                                  -> temp.metrics_rows
-//   compiles           ingest, metrics                         -> compiles
-//   compile_tree       ingest, compiles                        -> compile_tree, compiles
-//   failures_restarts  ingest, metrics, compiles               -> failures, restarts
-//   graph_breaks       ingest, compiles, restarts              -> graph_breaks, _summary
-//   recompiles         ingest, compiles                        -> recompiles, cache_limit_hits
-//   tensors            ingest, compiles                        -> tensors, shape changes, dims
-//   compile_costs      ingest, metrics, compiles               -> cache_events, compile_phases
-//   rank_divergence    ingest, cache_events                    -> rank_divergence
-//   collectives        ingest, compile_phases                  -> collectives, matches, ...
-//   collective_parity  ingest                                  -> collective_parity     [beside]
-//   graph_runtimes     ingest                                  -> graph_runtimes, _spread [beside]
-//   provenance         ingest                                  -> provenance_*          [beside]
-//   symbolic_shapes    ingest                                  -> shape_*, export_issues [beside]
-//   phase_tree         ingest (chromium_events, a view)        -> compile_phase_tree
-//   vllm               ingest                                  -> vllm_*                [beside]
-//   run_environment    ingest                                  -> run_info, run_config
-//   findings           every table above                       -> findings
-//
-// The passes marked beside read nothing another pass writes, so on a large database they run on
-// a second connection (concurrent_passes.hpp) while this one runs the rest; their rows are
-// copied in before the first pass listed after them that runs here (findings, which reads
-// them). Each table is written by one pass only, so its rows and rowids are those of a serial
-// run. A pass that fails is reported as a serial run would report it: the first in this order.
+// The passes marked beside read only ingest tables, so on a large database they run on a second
+// connection (concurrent_passes.hpp) while this one runs the rest; their rows are copied in
+// before the first pass ordered after them that runs here. Each table is written by one pass
+// only, so its rows and rowids are those of a serial run. A pass that fails is reported as a
+// serial run would report it: the first in the order.
 struct Pass {
   const char* name;
   void (*run)(sqlite3*);
+  const char* reads;
+  const char* writes;
   bool beside;  // reads only ingest tables: may run on the second connection
 };
 constexpr Pass kPasses[] = {
-    {"metrics_rows", build_metrics_rows, false},
-    {"compiles", build_compiles, false},
-    {"compile_tree", build_compile_tree, false},
-    {"failures_restarts", build_failures_restarts, false},
-    {"graph_breaks", build_graph_breaks, false},
-    {"recompiles", build_recompiles, false},
-    {"tensors", build_tensors, false},
-    {"compile_costs", build_compile_costs, false},
-    {"rank_divergence", build_rank_divergence, false},
-    {"collectives", build_collectives, false},
-    {"collective_parity", build_collective_parity, true},
-    {"graph_runtimes", build_graph_runtimes, true},
-    {"provenance", build_provenance, true},
-    {"symbolic_shapes", build_symbolic_shapes, true},
-    {"phase_tree", build_phase_tree, false},
-    {"vllm", build_vllm, true},
-    {"run_environment", build_run_environment, false},
-    {"findings", build_findings, false},
+    {"metrics_rows", build_metrics_rows, "compilation_metrics compilation_metrics_rows events",
+     "compilation_metrics_rows", false},
+    {"compiles", build_compiles,
+     "files events compilation_metrics compilation_metrics_rows describe_tensor "
+     "stack_frames",
+     "compiles", false},
+    {"compile_tree", build_compile_tree, "files events stack_frames stacks event_stacks compiles",
+     "compile_tree compiles", false},
+    {"failures_restarts", build_failures_restarts,
+     "files events payloads artifacts compilation_metrics compilation_metrics_rows "
+     "compiles",
+     "failures restarts", false},
+    {"graph_breaks", build_graph_breaks, "files events payloads artifacts compiles restarts",
+     "graph_breaks graph_break_summary", false},
+    {"recompiles", build_recompiles,
+     "files events payloads artifacts compilation_metrics compilation_metrics_rows "
+     "compiles",
+     "recompiles cache_limit_hits", false},
+    {"tensors", build_tensors,
+     "files events describe_tensor describe_storage describe_source compiles",
+     "tensors tensor_shape_changes dynamic_dims", false},
+    {"compile_costs", build_compile_costs,
+     "files events payloads artifacts chromium_events chromium_event_rows compilation_metrics "
+     "compilation_metrics_rows compiles",
+     "cache_events compile_phases", false},
+    {"rank_divergence", build_rank_divergence,
+     "files events payloads artifacts compiles cache_events", "rank_divergence", false},
+    {"collectives", build_collectives, "files events payloads artifacts compile_phases",
+     "collectives collective_matches collective_groups collective_rank_lateness", false},
+    {"collective_parity", build_collective_parity, "files events payloads artifacts",
+     "collective_parity", true},
+    {"graph_runtimes", build_graph_runtimes, "files events payloads artifacts",
+     "graph_runtimes graph_runtime_spread", true},
+    {"provenance", build_provenance, "files events payloads artifacts",
+     "provenance_graphs provenance_node_links provenance_kernel_links provenance_code_lines "
+     "provenance_node_lines provenance_kernel_stacks provenance_errors",
+     true},
+    {"symbolic_shapes", build_symbolic_shapes, "files events payloads stack_frames",
+     "shape_symbols shape_specializations shape_guards shape_expressions export_issues", true},
+    {"phase_tree", build_phase_tree, "files events payloads chromium_events chromium_event_rows",
+     "compile_phase_tree", false},
+    {"vllm", build_vllm, "files events payloads artifacts",
+     "vllm_config vllm_piecewise vllm_artifacts vllm_post_grad_passes", true},
+    {"run_environment", build_run_environment,
+     "files events payloads artifacts compilation_metrics compilation_metrics_rows",
+     "run_info run_config", false},
+    {"pgo_profiles", build_pgo_profiles, "files events payloads artifacts",
+     "pgo_profiles pgo_profile_entries", true},
+    {"dynamo_cache", build_dynamo_cache, "files events payloads artifacts", "dynamo_cache_records",
+     true},
+    {"overlap_scheduling", build_overlap_scheduling, "files events payloads artifacts",
+     "overlap_schedules node_runtime_estimates", true},
+    {"fx_bucketing", build_fx_bucketing, "files events payloads artifacts", "fx_buckets", true},
+    {"spmd_mismatch", build_spmd_mismatch, "files events payloads artifacts",
+     "spmd_graph_mismatches", true},
+    {"findings", build_findings,
+     "files events payloads artifacts compiles failures restarts graph_breaks recompiles "
+     "cache_limit_hits tensors rank_divergence collectives collective_matches collective_groups "
+     "collective_parity shape_specializations shape_symbols spmd_graph_mismatches",
+     "findings", false},
 };
 constexpr size_t kPassCount = sizeof kPasses / sizeof kPasses[0];
+
+std::vector<std::string> words(const char* list) {
+  std::vector<std::string> out;
+  std::string_view rest(list);
+  while (!rest.empty()) {
+    const size_t space = rest.find(' ');
+    if (space != 0) out.emplace_back(rest.substr(0, space));
+    if (space == std::string_view::npos) break;
+    rest.remove_prefix(space + 1);
+  }
+  return out;
+}
+
+// The order the passes run in, computed once from kPasses.
+const std::vector<size_t>& run_order() {
+  static const std::vector<size_t> order = pass_order(declared_passes());
+  return order;
+}
+
+// What each pass's SQL touches, as SQLite's authorizer sees it while the statements compile:
+// AnalysisOptions::record_tables, for the test that holds kPasses to the truth.
+struct TableRecorder {
+  std::vector<PassTables>* into = nullptr;
+  PassTables* pass = nullptr;
+
+  static void add(std::vector<std::string>& names, const char* name) {
+    if (name == nullptr || std::string_view(name).rfind("sqlite_", 0) == 0) return;
+    for (const std::string& n : names)
+      if (n == name) return;
+    names.emplace_back(name);
+  }
+  // Admits every action, noting the table of each read and write.
+  bool on_access(const AuthorizerHook::Action& action) {
+    if (pass == nullptr) return true;
+    switch (action.code) {
+      case SQLITE_READ:
+        add(pass->reads, action.arg1);
+        break;
+      case SQLITE_INSERT:
+      case SQLITE_UPDATE:
+      case SQLITE_DELETE:
+      case SQLITE_CREATE_TABLE:
+      case SQLITE_CREATE_TEMP_TABLE:
+      case SQLITE_DROP_TABLE:
+      case SQLITE_DROP_TEMP_TABLE:
+      case SQLITE_CREATE_TEMP_VIEW:
+      case SQLITE_DROP_TEMP_VIEW:
+        add(pass->writes, action.arg1);
+        break;
+      default:
+        break;
+    }
+    return true;
+  }
+};
 
 // The size of the database's file (0 in memory): a stat, cheaper than asking SQLite, and for a
 // threshold the pages still in a write-ahead log need not count.
@@ -111,27 +200,90 @@ int64_t database_bytes(sqlite3* db) {
 // (they then run here, in their place).
 std::unique_ptr<ConcurrentPasses> start_beside(sqlite3* db, std::vector<size_t>& beside) {
   std::vector<ConcurrentPass> passes;
-  for (size_t i = 0; i < kPassCount; ++i) {
-    if (!kPasses[i].beside) continue;
-    beside.push_back(i);
-    passes.push_back({kPasses[i].name, kPasses[i].run});
+  const std::vector<size_t>& order = run_order();
+  for (size_t at = 0; at < order.size(); ++at) {
+    const Pass& pass = kPasses[order[at]];
+    if (!pass.beside) continue;
+    beside.push_back(at);
+    passes.push_back({pass.name, pass.run});
   }
   auto concurrent = ConcurrentPasses::start(db, std::move(passes));
   if (!concurrent) beside.clear();
   return concurrent;
 }
 
-// The tables the beside passes write (analysis_tables() names each table's pass).
-std::vector<std::string> tables_of(const std::vector<size_t>& passes) {
+// The tables the beside passes (their places in run_order()) write, in analysis_tables() order.
+std::vector<std::string> tables_of(const std::vector<size_t>& at) {
   std::vector<std::string> tables;
   for (const AnalysisTable& table : analysis_tables()) {
-    for (size_t i : passes)
-      if (std::string_view(table.pass) == kPasses[i].name) tables.emplace_back(table.name);
+    for (size_t i : at)
+      if (std::string_view(table.pass) == kPasses[run_order()[i]].name)
+        tables.emplace_back(table.name);
   }
   return tables;
 }
 
 }  // namespace
+
+std::vector<PassTables> declared_passes() {
+  std::vector<PassTables> out;
+  for (const Pass& pass : kPasses)
+    out.push_back({pass.name, words(pass.reads), words(pass.writes)});
+  return out;
+}
+
+std::vector<size_t> pass_order(const std::vector<PassTables>& passes) {
+  auto has = [](const std::vector<std::string>& names, const std::string& name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
+  // Who writes each table, in declared order. A later writer must read the table (it updates
+  // what the first made, as compile_tree sets compiles.tree_node_id): two passes that each
+  // write a table blind would make the order decide its rows.
+  std::map<std::string, std::vector<size_t>> writers;
+  for (size_t i = 0; i < passes.size(); ++i) {
+    for (const std::string& table : passes[i].writes) {
+      std::vector<size_t>& w = writers[table];
+      if (!w.empty() && !has(passes[i].reads, table))
+        throw std::invalid_argument("analysis passes '" + passes[w.front()].name + "' and '" +
+                                    passes[i].name + "' both write " + table);
+      w.push_back(i);
+    }
+  }
+  // A pass follows every writer of each table it reads; one that also writes that table follows
+  // only the writers declared before it.
+  std::vector<std::vector<size_t>> before(passes.size());  // passes that must run first
+  for (size_t i = 0; i < passes.size(); ++i) {
+    for (const std::string& table : passes[i].reads) {
+      auto w = writers.find(table);
+      if (w == writers.end()) continue;
+      const bool rewrites = has(passes[i].writes, table);
+      for (size_t b : w->second)
+        if (b != i && (!rewrites || b < i)) before[i].push_back(b);
+    }
+  }
+  // Kahn's algorithm, taking the first ready pass in declared order each time: a list already
+  // in a good order runs as written.
+  std::vector<size_t> order;
+  std::vector<bool> done(passes.size(), false);
+  while (order.size() < passes.size()) {
+    size_t next = passes.size();
+    for (size_t i = 0; i < passes.size() && next == passes.size(); ++i) {
+      if (done[i]) continue;
+      bool ready = true;
+      for (size_t b : before[i]) ready = ready && done[b];
+      if (ready) next = i;
+    }
+    if (next == passes.size()) {
+      std::string stuck;
+      for (size_t i = 0; i < passes.size(); ++i)
+        if (!done[i]) stuck += (stuck.empty() ? "" : ", ") + passes[i].name;
+      throw std::invalid_argument("analysis passes read each other's tables in a cycle: " + stuck);
+    }
+    done[next] = true;
+    order.push_back(next);
+  }
+  return order;
+}
 
 void register_analysis_functions(sqlite3* db) {
   // The passes write the texts a log supplies (names, reasons, guards) through tlscope_clip: the
@@ -153,7 +305,7 @@ AnalysisReport analyze(sqlite3* db, const AnalysisOptions& options) {
         return report;
       }
     }
-  } catch (const SqlError& e) {
+  } catch (const SqliteError& e) {
     report.error = failure_text(db, e.what());
     return report;
   }
@@ -161,10 +313,17 @@ AnalysisReport analyze(sqlite3* db, const AnalysisOptions& options) {
   std::vector<double> seconds(kPassCount, 0);
   // This connection's wait for the passes beside it and its copy of their rows.
   std::vector<std::pair<std::string, double>> steps;
-  std::vector<size_t> beside;  // passes running on the second connection
+  std::vector<size_t> beside;  // places in `order` of the passes on the second connection
   std::unique_ptr<ConcurrentPasses> concurrent;
-  std::string step = "setup";  // what runs: a pass, or a step around them
-  size_t at = 0;               // index in kPasses of the pass that runs, or of the next one
+  std::string step = "setup";                      // what runs: a pass, or a step around them
+  const std::vector<size_t>& order = run_order();  // kPasses indexes, in the order they run
+  size_t at = 0;  // place in `order` of the pass that runs, or of the next one
+  TableRecorder recorder;
+  std::optional<AuthorizerHook> recording;
+  if (options.record_tables) {
+    recorder.into = &report.tables_used;
+    recording.emplace(db, [&](const AuthorizerHook::Action& a) { return recorder.on_access(a); });
+  }
   std::string error;
   struct BesideFailed {};
   try {
@@ -174,14 +333,16 @@ AnalysisReport analyze(sqlite3* db, const AnalysisOptions& options) {
     if (large) concurrent = start_beside(db, beside);
     report.concurrent = concurrent != nullptr;
     recreate_analysis_tables(db);
-    for (at = 0; at < kPassCount; ++at) {
-      if (concurrent && kPasses[at].beside) continue;
+    for (at = 0; at < order.size(); ++at) {
+      const Pass& pass = kPasses[order[at]];
+      if (concurrent && pass.beside) continue;
       if (concurrent && at > beside.front()) {
         step = "copy";
         auto t0 = std::chrono::steady_clock::now();
         concurrent->wait();
         if (concurrent->failed_pass() >= 0) throw BesideFailed{};
-        for (size_t k = 0; k < beside.size(); ++k) seconds[beside[k]] = concurrent->seconds()[k];
+        for (size_t k = 0; k < beside.size(); ++k)
+          seconds[order[beside[k]]] = concurrent->seconds()[k];
         auto t1 = std::chrono::steady_clock::now();
         concurrent->copy_into(db, tables_of(beside));
         concurrent.reset();
@@ -190,13 +351,19 @@ AnalysisReport analyze(sqlite3* db, const AnalysisOptions& options) {
             "concurrent_copy",
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count());
       }
-      step = kPasses[at].name;
+      step = pass.name;
+      if (options.record_tables) {
+        recorder.pass = &report.tables_used.emplace_back();
+        recorder.pass->name = pass.name;
+      }
       auto t0 = std::chrono::steady_clock::now();
-      kPasses[at].run(db);
-      seconds[at] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      pass.run(db);
+      seconds[order[at]] =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      recorder.pass = nullptr;
     }
-    for (size_t i = 0; i < kPassCount; ++i)
-      report.pass_seconds.emplace_back(kPasses[i].name, seconds[i]);
+    recording.reset();
+    for (size_t i : order) report.pass_seconds.emplace_back(kPasses[i].name, seconds[i]);
     report.pass_seconds.insert(report.pass_seconds.end(), steps.begin(), steps.end());
     drop_metrics_rows(db);
     step = "indexes";
@@ -223,7 +390,7 @@ AnalysisReport analyze(sqlite3* db, const AnalysisOptions& options) {
     exec(db, "COMMIT");
     report.ok = true;
   } catch (const BesideFailed&) {
-  } catch (const SqlError& e) {
+  } catch (const SqliteError& e) {
     error = failure_text(db, "analysis pass '" + step + "' failed: " + e.what());
   } catch (const std::exception& e) {
     error = "analysis pass '" + step + "' failed: " + e.what();
@@ -236,6 +403,7 @@ AnalysisReport analyze(sqlite3* db, const AnalysisOptions& options) {
     if (failed >= 0 && (error.empty() || beside[failed] < at)) error = concurrent->error();
     concurrent.reset();  // interrupts what still runs: its tables are not wanted
   }
+  recording.reset();
   if (!error.empty()) {
     report.ok = false;
     report.error = error;

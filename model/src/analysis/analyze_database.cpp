@@ -21,7 +21,7 @@
 
 #include <thread>
 
-#include "sql.hpp"
+#include "tlscope/model/sqlite.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
 #include "tlscope/model/sqlite.hpp"
 
@@ -61,7 +61,7 @@ void leave_wal(sqlite3* db) noexcept {
   try {
     Statement checkpoint(db, "PRAGMA wal_checkpoint(TRUNCATE)");
     if (!checkpoint.step() || checkpoint.int64(0) != 0 || checkpoint.int64(1) != 0) return;
-  } catch (const SqlError&) {
+  } catch (const SqliteError&) {
     return;
   }
   sqlite3_exec(db, "PRAGMA synchronous=OFF; PRAGMA journal_mode=DELETE; PRAGMA synchronous=NORMAL",

@@ -11,7 +11,7 @@
 
 #include "json_text.hpp"
 #include "passes.hpp"
-#include "sql.hpp"
+#include "tlscope/model/sqlite.hpp"
 #include "words.hpp"
 
 namespace tlscope::model::analysis {
@@ -58,11 +58,11 @@ void desync_finding(sqlite3* db, Statement& insert, const std::string& pg, int64
   auto reference = std::max_element(
       groups.begin(), groups.end(),
       [](const Issued& a, const Issued& b) { return a.ranks.size() < b.ranks.size(); });
-  bool ops_differ = false, sizes_differ = false, dtypes_differ = false;
+  // The groups are told apart by op, sizes and dtype: when neither op nor sizes differ, dtype does.
+  bool ops_differ = false, sizes_differ = false;
   for (const Issued& g : groups) {
     ops_differ |= g.op != reference->op;
     sizes_differ |= g.sizes != reference->sizes;
-    dtypes_differ |= g.dtype != reference->dtype;
   }
   // detail: groups (each {ranks, op, input_sizes, dtype}, lowest rank first), reference (the
   // index of the largest group, the one the others are told against) and differs (op, size or
@@ -101,21 +101,22 @@ void collective_findings(sqlite3* db) {
                    "seq, file, line, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
   // A skipped record: its log file and line (file, line) and what was wrong with it (problem:
   // no_payload, invalid_json or no_seq_id).
-  exec(db,
-       "INSERT INTO findings(kind, severity, ranks, other_ranks, file, line, detail) "
-       "SELECT " +
-           kind_severity(FindingKind::bad_record) +
-           ", CASE WHEN COALESCE(f.rank, a.rank) IS NULL THEN '[]' "
-           "ELSE json_array(COALESCE(f.rank, a.rank)) END, '[]', f.path, e.line, "
-           "json_object('event_id', a.event_id, 'problem', CASE WHEN p.text IS NULL THEN "
-           "'no_payload' WHEN NOT json_valid(p.text) THEN 'invalid_json' ELSE 'no_seq_id' END) "
-           "FROM artifacts a JOIN events e ON e.id = a.event_id JOIN files f ON f.id = a.file_id "
-           "LEFT JOIN payloads p ON p.id = a.payload_id WHERE a.name = 'collective_op' AND "
-           // The collectives pass kept exactly the readable records: only the others' payloads
-           // are read again (every payload again cost a second scan of ~300 MB at 1,024 ranks).
-           "a.event_id NOT IN (SELECT event_id FROM collectives WHERE event_id IS NOT NULL) AND "
-           "(p.text IS NULL OR NOT json_valid(p.text) OR "
-           "json_extract(p.text, '$.collective_seq_id') IS NULL) ORDER BY a.event_id");
+  insert_findings(
+      db, FindingKind::bad_record,
+      "INSERT INTO findings(kind, severity, ranks, other_ranks, file, line, detail) "
+      "SELECT ?1, ?2"
+      ", CASE WHEN COALESCE(f.rank, a.rank) IS NULL THEN '[]' "
+      "ELSE json_array(COALESCE(f.rank, a.rank)) END, '[]', f.path, e.line, "
+      "json_object('event_id', a.event_id, 'problem', CASE WHEN p.text IS NULL THEN "
+      "'no_payload' WHEN NOT json_valid(p.text) THEN 'invalid_json' ELSE 'no_seq_id' END) "
+      "FROM artifacts a JOIN events e ON e.id = a.event_id JOIN files f ON f.id = a.file_id "
+      "LEFT JOIN payloads p ON p.id = a.payload_id WHERE a.name = 'collective_op' AND "
+      // The collectives pass kept exactly the readable records: only the others' payloads
+      // are read again (every payload again cost a second scan of ~300 MB at 1,024 ranks).
+      "a.event_id NOT IN (SELECT event_id FROM collectives WHERE event_id IS NOT NULL) AND "
+      "(p.text IS NULL OR NOT json_valid(p.text) OR "
+      "json_extract(p.text, '$.collective_seq_id') IS NULL) ORDER BY a.event_id")
+      .run();
 
   // Desync: each disagreeing sequence id of each group, the first kDesyncRowsPerGroup of them.
   std::map<std::string, int64_t> desync_seq;  // group -> first disagreeing sequence id

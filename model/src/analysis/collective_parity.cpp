@@ -13,7 +13,7 @@
 #include "analysis_schema.hpp"
 #include "json_text.hpp"
 #include "passes.hpp"
-#include "sql.hpp"
+#include "tlscope/model/sqlite.hpp"
 #include "tlscope/model/analysis/generated_collectives.hpp"
 #include "words.hpp"
 

@@ -4,7 +4,7 @@
 
 #include "analysis_schema.hpp"
 #include "passes.hpp"
-#include "sql.hpp"
+#include "tlscope/model/sqlite.hpp"
 
 namespace tlscope::model::analysis {
 
@@ -39,15 +39,17 @@ void build_compile_costs(sqlite3* db) {
                               "m.inductor_compile_time_s * 1e6)"},
                              {"entire_frame", "m.entire_frame_compile_time_s * 1e6"},
                              {"backend", "m.backend_compile_time_s * 1e6"}};
-  const std::string metrics = metrics_table(db);
+  // The phase is bound; each expression is a fixed one over the metrics columns (SQL of this
+  // file, no value), so it is written into the statement.
   for (auto& [phase, expr] : phases) {
-    exec(db, std::string("INSERT INTO compile_phases(file_id, rank, compile_id, phase, source, "
-                         "start_us, duration_us) SELECT c.file_id, c.rank, c.compile_id, '") +
-                 phase + "', 'metrics', m.start_time_us, " + expr + " FROM compiles c JOIN " +
-                 metrics +
-                 " m ON m.event_id = c.metrics_event_id "
-                 "WHERE " +
-                 expr + " IS NOT NULL ORDER BY c.first_event_id");
+    Statement insert(db, std::string("INSERT INTO compile_phases(file_id, rank, compile_id, phase, "
+                                     "source, start_us, duration_us) SELECT c.file_id, c.rank, "
+                                     "c.compile_id, ?1, 'metrics', m.start_time_us, ") +
+                             expr +
+                             " FROM compiles c JOIN compilation_metrics_rows m ON m.event_id = "
+                             "c.metrics_event_id WHERE " +
+                             expr + " IS NOT NULL ORDER BY c.first_event_id");
+    insert.bind(1, phase).run();
   }
 }
 

@@ -10,7 +10,7 @@
 
 #include "analysis_schema.hpp"
 #include "passes.hpp"
-#include "sql.hpp"
+#include "tlscope/model/sqlite.hpp"
 
 namespace tlscope::model::analysis {
 
@@ -46,7 +46,7 @@ void build_compiles(sqlite3* db) {
   // cell_text.hpp) and its restart list counted: a 100 MB reason or name was otherwise copied
   // through the sort, into this table, into compiles, and again by each UPDATE that rewrote a
   // compiles row (9.3 CPU-s for one such record).
-  const std::string metrics = metrics_table(db), key_of = compile_key_sql("compile_id");
+  const std::string key_of = compile_key_sql("compile_id");
   exec(db,
        "CREATE TEMP TABLE final_metrics AS "
        "SELECT f.file_id, f.cid, f.event_id, tlscope_clip(m.co_name) AS co_name, "
@@ -57,10 +57,12 @@ void build_compiles(sqlite3* db) {
        "tlscope_clip(m.recompile_reason) AS recompile_reason, m.cache_size, m.duration_us, "
        "m.entire_frame_compile_time_s, m.start_time_us, m.end_time_us "
        "FROM (SELECT file_id, " +
-           key_of + " AS cid, max(event_id) AS event_id FROM " + metrics +
-           " WHERE kind = 'compilation_metrics' AND compile_id IS NOT NULL GROUP BY file_id, " +
-           key_of + ") f JOIN " + metrics +
-           " m ON m.event_id = f.event_id ORDER BY f.file_id, f.cid");
+           key_of +
+           " AS cid, max(event_id) AS event_id FROM compilation_metrics_rows "
+           "WHERE kind = 'compilation_metrics' AND compile_id IS NOT NULL GROUP BY file_id, " +
+           key_of +
+           ") f JOIN compilation_metrics_rows m ON m.event_id = f.event_id ORDER BY f.file_id, "
+           "f.cid");
   exec(db,
        "UPDATE compiles SET metrics_event_id = fm.event_id, co_name = fm.co_name, "
        "co_filename = fm.co_filename, co_firstlineno = fm.co_firstlineno, "

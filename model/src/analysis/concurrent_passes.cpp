@@ -18,7 +18,7 @@
 #include <chrono>
 #include <cstdio>
 
-#include "sql.hpp"
+#include "tlscope/model/sqlite.hpp"
 #include "tlscope/model/analysis/analyze.hpp"
 
 namespace tlscope::model::analysis {
@@ -105,7 +105,7 @@ std::unique_ptr<ConcurrentPasses> ConcurrentPasses::start(sqlite3* db,
             "", &reader,
             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
             nullptr) != SQLITE_OK)
-      throw SqlError("cannot open the second connection");
+      throw SqliteError("cannot open the second connection");
     sqlite3_extended_result_codes(reader, 1);
     const char* file = sqlite3_db_filename(db, "main");
     guard = std::make_unique<ConnectionGuard>(reader, file ? file : "", false);
@@ -125,7 +125,7 @@ std::unique_ptr<ConcurrentPasses> ConcurrentPasses::start(sqlite3* db,
     // The snapshot: a read transaction on the file from here until the connection closes (it
     // never commits; its temporary tables vanish with it).
     exec(reader, "BEGIN; SELECT count(*) FROM ingest.sqlite_master;");
-  } catch (const SqlError&) {
+  } catch (const SqliteError&) {
     guard.reset();
     sqlite3_close_v2(reader);
     return nullptr;
@@ -156,7 +156,7 @@ void ConcurrentPasses::run_passes() {
     const std::string what = std::string("analysis pass '") + pass.name + "' failed: ";
     try {
       pass.run(reader_);
-    } catch (const SqlError& e) {
+    } catch (const SqliteError& e) {
       error_ = failure_text(reader_, what + e.what());
     } catch (const std::exception& e) {
       error_ = what + e.what();
@@ -185,7 +185,7 @@ void ConcurrentPasses::copy_into(sqlite3* db, const std::vector<std::string>& ta
   auto prepare = [&](sqlite3* on, const std::string& table, const std::string& sql) {
     sqlite3_stmt* stmt = nullptr;
     if (sqlite3_prepare_v2(on, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK)
-      throw SqlError("copying " + table + ": " + sqlite3_errmsg(on));
+      throw SqliteError("copying " + table + ": " + sqlite3_errmsg(on));
     return StatementPtr(stmt, sqlite3_finalize);
   };
   for (const std::string& table : tables) {
@@ -206,10 +206,10 @@ void ConcurrentPasses::copy_into(sqlite3* db, const std::vector<std::string>& ta
       for (int c = 0; c < columns; ++c)
         sqlite3_bind_value(insert.get(), c + 1, sqlite3_column_value(source.get(), c));
       if (sqlite3_step(insert.get()) != SQLITE_DONE)
-        throw SqlError("copying " + table + ": " + sqlite3_errmsg(db));
+        throw SqliteError("copying " + table + ": " + sqlite3_errmsg(db));
       sqlite3_reset(insert.get());
     }
-    if (rc != SQLITE_DONE) throw SqlError("copying " + table + ": " + sqlite3_errmsg(reader_));
+    if (rc != SQLITE_DONE) throw SqliteError("copying " + table + ": " + sqlite3_errmsg(reader_));
   }
 }
 

@@ -43,7 +43,7 @@ class ConcurrentPasses {
   // Wall seconds of each pass, in the order of `passes` (after wait()).
   const std::vector<double>& seconds() const { return seconds_; }
   // After a wait() without failure: appends every row of `tables` (their names) to the same,
-  // empty tables of `db`, in rowid order and with their rowids. Throws SqlError.
+  // empty tables of `db`, in rowid order and with their rowids. Throws SqliteError.
   void copy_into(sqlite3* db, const std::vector<std::string>& tables);
 
  private:

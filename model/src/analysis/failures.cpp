@@ -4,12 +4,11 @@
 
 #include "analysis_schema.hpp"
 #include "passes.hpp"
-#include "sql.hpp"
+#include "tlscope/model/sqlite.hpp"
 
 namespace tlscope::model::analysis {
 
 void build_failures_restarts(sqlite3* db) {
-  const std::string metrics = metrics_table(db);
   // Hitting the recompile (cache size) limit is logged as a failure (RecompileLimitExceeded) but
   // is no broken compile: cache_limit_hits reports it.
   // A compile can log several metrics records (one per attempt in some versions); the failure is
@@ -21,11 +20,9 @@ void build_failures_restarts(sqlite3* db) {
        "user_file, user_line, event_id) "
        "SELECT c.file_id, c.rank, c.compile_id, c.co_name, c.fail_type, c.fail_reason, "
        "tlscope_clip(m.fail_user_frame_filename), m.fail_user_frame_lineno, m.event_id "
-       "FROM compiles c JOIN " +
-           metrics +
-           " m ON m.event_id = c.metrics_event_id "
-           "WHERE c.fail_type IS NOT NULL AND c.fail_type NOT LIKE '%LimitExceeded%' "
-           "ORDER BY c.first_event_id");
+       "FROM compiles c JOIN compilation_metrics_rows m ON m.event_id = c.metrics_event_id "
+       "WHERE c.fail_type IS NOT NULL AND c.fail_type NOT LIKE '%LimitExceeded%' "
+       "ORDER BY c.first_event_id");
   // Backward compiles report their failures in bwd_compilation_metrics, or in PyTorch 2.3 in
   // aot_autograd_backward_compilation_metrics. Neither record names the frame (the older ones
   // carry no co_name): it is the forward compile's, whose id they share.
@@ -40,9 +37,7 @@ void build_failures_restarts(sqlite3* db) {
            compile_key_sql("m.compile_id") +
            ")), tlscope_clip(m.fail_type), tlscope_clip(m.fail_reason), "
            "tlscope_clip(m.fail_user_frame_filename), m.fail_user_frame_lineno, m.event_id "
-           "FROM " +
-           metrics +
-           " m JOIN files f ON f.id = m.file_id "
+           "FROM compilation_metrics_rows m JOIN files f ON f.id = m.file_id "
            "WHERE m.kind IN ('bwd_compilation_metrics', "
            "'aot_autograd_backward_compilation_metrics') AND m.fail_type IS NOT NULL "
            "ORDER BY m.event_id");
@@ -50,11 +45,9 @@ void build_failures_restarts(sqlite3* db) {
        "INSERT INTO restarts(file_id, rank, compile_id, frame, attempt, reason, event_id) "
        "SELECT c.file_id, c.rank, c.compile_id, c.co_name, CAST(r.key AS INTEGER), "
        "tlscope_clip(r.value), m.event_id "
-       "FROM compiles c JOIN " +
-           metrics +
-           " m ON m.event_id = c.metrics_event_id, "
-           "json_each(CASE WHEN json_valid(m.restart_reasons) THEN m.restart_reasons "
-           "ELSE '[]' END) r ORDER BY c.first_event_id, r.key");
+       "FROM compiles c JOIN compilation_metrics_rows m ON m.event_id = c.metrics_event_id, "
+       "json_each(CASE WHEN json_valid(m.restart_reasons) THEN m.restart_reasons "
+       "ELSE '[]' END) r ORDER BY c.first_event_id, r.key");
 }
 
 }  // namespace tlscope::model::analysis

@@ -11,7 +11,7 @@
 
 #include "json_text.hpp"
 #include "passes.hpp"
-#include "sql.hpp"
+#include "tlscope/model/sqlite.hpp"
 #include "words.hpp"
 
 namespace tlscope::model::analysis {
@@ -29,33 +29,46 @@ void single_process_findings(sqlite3* db) {
   if (!has_rows(db, "graph_breaks") && !has_rows(db, "recompiles") && !has_rows(db, "failures") &&
       !has_rows(db, "cache_limit_hits"))
     return;
-  const std::string ranks = kRankJson;
-  const std::string columns =
-      "INSERT INTO findings(kind, severity, ranks, other_ranks, compile_id, frame, file, line, "
-      "detail) SELECT ";
-  exec(db, columns + kind_severity(FindingKind::graph_break) + ", " + ranks +
-               ", '[]', compile_id, frame, user_file, user_line, "
-               "json_object('reason', reason, 'source', source, 'resume_compile_id', "
-               "resume_compile_id) FROM graph_breaks ORDER BY id");
-  exec(db, columns + kind_severity(FindingKind::recompile) + ", " + ranks +
-               ", '[]', compile_id, frame, NULL, NULL, "
-               "json_object('failed_guard', reason, 'prev_compile_id', prev_compile_id, 'input', "
-               "guard_input, 'property', guard_property, 'index', guard_index, 'expected', "
-               "expected, 'actual', actual) FROM recompiles ORDER BY id");
-  exec(db, columns + kind_severity(FindingKind::compile_failure) + ", " + ranks +
-               ", '[]', compile_id, frame, user_file, user_line, "
-               "json_object('fail_type', fail_type, 'fail_reason', fail_reason) "
-               "FROM failures ORDER BY id");
-  exec(db, columns + kind_severity(FindingKind::cache_limit) + ", " + ranks +
-               ", '[]', compile_id, frame, NULL, NULL, "
-               "json_object('evidence', evidence, 'cache_size', cache_size, 'limit', "
-               "cache_size_limit) FROM cache_limit_hits ORDER BY id");
-  exec(db, columns + kind_severity(FindingKind::recompile_storm) + ", " + ranks +
-               ", '[]', NULL, frame, NULL, NULL, "
-               "json_object('recompiles', n, 'frame_id', frame_id) FROM (SELECT file_id, rank, "
-               "frame_id, max(frame) AS frame, count(*) AS n, min(id) AS first FROM recompiles "
-               "GROUP BY file_id, frame_id HAVING count(*) >= " +
-               std::to_string(kStormRecompiles) + ") ORDER BY first");
+  // The fixed head of each statement below (SQL of this file, no value): the kind and severity
+  // are ?1 and ?2, bound by insert_findings.
+  const std::string head =
+      std::string(
+          "INSERT INTO findings(kind, severity, ranks, other_ranks, compile_id, frame, "
+          "file, line, detail) SELECT ?1, ?2, ") +
+      kRankJson + ", '[]', ";
+  insert_findings(db, FindingKind::graph_break,
+                  head +
+                      "compile_id, frame, user_file, user_line, "
+                      "json_object('reason', reason, 'source', source, 'resume_compile_id', "
+                      "resume_compile_id) FROM graph_breaks ORDER BY id")
+      .run();
+  insert_findings(db, FindingKind::recompile,
+                  head +
+                      "compile_id, frame, NULL, NULL, "
+                      "json_object('failed_guard', reason, 'prev_compile_id', prev_compile_id, "
+                      "'input', guard_input, 'property', guard_property, 'index', guard_index, "
+                      "'expected', expected, 'actual', actual) FROM recompiles ORDER BY id")
+      .run();
+  insert_findings(db, FindingKind::compile_failure,
+                  head +
+                      "compile_id, frame, user_file, user_line, "
+                      "json_object('fail_type', fail_type, 'fail_reason', fail_reason) "
+                      "FROM failures ORDER BY id")
+      .run();
+  insert_findings(db, FindingKind::cache_limit,
+                  head +
+                      "compile_id, frame, NULL, NULL, "
+                      "json_object('evidence', evidence, 'cache_size', cache_size, 'limit', "
+                      "cache_size_limit) FROM cache_limit_hits ORDER BY id")
+      .run();
+  insert_findings(db, FindingKind::recompile_storm,
+                  head +
+                      "NULL, frame, NULL, NULL, "
+                      "json_object('recompiles', n, 'frame_id', frame_id) FROM (SELECT file_id, "
+                      "rank, frame_id, max(frame) AS frame, count(*) AS n, min(id) AS first FROM "
+                      "recompiles GROUP BY file_id, frame_id HAVING count(*) >= ?3) ORDER BY first")
+      .bind(3, kStormRecompiles)
+      .run();
 }
 
 // One finding per aspect, compile and reference: every rank that differs from the same
@@ -71,8 +84,7 @@ void divergence_findings(sqlite3* db) {
               "FROM rank_divergence ORDER BY id");
   Statement insert(db,
                    "INSERT INTO findings(kind, severity, ranks, other_ranks, compile_id, detail) "
-                   "VALUES (" +
-                       kind_severity(FindingKind::rank_divergence) + ", ?1, ?2, ?3, ?4)");
+                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
   struct Divergence {
     std::string aspect, other_ranks, other_value, groups, differing;
     std::optional<std::string> compile_id;
@@ -96,9 +108,10 @@ void divergence_findings(sqlite3* db) {
     const std::string detail = "{\"aspect\":" + json_string(d.aspect) + ",\"differing\":[" +
                                d.differing + "],\"other_value\":" + json_string(d.other_value) +
                                ",\"groups\":" + (d.groups.empty() ? "[]" : d.groups) + "}";
-    insert.bind(1, std::string_view(ranks_json(d.ranks)));
-    insert.bind(2, std::string_view(d.other_ranks)).bind(3, d.compile_id);
-    insert.bind(4, std::string_view(detail)).run();
+    bind_kind(insert, FindingKind::rank_divergence);
+    insert.bind(3, std::string_view(ranks_json(d.ranks)));
+    insert.bind(4, std::string_view(d.other_ranks)).bind(5, d.compile_id);
+    insert.bind(6, std::string_view(detail)).run();
   }
 }
 
@@ -110,6 +123,7 @@ void build_findings(sqlite3* db) {
   collective_findings(db);
   collective_parity_findings(db);
   shape_findings(db);
+  spmd_findings(db);
 }
 
 }  // namespace tlscope::model::analysis

@@ -14,7 +14,7 @@
 #include "analysis_schema.hpp"
 #include "json_text.hpp"
 #include "passes.hpp"
-#include "sql.hpp"
+#include "tlscope/model/sqlite.hpp"
 #include "tlscope/model/analysis/graph_breaks.hpp"
 
 namespace tlscope::model::analysis {

@@ -8,7 +8,7 @@
 
 #include "analysis_schema.hpp"
 #include "passes.hpp"
-#include "sql.hpp"
+#include "tlscope/model/sqlite.hpp"
 #include "words.hpp"
 
 namespace tlscope::model::analysis {

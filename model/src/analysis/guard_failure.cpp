@@ -10,14 +10,10 @@ namespace tlscope::model::analysis {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
+std::string_view trim_spaces(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
   return s;
-}
-
-bool starts_with(std::string_view s, std::string_view p) {
-  return s.substr(0, p.size()) == p;
 }
 
 // A compile id as a recompile_reasons prefix: digits, '/', '_', '!' and '-' only.
@@ -40,15 +36,15 @@ void read_expected_actual(std::string_view tail, GuardFailure& g) {
   size_t a = rest.find(", actual ");
   if (a == std::string_view::npos) a = rest.find(" actual ");
   if (a == std::string_view::npos) {
-    g.expected = std::string(trim(rest));
+    g.expected = std::string(trim_spaces(rest));
     return;
   }
-  std::string_view expected = trim(rest.substr(0, a));
+  std::string_view expected = trim_spaces(rest.substr(0, a));
   if (size_t be = expected.rfind(" to be "); be != std::string_view::npos)
     expected = expected.substr(be + 7);
   g.expected = std::string(expected);
   std::string_view actual = rest.substr(a + (rest[a] == ',' ? 9 : 8));
-  g.actual = std::string(trim(actual));
+  g.actual = std::string(trim_spaces(actual));
 }
 
 std::string property_of(std::string_view what) {
@@ -66,7 +62,8 @@ std::string_view first_argument(std::string_view s, size_t open) {
   for (size_t i = open; i < s.size(); ++i) {
     if (s[i] == '(' || s[i] == '[') ++depth;
     if (s[i] == ')' || s[i] == ']') --depth;
-    if ((s[i] == ',' && depth == 1) || depth == 0) return trim(s.substr(open + 1, i - open - 1));
+    if ((s[i] == ',' && depth == 1) || depth == 0)
+      return trim_spaces(s.substr(open + 1, i - open - 1));
   }
   return {};
 }
@@ -74,11 +71,11 @@ std::string_view first_argument(std::string_view s, size_t open) {
 }  // namespace
 
 std::string input_name(std::string_view source) {
-  source = trim(source);
+  source = trim_spaces(source);
   std::string out;
   size_t i = 0;
   // L['x'] / G['x'] style: the local or global dictionary access.
-  if ((starts_with(source, "L[") || starts_with(source, "G[")) && source.size() > 4) {
+  if ((source.starts_with("L[") || source.starts_with("G[")) && source.size() > 4) {
     char quote = source[2];
     size_t close = source.find(quote, 3);
     if (close != std::string_view::npos && close + 1 < source.size() && source[close + 1] == ']') {
@@ -93,17 +90,17 @@ std::string input_name(std::string_view source) {
 
 GuardFailure parse_guard_failure(std::string_view reason) {
   GuardFailure g;
-  reason = trim(reason);
+  reason = trim_spaces(reason);
   if (size_t colon = reason.find(": ");
       colon != std::string_view::npos && looks_like_compile_id(reason.substr(0, colon))) {
     g.prev_compile_id = std::string(reason.substr(0, colon));
-    reason = trim(reason.substr(colon + 2));
+    reason = trim_spaces(reason.substr(colon + 2));
   }
   g.text = std::string(reason);
   std::string_view t = reason;
 
   // tensor 'x' size mismatch at index 0. expected 4, actual 8
-  if (starts_with(t, "tensor '")) {
+  if (t.starts_with("tensor '")) {
     size_t close = t.find("' ", 8);
     if (close != std::string_view::npos) {
       g.input = input_name(t.substr(8, close - 8));
@@ -132,19 +129,19 @@ GuardFailure parse_guard_failure(std::string_view reason) {
       g.property = property;
       std::string_view args = t.substr(open + 1);
       if (size_t comma = args.rfind(','); comma != std::string_view::npos) {
-        std::string_view v = trim(args.substr(comma + 1));
+        std::string_view v = trim_spaces(args.substr(comma + 1));
         if (!v.empty() && v.back() == ')') v.remove_suffix(1);
-        g.expected = std::string(trim(v));
+        g.expected = std::string(trim_spaces(v));
       }
       return g;
     }
   }
   // len(L['xs']) == 3
-  if (starts_with(t, "len(")) {
+  if (t.starts_with("len(")) {
     g.input = input_name(first_argument(t, 3));
     g.property = "length";
     if (size_t eq = t.find("=="); eq != std::string_view::npos)
-      g.expected = std::string(trim(t.substr(eq + 2)));
+      g.expected = std::string(trim_spaces(t.substr(eq + 2)));
     return g;
   }
   // L['n'] == 3  (a specialised scalar); also "value of 'n' changed. expected 3, actual 4"
@@ -152,8 +149,9 @@ GuardFailure parse_guard_failure(std::string_view reason) {
       eq != std::string_view::npos && t.find_first_of("()") == std::string_view::npos) {
     g.input = input_name(t.substr(0, eq));
     g.property = "value";
-    std::string_view v = trim(t.substr(eq + 4));
-    if (size_t hash = v.find("  #"); hash != std::string_view::npos) v = trim(v.substr(0, hash));
+    std::string_view v = trim_spaces(t.substr(eq + 4));
+    if (size_t hash = v.find("  #"); hash != std::string_view::npos)
+      v = trim_spaces(v.substr(0, hash));
     g.expected = std::string(v);
     return g;
   }
@@ -166,9 +164,8 @@ GuardFailure parse_guard_failure(std::string_view reason) {
     return g;
   }
   // Symbolic-shape guards: Eq(s0, 4), Ne(L['x'].size()[0], 1), s0 <= 8 ...
-  if (starts_with(t, "Eq(") || starts_with(t, "Ne(") ||
-      t.find(".size()") != std::string_view::npos || t.find("<=") != std::string_view::npos ||
-      t.find(">=") != std::string_view::npos) {
+  if (t.starts_with("Eq(") || t.starts_with("Ne(") || t.find(".size()") != std::string_view::npos ||
+      t.find("<=") != std::string_view::npos || t.find(">=") != std::string_view::npos) {
     g.property = "shape";
     if (size_t l = t.find("L['"); l != std::string_view::npos) {
       size_t close = t.find("']", l);

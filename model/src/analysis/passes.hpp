@@ -9,15 +9,15 @@
 
 #include <string>
 
-#include "sql.hpp"
 #include "tlscope/model/analysis/finding_kinds.hpp"
+#include "tlscope/model/sqlite.hpp"
 
 namespace tlscope::model::analysis {
 
-void build_metrics_rows(sqlite3* db);  // temp.metrics_rows (compilation_metrics sans json)
-// The table the passes read compilation_metrics' typed columns from: the copy when
-// build_metrics_rows made one (a large table), else the ingest table itself.
-std::string metrics_table(sqlite3* db);
+// compilation_metrics_rows, the one name the passes read compilation_metrics' typed columns by:
+// the ingest's table, or in a version-2 file a TEMP view or copy that drop_metrics_rows removes
+// when the analysis is done.
+void build_metrics_rows(sqlite3* db);
 void drop_metrics_rows(sqlite3* db);
 void build_compiles(sqlite3* db);           // compiles (status, metrics summary)
 void build_compile_tree(sqlite3* db);       // compile_tree + compiles.tree_node_id
@@ -32,32 +32,36 @@ void build_collective_parity(sqlite3* db);  // collective_parity (schedule again
 void build_graph_runtimes(sqlite3* db);     // graph_runtimes, graph_runtime_spread
 void build_provenance(sqlite3* db);         // provenance_* (pre/post-grad nodes, kernels, lines)
 void build_symbolic_shapes(sqlite3* db);    // shape_symbols, _specializations, _guards, ...
-void build_phase_tree(sqlite3* db);       // compile_phase_tree (chromium spans nested)
+void build_phase_tree(sqlite3* db);         // compile_phase_tree (chromium spans nested)
 void build_vllm(sqlite3* db);             // vllm_config, _piecewise, _artifacts, _post_grad_passes
-void build_run_environment(sqlite3* db);    // run_info, run_config (PyTorch version, config)
-void build_findings(sqlite3* db);           // findings, from all of the above
+void build_run_environment(sqlite3* db);  // run_info, run_config (PyTorch version, config)
+void build_pgo_profiles(sqlite3* db);     // pgo_profiles, pgo_profile_entries
+void build_dynamo_cache(sqlite3* db);     // dynamo_cache_records
+void build_overlap_scheduling(sqlite3* db);  // overlap_schedules, node_runtime_estimates
+void build_fx_bucketing(sqlite3* db);        // fx_buckets
+void build_spmd_mismatch(sqlite3* db);       // spmd_graph_mismatches
+void build_findings(sqlite3* db);            // findings, from all of the above
 
 // The part of build_findings that lives beside the collective analysis.
 void collective_findings(sqlite3* db);         // desync, missing_collective, straggler, bad_record
 void collective_parity_findings(sqlite3* db);  // collective_parity
 // The part beside the symbolic-shapes analysis.
 void shape_findings(sqlite3* db);  // shape_specialized
+// The part beside the SPMD graph check.
+void spmd_findings(sqlite3* db);  // spmd_graph_mismatch
 
-// A finding's kind and severity, from the one list (finding_kinds.hpp): as the SQL literals
-// "'graph_break', 'warning'" for an INSERT ... SELECT, or bound as ?1 and ?2.
-inline std::string kind_severity(FindingKind id) {
-  const FindingKindInfo& k = finding_kind(id);
-  // Appended piece by piece: `"'" + std::string(...)` trips GCC 12's -Wrestrict false positive
-  // (GCC bug 105329) in every pass that includes this header.
-  std::string out = "'";
-  out += k.kind;
-  out += "', '";
-  out += k.severity;
-  out += '\'';
-  return out;
-}
+// A finding's kind and severity, from the one list (finding_kinds.hpp), bound as ?1 and ?2 of
+// an insert into findings: a kind never reaches SQL text. Bind again after each run() (it clears
+// the bindings).
 inline void bind_kind(Statement& insert, FindingKind id) {
   insert.bind(1, finding_kind(id).kind).bind(2, finding_kind(id).severity);
+}
+// An INSERT ... SELECT into findings of one kind, whose SQL takes the kind and severity as ?1 and
+// ?2 (bound here) and any parameters of its own from ?3; run() it.
+inline Statement insert_findings(sqlite3* db, FindingKind id, std::string_view sql) {
+  Statement insert(db, sql);
+  bind_kind(insert, id);
+  return insert;
 }
 
 }  // namespace tlscope::model::analysis

@@ -12,7 +12,7 @@
 
 #include "analysis_schema.hpp"
 #include "passes.hpp"
-#include "sql.hpp"
+#include "tlscope/model/sqlite.hpp"
 #include "tlscope/model/cell_text.hpp"
 
 namespace tlscope::model::analysis {

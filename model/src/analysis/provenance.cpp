@@ -22,7 +22,7 @@
 #include "analysis_schema.hpp"
 #include "passes.hpp"
 #include "provenance_lines.hpp"
-#include "sql.hpp"
+#include "tlscope/model/sqlite.hpp"
 
 namespace tlscope::model::analysis {
 
@@ -280,12 +280,14 @@ void insert_links(sqlite3* db) {
   // Node mappings: preToPost and postToPre, each a {node: [nodes]} object.
   for (auto [section, pre, post] :
        {std::tuple{"preToPost", "m.key", "v.value"}, std::tuple{"postToPre", "v.value", "m.key"}}) {
-    exec(db, std::string("INSERT INTO provenance_node_links(graph_id, pre_node, post_node, source, "
-                         "event_id) SELECT g.id, ") +
-                 pre + ", " + post + ", '" + section + "', e.id" +
-                 from_payload("node_mappings_event_id") + ", json_each(" + object_of("t") +
-                 ") m, json_each(" + list_of("m") + ") v WHERE t.key = '" + section + "' AND " +
-                 kNameValue + " ORDER BY g.id, t.id, m.id, v.id");
+    // The section is bound (?1); pre and post are fixed expressions of this file.
+    Statement insert(
+        db, std::string("INSERT INTO provenance_node_links(graph_id, pre_node, "
+                        "post_node, source, event_id) SELECT g.id, ") +
+                pre + ", " + post + ", ?1, e.id" + from_payload("node_mappings_event_id") +
+                ", json_each(" + object_of("t") + ") m, json_each(" + list_of("m") +
+                ") v WHERE t.key = ?1 AND " + kNameValue + " ORDER BY g.id, t.id, m.id, v.id");
+    insert.bind(1, section).run();
   }
   // inductor_post_to_pre_grad_nodes: {post: [{name, graph_id, from_node: [...]}, ...]}. The
   // pre-grad node is the entry, at any depth of the from_node chain, whose graph_id is the

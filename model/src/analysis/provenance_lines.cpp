@@ -37,10 +37,6 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-bool starts_with(std::string_view s, std::string_view p) {
-  return s.substr(0, p.size()) == p;
-}
-
 // Positions of `name` in `line` as a whole identifier (a dotted name counts as one). AOT's CUDA
 // wrapper launches kernel K through a function call_K, so that prefix is allowed.
 std::vector<size_t> occurrences(std::string_view line, std::string_view name) {
@@ -60,7 +56,7 @@ std::vector<size_t> occurrences(std::string_view line, std::string_view name) {
 }
 
 bool is_comment(std::string_view trimmed) {
-  return starts_with(trimmed, "#") || starts_with(trimmed, "//");
+  return trimmed.starts_with("#") || trimmed.starts_with("//");
 }
 
 // "name:123" with the digits not followed by another digit.
@@ -68,7 +64,7 @@ bool mentions_handle(std::string_view line, size_t end, int64_t handle) {
   std::string digits = std::to_string(handle);
   if (end >= line.size() || line[end] != ':') return false;
   std::string_view rest = line.substr(end + 1);
-  return starts_with(rest, digits) &&
+  return rest.starts_with(digits) &&
          (rest.size() == digits.size() ||
           !std::isdigit(static_cast<unsigned char>(rest[digits.size()])));
 }
@@ -133,7 +129,7 @@ CodeText::CodeText(std::string_view code) : lines_(split_lines(code)) {
       size_t e = p;
       while (e < l.size() && ident_char(l[e])) ++e;
       std::string_view token = l.substr(p, e - p);
-      for (std::string_view t : {token, starts_with(token, "call_") ? token.substr(5) : ""}) {
+      for (std::string_view t : {token, token.starts_with("call_") ? token.substr(5) : ""}) {
         if (t.empty()) continue;
         std::vector<size_t>& at = token_lines_[t];
         if (at.empty() || at.back() != i) at.push_back(i);
@@ -178,7 +174,7 @@ std::vector<KernelLine> find_kernel_lines(const CodeText& code, std::string_view
           trim(line.substr(0, pos >= 5 && line.substr(pos - 5, 5) == "call_" ? pos - 5 : pos));
       std::string_view after = line.substr(end);
       std::string_view after_t = trim(after);
-      if (before.empty() && starts_with(after_t, "=") && !starts_with(after_t, "==")) {
+      if (before.empty() && after_t.starts_with("=") && !after_t.starts_with("==")) {
         // `K = async_compile.cpp_pybinding(..., '''` (or any assignment defining the kernel).
         KernelLine k{static_cast<int>(i + 1), python_block_end(lines, i), "definition"};
         skip_until = static_cast<size_t>(k.end_line);
@@ -192,7 +188,7 @@ std::vector<KernelLine> find_kernel_lines(const CodeText& code, std::string_view
         std::string_view word = before.substr(w);
         if (word == "return" || word == "await" || word == "yield") word_before = false;
       }
-      if (word_before && starts_with(after_t, "(")) {
+      if (word_before && after_t.starts_with("(")) {
         if (before.size() >= 3 && before.substr(before.size() - 3) == "def") {
           found.push_back({static_cast<int>(i + 1), static_cast<int>(i + 1), "definition"});
         } else {
@@ -203,7 +199,7 @@ std::vector<KernelLine> find_kernel_lines(const CodeText& code, std::string_view
         }
         break;
       }
-      if (starts_with(after_t, ".run(") || starts_with(after_t, "(")) {
+      if (after_t.starts_with(".run(") || after_t.starts_with("(")) {
         found.push_back({static_cast<int>(i + 1), static_cast<int>(i + 1), "call"});
         break;
       }
@@ -235,7 +231,7 @@ std::vector<NodeLine> find_node_lines(std::string_view graph) {
   for (size_t i = 0; i < lines.size(); ++i) {
     std::string_view t = trim(lines[i]);
     int line = static_cast<int>(i + 1);
-    if (starts_with(t, "def forward(")) {
+    if (t.starts_with("def forward(")) {
       // Parameters: split on commas outside quotes and brackets; the name leads each piece.
       std::string_view params = t.substr(12);
       char quote = 0;
@@ -272,8 +268,8 @@ std::vector<NodeLine> find_node_lines(std::string_view graph) {
     if (name == "class" || name == "def" || name == "return" || name == "import" || name == "from")
       continue;
     std::string_view rest = trim(t.substr(n));
-    bool annotated = starts_with(rest, ":");
-    bool assigned = starts_with(rest, "=") && !starts_with(rest, "==");
+    bool annotated = rest.starts_with(":");
+    bool assigned = rest.starts_with("=") && !rest.starts_with("==");
     if (annotated || assigned) out.push_back({std::string(name), line});
   }
   return out;

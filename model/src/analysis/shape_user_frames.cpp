@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "sql.hpp"
+#include "tlscope/model/sqlite.hpp"
 
 namespace tlscope::model::analysis {
 

@@ -12,7 +12,7 @@
 #include "json_text.hpp"
 #include "passes.hpp"
 #include "shape_user_frames.hpp"
-#include "sql.hpp"
+#include "tlscope/model/sqlite.hpp"
 
 namespace tlscope::model::analysis {
 
@@ -83,8 +83,9 @@ constexpr const char* kFrom =
     "LEFT JOIN temp.shape_user_frames u ON u.event_id = e.id "
     "WHERE json_valid(e.metadata) AND e.kind ";
 
-std::string md(std::string_view field) {
-  return "json_extract(e.metadata, '$." + std::string(field) + "')";
+// A field of the record's metadata; `field` is a key written here (SqlName), never a log's text.
+std::string md(SqlName field) {
+  return "json_extract(e.metadata, '$." + std::string(field.name) + "')";
 }
 
 }  // namespace
@@ -166,14 +167,15 @@ void shape_findings(sqlite3* db) {
   if (!has_rows(db, "shape_specializations")) return;
   // A dim dynamo made dynamic that the compiled code nevertheless fixed, so another size
   // recompiles: the symbol, the value it was fixed to, its sources and why, at the user's line.
-  exec(db,
-       "INSERT INTO findings(kind, severity, ranks, other_ranks, compile_id, file, line, detail) "
-       "SELECT " +
-           kind_severity(FindingKind::shape_specialized) +
-           ", CASE WHEN rank IS NULL THEN '[]' ELSE json_array(rank) END, '[]', compile_id, "
-           "user_file, user_line, json_object('symbol', symbol, 'value', value, 'sources', "
-           "json(sources), 'reason', reason) "
-           "FROM shape_specializations ORDER BY id");
+  insert_findings(
+      db, FindingKind::shape_specialized,
+      "INSERT INTO findings(kind, severity, ranks, other_ranks, compile_id, file, line, detail) "
+      "SELECT ?1, ?2"
+      ", CASE WHEN rank IS NULL THEN '[]' ELSE json_array(rank) END, '[]', compile_id, "
+      "user_file, user_line, json_object('symbol', symbol, 'value', value, 'sources', "
+      "json(sources), 'reason', reason) "
+      "FROM shape_specializations ORDER BY id")
+      .run();
 }
 
 }  // namespace tlscope::model::analysis

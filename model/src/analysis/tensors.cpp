@@ -3,7 +3,7 @@
 // that became dynamic (a symbol such as "s0" where a size used to be a number).
 #include "analysis_schema.hpp"
 #include "passes.hpp"
-#include "sql.hpp"
+#include "tlscope/model/sqlite.hpp"
 
 namespace tlscope::model::analysis {
 

@@ -15,7 +15,7 @@
 
 #include "analysis_schema.hpp"
 #include "passes.hpp"
-#include "sql.hpp"
+#include "tlscope/model/sqlite.hpp"
 #include "tlscope/model/analysis/line_diff.hpp"
 
 namespace tlscope::model::analysis {

@@ -66,6 +66,45 @@ EventContext at(const CompileCtx& c) {
   return ec;
 }
 
+// What PyTorch 2.14 logs beside a compiled graph (CompileOptions::torch214_records): Dynamo's
+// disassembly of the frame before and after its rewrite (the rewrite calls the compiled graph),
+// and the graph as the body of an invoke_subgraph, `repeated_subgraph0`, whose records carry the
+// envelope's subgraph_name. truth.json gets "bytecode" and "subgraphs" entries for each.
+void emit_torch214_records(TraceLog& log, const CompileCtx& ctx, const std::string& name, int line,
+                           const Graph& graph, Process* proc) {
+  const std::string original =
+      "  " + std::to_string(line) + "           0 RESUME                   0\n" +
+      "              2 LOAD_FAST                0 (x)\n" + "              4 RETURN_VALUE";
+  const std::string modified =
+      "  " + std::to_string(line) + "           0 RESUME                   0\n" +
+      "              2 LOAD_GLOBAL              1 (__compiled_fn_" + std::to_string(ctx.frame_id) +
+      "_" + std::to_string(ctx.frame_compile_id) + " + NULL)\n" +
+      "              4 LOAD_FAST                0 (x)\n" +
+      "              6 CALL                     1\n" + "              8 RETURN_VALUE";
+  const std::string names[2] = {name + "_ORIGINAL_BYTECODE", name + "_MODIFIED_BYTECODE"};
+  log.emit("artifact", artifact_meta(names[0], "string"), at(ctx), original);
+  log.emit("artifact", artifact_meta(names[1], "string"), at(ctx), modified);
+  EventContext sub = at(ctx);
+  sub.subgraph_name = "repeated_subgraph0";
+  log.emit("artifact", artifact_meta("fx_graph_runnable", "string"), sub,
+           "import torch\n# the body of repeated_subgraph0\n" + print_aot_graph(graph));
+  log.emit("artifact", artifact_meta("before_post_grad_graph", "string"), sub,
+           print_aot_graph(graph));
+  if (!proc->truth) return;
+  Json b = Json::object();
+  b.set("rank", std::max(proc->rank, 0))
+      .set("compile_id", ctx.str())
+      .set("names", Json::list(std::vector<std::string>{names[0], names[1]}));
+  proc->truth->add("bytecode", b);
+  Json g = Json::object();
+  g.set("rank", std::max(proc->rank, 0))
+      .set("compile_id", ctx.str())
+      .set("subgraph_name", "repeated_subgraph0")
+      .set("artifacts",
+           Json::list(std::vector<std::string>{"fx_graph_runnable", "before_post_grad_graph"}));
+  proc->truth->add("subgraphs", g);
+}
+
 // A size-mismatch failure text names the tensor and index: "tensor 'x' size mismatch at index 0".
 std::optional<std::pair<std::string, int>> size_mismatch(const std::string& reason) {
   const std::string pre = "tensor '";
@@ -106,9 +145,12 @@ void CompiledFunction::run_frame(size_t start, Env& env, const std::vector<Stack
   for (size_t i = f.entries.size(); i-- > 0;) {
     const Entry& e = f.entries[i];
     std::optional<std::string> failure;
+    // Dynamo's GLOBAL_STATE guard runs first; its failure names each global flag that changed.
+    if (const Process* proc = Process::current(); proc && e.grad_enabled != proc->grad_enabled)
+      failure = "GLOBAL_STATE changed: grad_mode ";
     for (const auto& g : e.guards) {
-      failure = g.check(env);
       if (failure) break;
+      failure = g.check(env);
     }
     if (!failure) {
       ++hits_;
@@ -227,6 +269,7 @@ CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env,
   if (f.frame_id < 0) f.frame_id = proc->next_frame_id++;
   Entry entry;
   entry.id = CompileCtx{f.frame_id, static_cast<int>(f.entries.size()), 0, true};
+  entry.grad_enabled = proc->grad_enabled;
   CompileCtx ctx = entry.id;
   ++compiles_;
   double t_start = log.chromium("dynamo", 'B', ctx);
@@ -418,6 +461,7 @@ CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env,
   std::vector<std::string> custom_ops;
   if (graph.op_count() > 0) {
     log.emit("dynamo_output_graph", graph_sizes(graph), at(ctx), print_dynamo_graph(graph));
+    if (options_.torch214_records) emit_torch214_records(log, ctx, f.name, first.line, graph, proc);
     double b0 = log.chromium("backend_compile", 'B', ctx);
     try {
       const std::string aot_graph = print_aot_graph(graph);
@@ -425,7 +469,8 @@ CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env,
       if (options_.backend_hook) options_.backend_hook(log, ctx, aot_graph);
       const double inductor_start = log.chromium("inductor_compile", 'B', ctx);
       CompiledGraph cg = inductor_compile(graph, options_.backend);
-      int& seen = proc->fx_graph_cache[cg.cache_key];
+      int& compiled = proc->fx_graph_cache[cg.cache_key];
+      const bool seen = compiled > 0 || proc->fx_graph_cache_warm;
       Json cache = Json::object();
       cache.set("key", cg.cache_key)
           .set("components", Json::array())
@@ -433,7 +478,7 @@ CompiledFunction::Entry CompiledFunction::compile_frame(Frame& f, Env& env,
       log.emit("artifact",
                artifact_meta(seen ? "fx_graph_cache_hit" : "fx_graph_cache_miss", "json"), at(ctx),
                cache.dump_indent0());
-      ++seen;
+      ++compiled;
       Json oc = Json::object();
       oc.set("filename",
              "/tmp/torchinductor_tlrt/" + cg.cache_key.substr(1, 2) + "/c" + cg.cache_key + ".py");

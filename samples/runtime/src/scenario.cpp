@@ -16,6 +16,9 @@ const std::vector<ScenarioInfo>& scenarios() {
       {"mlp", "clean compile of a small MLP, cache hits on every later step", 0, 5, scenario_mlp},
       {"graph-breaks", "item() and print() break the graph; resume frames compile the rest", 0, 4,
        scenario_graph_breaks},
+      {"torch214",
+       "graph-breaks with PyTorch 2.14's records: bytecode dumps per frame, a subgraph's artifacts",
+       0, 2, scenario_torch214},
       {"recompiles",
        "dtype/stride/scalar/size guard failures, then a recompile storm hitting the cache limit", 0,
        12, scenario_recompiles},
@@ -57,6 +60,13 @@ const std::vector<ScenarioInfo>& scenarios() {
        scenario_pair_moved_frame},
       {"pair-straggler", "compare: ddp, then the same job with rank 3 late once", 4, 6,
        scenario_pair_straggler},
+      {"pair-warm-cache", "compare: a cold FX graph cache, then a warm one", 0, 2,
+       scenario_pair_warm_cache},
+      {"pair-grad-mode", "compare: B's second call runs under torch.no_grad()", 0, 2,
+       scenario_pair_grad_mode},
+      {"pair-dynamic-dim",
+       "compare: automatic dynamic shapes off, then on: the batch dim goes symbolic", 0, 2,
+       scenario_pair_dynamic_dim},
   };
   return list;
 }

@@ -146,6 +146,10 @@ void TraceLog::emit(const std::string& key, const Json& metadata, const EventCon
     env += ", \"frame_id\": " + std::to_string(ctx.ctx->frame_id) +
            ", \"frame_compile_id\": " + std::to_string(ctx.ctx->frame_compile_id);
     if (ctx.ctx->has_attempt) env += ", \"attempt\": " + std::to_string(ctx.ctx->attempt);
+    if (!ctx.subgraph_name.empty()) {
+      env += ", \"subgraph_name\": ";
+      append_json_string(env, ctx.subgraph_name);
+    }
   }
   if (payload) env += ", \"has_payload\": \"" + md5_hex(*payload) + "\"";
   env += "}\n";

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +24,9 @@ struct ReportOptions {
   // the host it ran on, as the caller knows them ("" leaves them unstated).
   std::string command_line;
   std::string host;
+  // Called as the page families' parts finish (done of total), from the writing threads one at
+  // a time: the CLI's progress line of a big report. Empty: nothing is called.
+  std::function<void(size_t done, size_t total)> progress;
 };
 
 inline constexpr size_t kMaxReportThreads = 8;

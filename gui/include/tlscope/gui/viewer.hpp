@@ -13,6 +13,9 @@ struct ViewerOptions {
   // Log files, rank directories, .gz, one database or one rage bundle (.tar.gz); empty shows the
   // start screen.
   std::vector<std::string> inputs;
+  // Compare mode: `inputs` are two runs, A then B (each a log, a rank directory or a database),
+  // opened side by side with what differs between them (views/compare.hpp).
+  bool compare = false;
   int width = 1280;
   int height = 800;
   // Start on this panel (a viewer_panel name of views::kScreens) with this selection

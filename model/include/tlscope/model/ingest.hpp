@@ -35,6 +35,13 @@ struct IngestOptions {
   // ingest()'s caller). It saves reopening the file and reading its schema again, for work such
   // as the analysis. Not called for an append.
   std::function<void(Connection&, const IngestResult&)> before_publish;
+  // SQLite's page cache for the load, in KiB; 0 keeps the bulk-load default (64 MiB,
+  // apply_bulk_load_pragmas). A process that runs two ingests side by side (compare) gives each
+  // a share, so that the two together stay near the RSS one ingest is allowed.
+  int page_cache_kib = 0;
+  // Parsed batches (4 MiB arenas) each file's queue holds for the writer; 0: the default (4).
+  // Fewer cost the parse thread waits on the writer; two ingests side by side take 2.
+  size_t queue_depth = 0;
 };
 
 // Thrown by ingest() when options.cancelled said stop. What was there before is kept as if the

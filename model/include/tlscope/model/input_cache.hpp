@@ -39,6 +39,10 @@ struct ResolveOptions {
   // only rebuilt when a resolve built it; any other database is refused, never overwritten.
   std::string db_path;
   unsigned jobs = 1;
+  // The page cache of the ingest and its analysis, in KiB (IngestOptions::page_cache_kib), and
+  // the parsed batches a file's queue holds; 0: their defaults (64 MiB each, 4 batches).
+  int page_cache_kib = 0;
+  size_t queue_depth = 0;  // IngestOptions::queue_depth
   std::function<void(const IngestProgress&)> progress;
   // Checked between ingest batches and during the analysis (IngestOptions::cancelled): a
   // cancelled resolve leaves no database behind (and an existing cached one as it was).

@@ -29,6 +29,10 @@ struct CompileOptions {
   // max-autotune: log each kernel's autotuning (triton_kernel_info), a link to the report and,
   // after an entry's first run, its compilation_metrics_runtime record.
   bool autotune = false;
+  // PyTorch 2.14's records: each compiled frame's bytecode before and after Dynamo rewrote it
+  // (<name>_ORIGINAL_BYTECODE / <name>_MODIFIED_BYTECODE, resume functions too), and its graph
+  // compiled as an invoke_subgraph body whose artifacts carry subgraph_name.
+  bool torch214_records = false;
   // Runs inside backend_compile before Inductor, with the AOT graph's text: the place vLLM's
   // VllmBackend has as Dynamo's backend (it logs its config, piecewise compiles and passes).
   std::function<void(TraceLog&, const CompileCtx&, const std::string& aot_graph)> backend_hook;
@@ -63,6 +67,7 @@ class CompiledFunction {
     std::string frame_name;
     int64_t compile_autotune_us = 0;
     std::shared_ptr<bool> ran = std::make_shared<bool>(false);  // runtime metrics logged once
+    bool grad_enabled = true;  // the grad mode it was compiled under (GLOBAL_STATE guard)
   };
   struct Frame {
     size_t start = 0;

@@ -27,9 +27,15 @@ struct Process {
   int next_frame_id = 0;
   int next_describer_id = 0;
   std::map<std::string, int> fx_graph_cache;  // graph key -> times compiled
-  std::vector<std::string> execution_order;   // compile id per compiled-graph run
-  std::optional<CompileCtx> executing;        // compiled graph running now
-  bool config_in_truth = false;               // this process's config is in truth.json
+  // An earlier run's on-disk FX graph cache holds every graph this process compiles (a warm
+  // cache): each lookup hits.
+  bool fx_graph_cache_warm = false;
+  std::vector<std::string> execution_order;  // compile id per compiled-graph run
+  std::optional<CompileCtx> executing;       // compiled graph running now
+  bool config_in_truth = false;              // this process's config is in truth.json
+  // torch.is_grad_enabled(): false inside torch.no_grad(). A compiled entry remembers the mode
+  // it was compiled under (Dynamo's GLOBAL_STATE guard) and fails its guards when it differs.
+  bool grad_enabled = true;
 
   // Opens the log in `dir`; the file name follows PyTorch (rank in the name when distributed).
   Process(const std::string& dir, int rank, World* world, Truth* truth, const std::string& suffix);

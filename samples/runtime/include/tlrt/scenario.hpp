@@ -68,6 +68,7 @@ bool same_tensors(const Env& a, const Env& b, std::string& detail, double rtol =
 // Scenario entry points (samples/programs/*.cpp).
 ScenarioResult scenario_mlp(const ScenarioOptions& o);
 ScenarioResult scenario_graph_breaks(const ScenarioOptions& o);
+ScenarioResult scenario_torch214(const ScenarioOptions& o);
 ScenarioResult scenario_recompiles(const ScenarioOptions& o);
 ScenarioResult scenario_dynamic_shapes(const ScenarioOptions& o);
 ScenarioResult scenario_compile_failure(const ScenarioOptions& o);
@@ -88,5 +89,8 @@ ScenarioResult scenario_pair_dtype_guard(const ScenarioOptions& o);
 ScenarioResult scenario_pair_desync(const ScenarioOptions& o);
 ScenarioResult scenario_pair_moved_frame(const ScenarioOptions& o);
 ScenarioResult scenario_pair_straggler(const ScenarioOptions& o);
+ScenarioResult scenario_pair_warm_cache(const ScenarioOptions& o);
+ScenarioResult scenario_pair_grad_mode(const ScenarioOptions& o);
+ScenarioResult scenario_pair_dynamic_dim(const ScenarioOptions& o);
 
 }  // namespace tlrt

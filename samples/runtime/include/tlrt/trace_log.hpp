@@ -34,6 +34,9 @@ struct StackFrame {
 struct EventContext {
   std::optional<CompileCtx> ctx;
   std::optional<std::vector<StackFrame>> stack;
+  // The envelope's subgraph_name (PyTorch 2.8+): the record belongs to that subgraph of the
+  // compile (an invoke_subgraph body "repeated_subgraph0"); "" for none.
+  std::string subgraph_name;
 };
 
 class TraceLog {

@@ -33,7 +33,8 @@ class Truth {
                             {"autotuning", Json::array()},   {"runtime", Json::array()},
                             {"vllm_config", Json::array()},  {"vllm_piecewise", Json::array()},
                             {"vllm_passes", Json::array()},  {"environment", Json::array()},
-                            {"config", Json::array()}};
+                            {"config", Json::array()},       {"bytecode", Json::array()},
+                            {"subgraphs", Json::array()}};
 };
 
 }  // namespace tlrt

@@ -32,15 +32,26 @@ inline constexpr const char* kCompareSchema = "tlscope.compare/1";
   X(collective_finding_added, "collectives")   \
   X(collective_finding_removed, "collectives") \
   X(collective_divergence, "collectives")      \
+  X(collective_wait, "collectives")            \
   X(graph_break_added, "graph breaks")         \
   X(graph_break_removed, "graph breaks")       \
   X(graph_break_moved, "graph breaks")         \
   X(cache_flip, "cache")                       \
   X(compile_time, "compile time")              \
+  X(graph_node_added, "graphs")                \
+  X(graph_node_removed, "graphs")              \
+  X(graph_dtype_changed, "graphs")             \
+  X(graph_shape_changed, "graphs")             \
+  X(guard_added, "guards")                     \
+  X(guard_removed, "guards")                   \
+  X(kernel_added, "output code")               \
+  X(kernel_removed, "output code")             \
+  X(output_code_size, "output code")           \
   X(frame_added, "frames")                     \
   X(frame_removed, "frames")                   \
   X(frame_moved, "frames")                     \
   X(torch_version, "environment")              \
+  X(config_changed, "environment")             \
   X(world_size, "environment")
 
 enum class DifferenceKind {
@@ -69,8 +80,15 @@ struct Difference {
   std::optional<std::string> b;  // and in B
   std::vector<int64_t> ranks;    // ranks it holds on; empty for a single process or whole run
   // Orders one kind's differences, largest first: for a compile only one run has, its compile
-  // time (us, 0 when not measured); for compile_time, B's delta (us).
+  // time (us, 0 when not measured); for compile_time and collective_wait, B's delta (us); for
+  // output_code_size, B's change in bytes.
   double weight = 0;
+  // What it is about in the aligned lists, so a front end can point at it without reading the
+  // subject: an index into Comparison::frames and one into Comparison::compiles (of the first
+  // rank it was found on); -1 when it concerns no frame (graph breaks, collectives, phases,
+  // environment) or no single compile (a frame added, removed or moved).
+  int64_t frame = -1;
+  int64_t compile = -1;
 };
 
 enum class FrameStatus { matched, only_a, only_b };
@@ -83,6 +101,27 @@ struct FrameMatch {
   int64_t failed_a = 0, failed_b = 0, recompiles_a = 0, recompiles_b = 0;
 };
 
+// One row of the aligned compile lists: the compiles of a frame, per rank, in frame_compile_id
+// order, A's k-th beside B's k-th (the pairing the differences use); a compile one run lacks has
+// only its side. The ids are each run's own (they may differ: ids that shift are no difference).
+struct CompilePair {
+  int64_t frame = 0;    // index into Comparison::frames
+  size_t index = 0;     // its position in the frame (the subject's "compile #N")
+  int64_t rank_a = -1;  // the rank of each side's compile (-1: no rank); they differ when B's
+  int64_t rank_b = -1;  // one rank is compared with A's other one
+  std::string subject;  // as differences name it
+  std::optional<std::string> compile_a, compile_b;  // compile ids ("0/1"); nullopt: side lacks it
+  FrameStatus status = FrameStatus::matched;
+  // Each side's outcome as the compile trees show it: "completed", its fail_type (or "failed"),
+  // "unfinished"; "" on the side that lacks the compile. A recompile is marked apart.
+  std::string outcome_a, outcome_b;
+  bool recompile_a = false, recompile_b = false;
+  // When each side's compile ran (the extent of its chromium phases), in µs from the start of its
+  // own run, so both timelines start at 0 (compare_timeline.cpp); -1 when the log did not time it.
+  double start_a_us = -1, end_a_us = -1, start_b_us = -1, end_b_us = -1;
+  int64_t file_a = -1, file_b = -1;  // each side's log file (files.id), to find its times
+};
+
 // Compile time of one phase summed over the compiles both runs completed.
 struct PhaseDelta {
   std::string phase;
@@ -92,11 +131,15 @@ struct PhaseDelta {
 struct Comparison {
   RunSummary a, b;
   std::vector<FrameMatch> frames;
+  std::vector<CompilePair> compiles;    // by frame, then rank, then index
   std::vector<Difference> differences;  // in kDifferenceKinds order, then by weight
   std::vector<PhaseDelta> phases;       // largest change first
   int64_t timed_compiles = 0;           // compile pairs whose phase times are compared
   bool same_work = true;  // every compile matched with the same outcome: times are comparable
   std::vector<std::string> notes;  // what differs in what the runs ran; what logs cannot tell
+  // The length of each run's timeline (µs from its start to the end of its last timed compile):
+  // the aligned timelines share one axis from 0 to the longer of the two.
+  double timeline_a_us = 0, timeline_b_us = 0;
 };
 
 Result<Comparison> compare_runs(const Database& a, const Database& b);
@@ -107,5 +150,11 @@ std::string difference_text(const Difference& d);
 std::vector<std::string> verdict(const Comparison& c, size_t max_lines = 5);
 
 const char* frame_status_name(FrameStatus s);
+
+enum class RunSide { a, b };
+// The row of the aligned lists holding `compile_id` of `rank` in run `side`, or null (the
+// viewer's synchronised selection: a compile picked in A selects its match in B).
+const CompilePair* find_compile_pair(const Comparison& c, RunSide side, int64_t rank,
+                                     std::string_view compile_id);
 
 }  // namespace tlscope::views

@@ -1,8 +1,8 @@
-// The one read wrapper over a tlscope database (docs/schema.md) for views/ and the front ends:
-// a read-only connection, prepared statements with typed column reads, and schema probes so
-// screens degrade gracefully on older databases. Errors are values, never exceptions: ok() and
-// error(), where every message names the database file and what failed. Writing belongs to the
-// model's Store.
+// The read facade of views/ and the front ends over a tlscope database (docs/schema.md): a
+// read-only model::Connection and model::Statement (tlscope/model/sqlite.hpp, the one SQLite
+// wrapper) with their exceptions turned into values. Errors are values, never exceptions: ok()
+// and error(), where every message names the database file and what failed (docs/architecture.md,
+// "One error convention"). Writing belongs to the model's Store.
 #pragma once
 
 #include <sqlite3.h>
@@ -16,17 +16,19 @@
 #include "tlscope/views/result.hpp"
 
 namespace tlscope::model {
-class ConnectionGuard;
-}
+class Connection;
+class Statement;
+}  // namespace tlscope::model
 
 namespace tlscope::views {
 
+// A statement of the model's wrapper (tlscope/model/sqlite.hpp) read the views/ way: a failure is
+// kept as a value (ok(), error(): "path: SQLite's reason in: sql"), never thrown, because a
+// screen or a report page degrades to a message where an exception would lose the whole page.
 class Statement {
  public:
   Statement(sqlite3* db, std::string_view sql);
-  Statement(Statement&& other) noexcept : stmt_(other.stmt_), error_(std::move(other.error_)) {
-    other.stmt_ = nullptr;
-  }
+  Statement(Statement&& other) noexcept;
   Statement(const Statement&) = delete;
   Statement& operator=(const Statement&) = delete;
   ~Statement();
@@ -37,8 +39,7 @@ class Statement {
   Statement& bind(int index, int64_t value);
   Statement& bind(int index, std::string_view value);
   Statement& bind_null(int index);
-  // Advances to the next row; false at the end (or on error, recorded in error() as
-  // "path: message (in: sql)").
+  // Advances to the next row; false at the end (or on error, recorded in error()).
   bool step();
   void reset();
 
@@ -58,41 +59,37 @@ class Statement {
   std::optional<int64_t> opt_int64(int col) const;
   int64_t int64_or(int col, int64_t if_null) const { return is_null(col) ? if_null : int64(col); }
   double real_or(int col, double if_null) const { return is_null(col) ? if_null : real(col); }
-  // Steps through every row, calling `row(*this)` for each; false with `error` set (when given)
-  // if the statement failed to prepare or to run.
-  template <typename Row>
-  bool for_each(Row&& row, std::string* error = nullptr) {
-    while (step()) row(*this);
-    if (!error_.empty() && error) *error = error_;
-    return error_.empty();
-  }
-  // The same, the failure kept in `into` (Result::fail: the first one stays).
+  // Steps through every row, calling `row(*this)` for each; false with the failure kept in
+  // `into` (Result::fail: the first one stays) if the statement failed to prepare or to run.
   template <typename Row, typename T>
   bool for_each(Row&& row, Result<T>& into) {
-    std::string error;
-    if (for_each(std::forward<Row>(row), &error)) return true;
-    into.fail(std::move(error));
+    while (step()) row(*this);
+    if (error_.empty()) return true;
+    into.fail(error_);
     return false;
   }
-  int column_count() const { return stmt_ ? sqlite3_column_count(stmt_) : 0; }
-  std::string_view column_name(int col) const {
-    const char* n = stmt_ ? sqlite3_column_name(stmt_, col) : nullptr;
-    return n ? n : "";
+  // The same where no Result is at hand: false when it failed (error() says why).
+  template <typename Row>
+  bool for_each(Row&& row) {
+    while (step()) row(*this);
+    return error_.empty();
   }
+  int column_count() const;
+  std::string_view column_name(int col) const;
 
  private:
-  sqlite3_stmt* stmt_ = nullptr;
+  std::unique_ptr<model::Statement> stmt_;
   std::string error_;
-  std::string sql_;  // the first 120 bytes, for error messages
+  std::string path_;  // "path: " for messages
 };
 
 class Database {
  public:
-  // Opens `path` read-only; error() names the path and the reason on failure (missing, not a
-  // regular file, not a database). Only regular files are opened: a FIFO or device would block.
-  // The connection is guarded against a hostile file (model/connection_guard.hpp): SQL stored in
-  // it never runs, and a runaway statement is stopped.
-  explicit Database(const std::string& path, bool writable = false);
+  // Opens `path` read-only through model::Connection; error() names the path and the reason on
+  // failure (missing, not a regular file, not a database). Only regular files are opened: a FIFO
+  // or device would block. The connection is guarded against a hostile file
+  // (model/connection_guard.hpp): SQL stored in it never runs, and a runaway statement is stopped.
+  explicit Database(const std::string& path);
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
   ~Database();
@@ -118,8 +115,8 @@ class Database {
   int64_t scalar(std::string_view sql) const;
 
  private:
-  sqlite3* db_ = nullptr;
-  std::unique_ptr<model::ConnectionGuard> guard_;
+  std::unique_ptr<model::Connection> connection_;
+  sqlite3* db_ = nullptr;  // connection_'s handle, null when the open failed
   std::string path_;
   std::string error_;
 };

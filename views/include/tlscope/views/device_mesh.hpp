@@ -3,11 +3,12 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "tlscope/views/result.hpp"
 
 namespace tlscope::views {
 
@@ -23,12 +24,11 @@ struct DeviceMesh {
   std::vector<MeshPlacement> placements;  // one per mesh dim
 };
 
-// "2x2" or "2,2" -> {2, 2}; nullopt with `error` set for anything else.
-std::optional<std::vector<int64_t>> parse_mesh_shape(std::string_view text, std::string* error);
+// "2x2" or "2,2" -> {2, 2}; an error for anything else (the value is then empty).
+Result<std::vector<int64_t>> parse_mesh_shape(std::string_view text);
 
 // "Shard(0),Replicate()" -> placements; "Partial()" and "Partial(sum)" are accepted.
-std::optional<std::vector<MeshPlacement>> parse_placements(std::string_view text,
-                                                           std::string* error);
+Result<std::vector<MeshPlacement>> parse_placements(std::string_view text);
 
 // "Shard(0)", "Replicate()", "Partial()".
 std::string placement_text(const MeshPlacement& placement);
@@ -38,9 +38,8 @@ std::string placement_text(const MeshPlacement& placement);
 // same tensor dim split it in mesh-dim order, as DTensor does.
 class MeshOwnership {
  public:
-  // `error` is set (and the result empty) when the mesh does not fit the tensor.
-  static std::optional<MeshOwnership> build(const DeviceMesh& mesh,
-                                            const std::vector<int64_t>& shape, std::string* error);
+  // An error (and an ownership of no ranks) when the mesh does not fit the tensor.
+  static Result<MeshOwnership> build(const DeviceMesh& mesh, const std::vector<int64_t>& shape);
 
   int rank_count() const { return static_cast<int>(ranges_.size()); }
   // Ranks whose shard contains the element at `index` (one entry per tensor dim), ascending.

@@ -91,6 +91,10 @@ namespace tlscope::views {
     "check for rank-dependent control flow or a rank that stopped early")                          \
   X(rank_divergence, "", "ranks that should behave alike did not",                                 \
     "compare the named ranks on the ranks page")                                                   \
+  X(spmd_graph_mismatch, "",                                                                       \
+    "ranks traced different graphs before Inductor reordered their "                               \
+    "collectives, so their collectives may not line up",                                           \
+    "make every rank trace the same code and shapes; compare the named node on both ranks")        \
   X(desync, "differs=op",                                                                          \
     "ranks called different collectives at the same step: their code paths diverged",              \
     "find the rank-dependent branch or early return before this collective")                       \

@@ -72,6 +72,6 @@ struct WordedFinding {
   FindingFacts facts;
   std::string sentence;
 };
-std::vector<WordedFinding> word_findings(const Database& db, std::string* error = nullptr);
+Result<std::vector<WordedFinding>> word_findings(const Database& db);
 
 }  // namespace tlscope::views

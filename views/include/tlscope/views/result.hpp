@@ -24,4 +24,9 @@ struct Result {
   }
 };
 
+// What a read that hands its rows to a callback returns: only whether it failed, kept the
+// Result way (the first failure stays).
+struct RowsRead {};
+using Status = Result<RowsRead>;
+
 }  // namespace tlscope::views

@@ -40,7 +40,10 @@ struct GraphBreakFact {
 
 struct CacheFact {
   int64_t file_id = 0;
-  std::string compile_id, cache, result;  // cache: fx_graph, aotautograd; result: hit/miss/bypass
+  // cache: fx_graph, aotautograd (their *_cache_{hit,miss,bypass} artifacts) or remote_fx_graph
+  // (compilation_metrics' inductor_fx_remote_cache_{hit,miss}_count); result: hit, miss, bypass.
+  std::string compile_id, cache, result;
+  std::string reason;  // a bypass's cache_bypass_reason, "" when not logged
 };
 
 struct PhaseFact {
@@ -61,6 +64,10 @@ struct CollectiveFact {
   int64_t rank = -1;
   std::string pg, op, input_sizes, dtype;
   int64_t seq = -1;
+  std::string pg_name;     // the group's name as logged (pg is its description when it has one)
+  double created_us = -1;  // when the rank issued it (time_created); -1 when not logged
+  // How long it waited for the last rank to arrive (read_collective_waits); -1 when unknown.
+  double wait_us = -1;
 };
 
 // The inputs a compile saw (describe_tensor), for saying whether two runs ran the same thing.
@@ -68,6 +75,14 @@ struct InputFact {
   int64_t file_id = 0;
   std::string compile_id, source, dtype, size;
   int requires_grad = -1;  // -1: not logged
+};
+
+// How long one rank waited in collectives for the last rank to arrive, summed over its
+// collectives that matched across ranks (collective_matches' last arrival minus its own).
+struct RankWait {
+  int64_t rank = -1;
+  double wait_us = 0;
+  int64_t collectives = 0;
 };
 
 struct RunHealth {
@@ -85,6 +100,10 @@ Result<std::vector<PhaseFact>> read_compile_phases(const Database& db);
 Result<std::vector<FindingFact>> read_finding_facts(const Database& db);
 Result<std::vector<CollectiveFact>> read_collectives(const Database& db);
 Result<std::vector<InputFact>> read_compile_inputs(const Database& db);
+// Each rank's wait, from its collectives (read_collectives) and the last arrival of each matched
+// collective (collective_matches); sets each collective's own wait_us on the way.
+Result<std::vector<RankWait>> read_collective_waits(const Database& db,
+                                                    std::vector<CollectiveFact>& collectives);
 
 // A graph break counts when PyTorch logged it (its artifact) or a restart names it; a resume
 // frame without either is inferred, not a record.

@@ -12,6 +12,7 @@
 #include "tlscope/views/database.hpp"
 #include "tlscope/views/result.hpp"
 #include "tlscope/views/run_facts.hpp"
+#include "tlscope/views/run_records.hpp"
 
 namespace tlscope::views {
 
@@ -47,6 +48,7 @@ struct RunSummary {
   std::vector<FindingSummary> findings;
   bool analysed = false;  // false: the database has no analysis tables
   RunHealth health;
+  RunRecords records;  // commit, config, phases, unknown kinds, subgraphs, vLLM
 };
 
 // The compiles of `facts` counted by the contract's definitions.

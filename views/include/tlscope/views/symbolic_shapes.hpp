@@ -67,7 +67,7 @@ class CompileShapesReader {
  private:
   using Key = std::pair<int64_t, std::string>;
   std::map<Key, CompileShapes> by_compile_;
-  std::string error_;
+  Status status_;
 };
 
 // Splits the unit-separated lists the shape queries build with group_concat (char(31)).

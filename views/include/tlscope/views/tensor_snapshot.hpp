@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tlscope/views/device_mesh.hpp"
+#include "tlscope/views/result.hpp"
 
 namespace tlscope::views {
 
@@ -30,12 +31,10 @@ struct LoggedPlacement {
   std::vector<int64_t> global_shape, local_shape, rank_coords;
 };
 
-// `source` names the record in error messages ("rank0.log:12: ...").
-std::optional<LoggedValues> parse_logged_values(std::string_view json, const std::string& source,
-                                                std::string* error);
-std::optional<LoggedPlacement> parse_logged_placement(std::string_view json,
-                                                      const std::string& source,
-                                                      std::string* error);
+// `source` names the record in the error ("rank0.log:12: ..."). The value is meaningful only
+// when ok().
+Result<LoggedValues> parse_logged_values(std::string_view json, const std::string& source);
+Result<LoggedPlacement> parse_logged_placement(std::string_view json, const std::string& source);
 
 // What one rank logged for a snapshot.
 struct RankValues {

@@ -3,10 +3,11 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "tlscope/views/result.hpp"
 
 namespace tlscope::views {
 
@@ -15,8 +16,8 @@ struct TensorValues {
   std::vector<double> values;  // row-major
 };
 
-// `source` names the input in error messages ("values.json: ragged array at depth 1 ...").
-std::optional<TensorValues> parse_tensor_values_json(std::string_view json,
-                                                     const std::string& source, std::string* error);
+// `source` names the input in the error ("values.json: ragged array at depth 1 ..."). The value
+// is meaningful only when ok().
+Result<TensorValues> parse_tensor_values_json(std::string_view json, const std::string& source);
 
 }  // namespace tlscope::views

@@ -1,5 +1,5 @@
 // describe_tensor rows and their shapes, for the viewer and `tlscope tensor`. A table the database
-// lacks reads as empty; a failing query sets `error`.
+// lacks reads as empty; a failing query is the Result's error.
 #pragma once
 
 #include <cstdint>
@@ -24,8 +24,7 @@ struct TensorRow {
 // describe_tensor rows, for the viewer's input layouts and `tlscope tensor --db`.
 Result<std::vector<TensorRow>> load_tensors(const Database& db);
 
-// "[2, 3, 4]" -> {2, 3, 4}; nullopt with `error` for symbolic ("s0") or malformed sizes.
-std::optional<std::vector<int64_t>> shape_from_size_json(const std::string& json,
-                                                         std::string* error);
+// "[2, 3, 4]" -> {2, 3, 4}; an error for symbolic ("s0") or malformed sizes.
+Result<std::vector<int64_t>> shape_from_size_json(const std::string& json);
 
 }  // namespace tlscope::views

@@ -12,6 +12,14 @@
 
 namespace tlscope::model::analysis {
 
+// An analysis pass and the tables it reads and writes (analysis tables, ingest tables and
+// metrics_rows, the passes' private copy of compilation_metrics).
+struct PassTables {
+  std::string name;
+  std::vector<std::string> reads;
+  std::vector<std::string> writes;
+};
+
 struct AnalysisReport {
   bool ok = false;
   std::string error;  // names the pass and the failing SQL when !ok
@@ -21,13 +29,26 @@ struct AnalysisReport {
   // connection's wait for them ("concurrent_wait") and its copy of their rows ("concurrent_copy")
   std::vector<std::pair<std::string, double>> pass_seconds;
   bool concurrent = false;  // the passes that read only ingest tables ran on a second connection
+  // With AnalysisOptions::record_tables: the tables each pass that ran on this connection read
+  // and wrote, as SQLite's authorizer saw its statements compile, in run order.
+  std::vector<PassTables> tables_used;
 };
 
 struct AnalysisOptions {
   // From a database of this size up, the passes that read only ingest tables run on a second
   // connection and thread beside the others; below it the ~1 ms these cost is not won back.
   int64_t concurrent_from_bytes = int64_t{16} << 20;
+  // Records AnalysisReport::tables_used (tests hold the declared lists to it).
+  bool record_tables = false;
 };
+
+// The passes as declared (analyze.cpp's one list), each with the tables it reads and writes.
+std::vector<PassTables> declared_passes();
+
+// The order to run `passes` in (indexes into it): each after every pass that writes a table it
+// reads; among the passes free to run, the first declared. Throws std::invalid_argument naming
+// the passes when two write one table or when they read each other's tables in a cycle.
+std::vector<size_t> pass_order(const std::vector<PassTables>& passes);
 
 // One analysis table: its name, the pass that writes it (AnalysisReport::pass_seconds names the
 // passes) and its DDL.

@@ -24,6 +24,8 @@ namespace tlscope::model::analysis {
     "groups reference differs more last_seq")                                                      \
   X(missing_collective, "error", "Missing collectives (hangs)", "collectives", 0xE05252,           \
     "op timed_out_ranks")                                                                          \
+  X(spmd_graph_mismatch, "error", "Ranks compiled different graphs", "collectives", 0xE05252,      \
+    "graph world_size node_index reference_node other_rank other_node node_counts reports")        \
   X(straggler, "warning", "Stragglers", "collectives", 0xE0A030, "op lag_us wait_us threshold_us") \
   X(rank_divergence, "warning", "Rank divergence", "ranks", 0xE0A030,                              \
     "aspect differing other_value groups")                                                         \

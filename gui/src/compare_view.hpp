@@ -1,0 +1,84 @@
+// The viewer's compare mode (`tlscope gui --compare A B`): two runs open at once, drawn from the
+// one comparison model of views/compare.hpp. The differences list (the rows `tlscope compare`
+// prints, in its order), the compile lists aligned (a frame's compiles side by side, a compile only
+// one run made on its side alone, each row marked with the kinds of difference anchored to it) and
+// the two runs' timelines stacked on one time axis (each run starts at 0). Selecting a compile of
+// either run selects its match in the other; clicking a difference selects what it is about.
+// Nothing here decides what differs or words it: that is views::compare_runs and difference_text.
+// Each run is a viewer session of its own (viewer_session.hpp): its connection, its models, its
+// selection (a zone clicked on one run's timeline is that run's).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "selection.hpp"
+#include "timeline_panel.hpp"
+#include "tlscope/views/compare.hpp"
+#include "viewer_session.hpp"
+
+namespace tlscope::gui {
+
+// Both runs and their comparison, read once the two opens are done.
+struct CompareRuns {
+  std::shared_ptr<ViewerSession> a, b;
+  std::string title_a, title_b;
+  views::Comparison comparison;
+  std::string error;  // compare_runs failed: the lists are empty and this says why
+};
+
+// Reads the comparison of the two runs' databases (through their sessions' connections).
+CompareRuns compare_runs(std::shared_ptr<ViewerSession> a, std::shared_ptr<ViewerSession> b,
+                         std::string title_a, std::string title_b);
+
+class CompareView {
+ public:
+  explicit CompareView(CompareRuns runs);
+
+  // The whole compare layout into the current window: differences | aligned compiles over the
+  // stacked timelines | details, `height` pixels tall.
+  void draw(float height);
+  // --select in compare mode: "compile:KEY" (a compile of A, as the compile panel names it, or
+  // "b:KEY" for one of B) or "difference:K" (1-based, in the differences list's order). An error
+  // saying why when there is no such item.
+  views::Status select(std::string_view what);
+
+  ViewerSession& run_a() const { return *runs_.a; }
+  ViewerSession& run_b() const { return *runs_.b; }
+
+ private:
+  void draw_differences(float width, float height);
+  void draw_aligned(float width, float height);
+  void draw_frame_row(size_t frame);
+  void draw_compile_row(size_t row);
+  void draw_compile_cell(ViewerSession& run, const std::optional<std::string>& id, int64_t rank,
+                         const char* kind, bool selected, size_t row);
+  void draw_timelines(float width, float height);
+  void draw_details(float width, float height);
+  void describe_compile(const char* side, ViewerSession& run, const std::optional<std::string>& id,
+                        int64_t rank);
+  void select_row(int64_t row);
+  // Puts each timeline on its run's side of the selected compile (its longest phase zone) and
+  // the shared axis on both.
+  void focus_timelines();
+
+  CompareRuns runs_;
+  struct AlignedRow {
+    bool frame;    // a frame's row, else a compile pair's
+    size_t index;  // into comparison.frames or comparison.compiles
+  };
+  std::vector<AlignedRow> rows_;
+  std::vector<std::string> row_marks_, frame_marks_;  // difference kinds per compile, per frame
+  int64_t selected_row_ = -1;                         // index into comparison.compiles
+  int64_t selected_frame_ = -1;                       // index into comparison.frames
+  int64_t selected_diff_ = -1;                        // index into comparison.differences
+  bool scroll_to_row_ = false;
+  // Each run's timeline panel, drawing its run's session.
+  TimelinePanel timeline_a_, timeline_b_;
+  std::optional<TimeRange> shared_range_;  // the one axis both timelines show
+  int zone_a_ = -1, zone_b_ = -1;          // the selected compile's zone on each timeline
+};
+
+}  // namespace tlscope::gui

@@ -1,0 +1,59 @@
+// The differences of a comparison as compare.cpp and its helpers find them, per rank: the same
+// difference on several ranks becomes one with its ranks (compare.hpp).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "tlscope/views/compare.hpp"
+
+namespace tlscope::views {
+
+class DifferenceList {
+ public:
+  void add(DifferenceKind kind, std::string subject, std::optional<std::string> a,
+           std::optional<std::string> b, int64_t rank, double weight = 0) {
+    auto key = std::make_tuple(static_cast<int>(kind), subject, a, b);
+    auto [it, fresh] = index_.try_emplace(key, list_.size());
+    if (fresh) {
+      list_.push_back({kind, std::move(subject), std::move(a), std::move(b), {}, weight});
+      list_.back().frame = frame_;
+      list_.back().compile = compile_;
+    }
+    Difference& d = list_[it->second];
+    if (rank >= 0 && std::find(d.ranks.begin(), d.ranks.end(), rank) == d.ranks.end())
+      d.ranks.push_back(rank);
+  }
+  void add_ranks(DifferenceKind kind, std::string subject, std::optional<std::string> a,
+                 std::optional<std::string> b, const std::vector<int64_t>& ranks) {
+    if (ranks.empty()) add(kind, subject, a, b, -1);
+    for (int64_t r : ranks) add(kind, subject, a, b, r);
+  }
+  // What the differences added from now on are about (Difference::frame and ::compile).
+  void anchor(int64_t frame, int64_t compile) {
+    frame_ = frame;
+    compile_ = compile;
+  }
+  std::vector<Difference> take() {
+    for (Difference& d : list_) std::sort(d.ranks.begin(), d.ranks.end());
+    std::stable_sort(list_.begin(), list_.end(), [](const Difference& x, const Difference& y) {
+      if (x.kind != y.kind) return x.kind < y.kind;
+      return std::fabs(x.weight) > std::fabs(y.weight);
+    });
+    return std::move(list_);
+  }
+
+ private:
+  std::vector<Difference> list_;
+  int64_t frame_ = -1, compile_ = -1;
+  std::map<std::tuple<int, std::string, std::optional<std::string>, std::optional<std::string>>,
+           size_t>
+      index_;
+};
+
+}  // namespace tlscope::views
