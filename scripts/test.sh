@@ -55,10 +55,10 @@ if [ ! -d "$build/mcp-client/node_modules/@modelcontextprotocol/sdk" ]; then
 fi
 
 cd "$build"
-# Tests run tlscope as a user would; its cache, state, config and run history go to the build
-# folder, not ~.
-export XDG_CACHE_HOME="$build/test-home/cache" XDG_STATE_HOME="$build/test-home/state"
-export XDG_CONFIG_HOME="$build/test-home/config" XDG_DATA_HOME="$build/test-home/data"
 # One X server for the whole run: the GUI suite opens real windows on it (scripts/with_xvfb.sh,
-# which returns ctest's own status).
-exec "$root/scripts/with_xvfb.sh" ctest --output-on-failure -j "$(nproc)" --timeout 600
+# which returns the runner's own status). The suite runs in three parts, each under a hostile
+# state condition (HOME unset, HOME read-only, state folders of another user: issue 27), so tests
+# that do not set HOME or XDG_*_HOME for themselves see those; with HOME unset tlscope's state goes
+# to the password database's home (~ of this user), as it would for a user.
+exec "$root/scripts/with_xvfb.sh" "$root/scripts/ctest_conditions.sh" --output-on-failure \
+  -j "$(nproc)" --timeout 600

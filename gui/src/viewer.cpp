@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "ingest_frames_bench.hpp"
+#include "shader_cache.hpp"
 #include "viewer_shell.hpp"
 
 namespace tlscope::gui {
@@ -118,6 +119,7 @@ ViewerResult run_viewer(const ViewerOptions& options) {
     height = settings.window_height;
   }
 
+  place_shader_cache();
   glfwSetErrorCallback(on_glfw_error);
   // An X server resets when its last client leaves (Xvfb does by default), and refuses
   // connections while it does: a viewer started right after another closed retries briefly.

@@ -244,14 +244,25 @@ std::string ensure_private_folder(const std::string& dir) {
   struct stat st {};
   if (::lstat(dir.c_str(), &st) != 0) {
     if (errno != ENOENT) return dir + ": " + std::strerror(errno);
-    // The missing parents (~/.cache, ~/.local/state) are made this user's only, like the folder.
-    std::string prefix;
+    // The missing parents (~/.cache, ~/.local/state) are made this user's only, like the folder,
+    // and only inside a folder this user or the system (root) owns: never inside another user's
+    // folder, which root could otherwise write into unseen (XDG_CACHE_HOME=/home/them/cache).
+    std::string prefix, parent = "/";
     for (const fs::path& part : fs::path(dir)) {
       if (part == "/") continue;
       prefix += '/';
       prefix += part.string();
-      if (::mkdir(prefix.c_str(), 0700) != 0 && errno != EEXIST)
-        return dir + ": cannot create: " + std::strerror(errno);
+      struct stat existing {};
+      if (::lstat(prefix.c_str(), &existing) != 0) {
+        struct stat above {};
+        if (::stat(parent.c_str(), &above) == 0 && above.st_uid != ::geteuid() &&
+            above.st_uid != 0)
+          return dir + ": " + parent + " is owned by another user (uid " +
+                 std::to_string(above.st_uid) + "); refused";
+        if (::mkdir(prefix.c_str(), 0700) != 0 && errno != EEXIST)
+          return dir + ": cannot create: " + std::strerror(errno);
+      }
+      parent = prefix;
     }
     if (::lstat(dir.c_str(), &st) != 0) return dir + ": " + std::strerror(errno);
   }

@@ -30,12 +30,13 @@ std::string shared_log(const std::string& name) {
 
 const std::string kTestFile = "/data/users/angelayi/pytorch/test/export/test_draft_export.py";
 
-// Each test case runs the scenario into its own directory: ctest runs them in parallel.
+// Each test case runs the scenario into its own directory: ctest runs them in parallel, beside
+// sample_scenarios_test.cpp's run of the same scenario (in test-analysis/sample-<scenario>).
 std::string run_specialization_sample(const std::string& label) {
   std::string binary = std::string(TLSCOPE_BINARY_DIR) + "/samples/runtime/tlscope-sample";
   INFO("needs " << binary << " (build the tlscope-sample target)");
   REQUIRE(fs::exists(binary));
-  fs::path dir = fs::path(TLSCOPE_BINARY_DIR) / "test-analysis" / ("sample-" + label);
+  fs::path dir = fs::path(TLSCOPE_BINARY_DIR) / "test-analysis" / ("symbolic-" + label);
   fs::remove_all(dir);
   fs::create_directories(dir);
   std::string cmd = binary + " shape-specialization --out " + dir.string() + " > " +

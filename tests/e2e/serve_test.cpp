@@ -456,7 +456,11 @@ TEST_CASE("serve: headless Chromium loads a served page over http and its script
   int port = server.port();
   REQUIRE(port > 0);
   fs::path dom = dir / "dom.html", profile = dir / "profile";
-  std::string cmd = std::string("timeout 120 ") + chromium +
+  // HOME and XDG_CONFIG_HOME in the profile: Chromium writes crash state there whatever
+  // --user-data-dir says (/tmp/.config with HOME unset, as part of the suite runs).
+  std::string cmd = "timeout 120 env HOME=" + q(profile.string()) +
+                    " XDG_CONFIG_HOME=" + q((profile / "config").string()) +
+                    " XDG_CACHE_HOME=" + q((profile / "cache").string()) + " " + chromium +
                     " --headless --no-sandbox --disable-gpu --no-first-run "
                     "--disable-background-networking --disable-component-update --disable-sync "
                     "--user-data-dir=" +

@@ -18,9 +18,17 @@ inline const char* chromium_path() {
   return nullptr;
 }
 
+// Chromium keeps some state (crash reports) under $XDG_CONFIG_HOME or $HOME/.config whatever
+// --user-data-dir says, and with HOME unset under /tmp/.config, shared with every user: the test
+// suite runs with HOME unset in part (scripts/ctest_conditions.sh), so both point into the profile.
+inline std::string chromium_environment(const std::filesystem::path& profile) {
+  return "env HOME='" + profile.string() + "' XDG_CONFIG_HOME='" + profile.string() +
+         "/config' XDG_CACHE_HOME='" + profile.string() + "/cache' ";
+}
+
 inline std::string chromium_command(const std::filesystem::path& profile) {
   std::filesystem::remove_all(profile);
-  return std::string("timeout 120 ") + chromium_path() +
+  return "timeout 120 " + chromium_environment(profile) + chromium_path() +
          " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
          "--disable-background-networking --disable-component-update --disable-sync "
          "--user-data-dir=" +

@@ -124,6 +124,11 @@ TEST_CASE("safe output: a state folder must be this user's own, private and no l
     REQUIRE(::chown((dir / "theirs").c_str(), 65534, 65534) == 0);
     CHECK(ensure_private_folder((dir / "theirs").string()).find("another user") !=
           std::string::npos);
+    // Root may write anywhere: a state folder under another user's folder is still refused,
+    // and nothing is made inside it.
+    CHECK(ensure_private_folder((dir / "theirs" / "cache" / "tlscope").string())
+              .find("owned by another user") != std::string::npos);
+    CHECK(fs::is_empty(dir / "theirs"));
   }
   CHECK_FALSE(ensure_private_folder("relative/tlscope").empty());
 }

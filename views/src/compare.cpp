@@ -508,52 +508,57 @@ constexpr double kMinPhaseDeltaUs = 500e3;
 
 // Each rank's wait for the last rank to arrive is mostly noise: thread scheduling on a loaded
 // machine and ranks compiling at different speeds make a rank wait 100 ms or more at some
-// collective of any run (the straggler pair once moved a rank's summed wait from 0.567 s to
-// 0.417 s with nothing changed). So a wait change is counted only where the log gives it a cause
-// and it stands above the runs' own noise:
-// - the noise is the longest wait any rank shows, in either run, at a collective for which that
-//   run has no collective finding (what scheduling and compile skew alone made a rank wait);
+// collective of any run (the sample's first compiled step: 0.5-0.8 s under the sanitizers on a
+// loaded machine, in both runs alike). So a wait change is counted only where the log gives it a
+// cause and it stands above the pair's own noise:
+// - the noise is the largest change of one rank's wait at one collective between the runs, over
+//   the collectives matched in both for which neither run has a collective finding: what two
+//   runs of the same work vary by at the same place (0.12 s in the loaded run above, where the
+//   absolute waits reached 0.79 s; the longest absolute wait was once the noise, and it hid a
+//   0.4 s straggler);
 // - a rank's change is the sum, over the collectives a straggler, desync or hang finding of
 //   either run names, of its wait in B minus its wait in A where that exceeds the noise;
-// - it is a difference when that sum is at least kMinDeltaUs and kMinRatio of the rank's summed
-//   wait. A and B are the rank's summed waits over all its matched collectives.
+// - it is a difference from kMinDeltaUs on. A and B are the rank's summed waits over all its
+//   matched collectives.
 void compare_waits(const RunFacts& a, const RunFacts& b, const std::set<int64_t>& shared_ranks,
                    DifferenceList& diffs) {
   if (a.waits.empty() || b.waits.empty()) return;  // a run without matched collectives: unknown
   using Place = std::pair<std::string, int64_t>;   // group, sequence
-  auto caused = [](const RunFacts& run) {
-    std::set<Place> places;
+  auto caused = [](const RunFacts& run, std::set<Place>& places) {
     for (const FindingFact& f : run.findings)
       if (is_collective_finding(f.kind) && f.seq >= 0) places.insert({f.pg, f.seq});
-    return places;
   };
-  const std::set<Place> cause_a = caused(a), cause_b = caused(b);
-  if (cause_a.empty() && cause_b.empty()) return;
-  double noise_us = 0;
-  // Per rank and caused collective, the wait in each run (-1: not matched there).
-  std::map<std::pair<int64_t, Place>, std::pair<double, double>> at;
-  auto scan = [&](const RunFacts& run, const std::set<Place>& own, bool is_b) {
+  std::set<Place> cause;
+  caused(a, cause);
+  caused(b, cause);
+  if (cause.empty()) return;
+  struct Waits {
+    double a = -1, b = -1;  // -1: not matched in that run
+  };
+  std::map<std::pair<int64_t, Place>, Waits> at;  // per rank and collective
+  auto scan = [&](const RunFacts& run, bool is_b) {
     for (const CollectiveFact& c : run.collectives) {
       if (c.wait_us < 0 || !shared_ranks.count(c.rank)) continue;
-      const Place place{c.pg, c.seq};
-      if (!own.count(place)) noise_us = std::max(noise_us, c.wait_us);
-      if (!cause_a.count(place) && !cause_b.count(place)) continue;
-      auto [it, fresh] = at.try_emplace({c.rank, place}, -1.0, -1.0);
-      (is_b ? it->second.second : it->second.first) = c.wait_us;
+      Waits& w = at[{c.rank, Place{c.pg, c.seq}}];
+      (is_b ? w.b : w.a) = c.wait_us;
     }
   };
-  scan(a, cause_a, false);
-  scan(b, cause_b, true);
+  scan(a, false);
+  scan(b, true);
+  double noise_us = 0;
+  for (const auto& [key, w] : at)
+    if (w.a >= 0 && w.b >= 0 && !cause.count(key.second))
+      noise_us = std::max(noise_us, std::fabs(w.b - w.a));
   std::map<int64_t, double> change;  // rank -> its change above the noise
   for (const auto& [key, w] : at)
-    if (w.first >= 0 && w.second >= 0 && std::fabs(w.second - w.first) > noise_us)
-      change[key.first] += w.second - w.first;
+    if (w.a >= 0 && w.b >= 0 && cause.count(key.second) && std::fabs(w.b - w.a) > noise_us)
+      change[key.first] += w.b - w.a;
   std::map<int64_t, std::pair<double, double>> totals;  // rank -> (A, B)
   for (const RankWait& w : a.waits) totals[w.rank].first = w.wait_us;
   for (const RankWait& w : b.waits) totals[w.rank].second = w.wait_us;
   for (const auto& [rank, delta] : change) {
+    if (std::fabs(delta) < kMinDeltaUs) continue;
     const auto [ta, tb] = totals[rank];
-    if (std::fabs(delta) < kMinDeltaUs || std::fabs(delta) < kMinRatio * std::max(ta, tb)) continue;
     diffs.add(DifferenceKind::collective_wait, "wait in collectives", seconds_text(ta),
               seconds_text(tb), rank, delta);
   }

@@ -21,6 +21,11 @@ bool ends_with(const std::string& s, std::string_view tail) {
 
 std::string user_config_dir() { return model::user_folder("config"); }
 
+std::string private_cache_dir() {
+  const std::string cache = model::input_cache_dir();
+  return !cache.empty() && model::ensure_private_folder(cache).empty() ? cache : std::string();
+}
+
 bool is_bundle_name(const std::string& path) {
   return ends_with(path, ".tar.gz") || ends_with(path, ".tgz");
 }

@@ -44,6 +44,11 @@ OpenPlan plan_open(const std::vector<std::string>& inputs);
 // (model::user_folder: a relative variable counts as unset); "" when no home is known.
 std::string user_config_dir();
 
+// The input cache's folder ($XDG_CACHE_HOME/tlscope, else ~/.cache/tlscope) when it is, or can
+// be made, this user's private folder (model::ensure_private_folder); "" when it is refused or
+// no home is known.
+std::string private_cache_dir();
+
 // Extracts the database of a rage bundle (its tlscope.db entry: the first .db in the archive)
 // to `db_path`, never to a name taken from the archive: written into a private temporary beside
 // it (model::AtomicFile) and renamed into place, unless `cancelled` says so by then. The error
