@@ -371,45 +371,83 @@ void compare_compiles(const std::string& frame, int64_t frame_index,
 
 using BreakPlace = std::pair<std::string, std::string>;  // file (or frame), comparable reason
 
+// The row of the aligned lists holding each run's compile, by (side, rank, compile id): a graph
+// break names the compile whose trace broke, and its difference is about that row.
+using RowKey = std::tuple<RunSide, int64_t, std::string>;
+std::map<RowKey, int64_t> rows_by_compile(const Comparison& c) {
+  std::map<RowKey, int64_t> rows;
+  for (size_t i = 0; i < c.compiles.size(); ++i) {
+    const CompilePair& p = c.compiles[i];
+    if (p.compile_a) rows.try_emplace({RunSide::a, p.rank_a, *p.compile_a}, i);
+    if (p.compile_b) rows.try_emplace({RunSide::b, p.rank_b, *p.compile_b}, i);
+  }
+  return rows;
+}
+
 void compare_graph_breaks(const RunFacts& a, const RunFacts& b,
-                          const std::set<int64_t>& shared_ranks, DifferenceList& diffs) {
-  // Per rank: (place, reason) -> the lines it broke at.
-  using Places = std::map<int64_t, std::map<BreakPlace, std::set<int64_t>>>;
+                          const std::set<int64_t>& shared_ranks, const Comparison& c,
+                          DifferenceList& diffs) {
+  // Per rank: (place, reason) -> the lines it broke at, each with the compile that broke there
+  // first (the first record of that line).
+  using Places = std::map<int64_t, std::map<BreakPlace, std::map<int64_t, std::string>>>;
   auto collect = [&](const RunFacts& run) {
     Places p;
     for (const GraphBreakFact& g : run.breaks) {
       if (!is_graph_break_record(g) || !shared_ranks.count(g.rank)) continue;
       std::string place = g.user_file.empty() ? g.frame : comparable_text(g.user_file);
-      p[g.rank][{place, comparable_text(g.reason)}].insert(g.user_line);
+      p[g.rank][{place, comparable_text(g.reason)}].try_emplace(g.user_line, g.compile_id);
     }
     return p;
   };
   Places pa = collect(a), pb = collect(b);
+  const std::map<RowKey, int64_t> rows = rows_by_compile(c);
+  // Points the next difference at the row of `side`'s compile that broke, when it has one.
+  auto anchor = [&](RunSide side, int64_t rank, const std::string& compile_id) {
+    auto it = rows.find({side, rank, compile_id});
+    if (it == rows.end()) {
+      diffs.anchor(-1, -1);
+      return;
+    }
+    diffs.anchor(c.compiles[static_cast<size_t>(it->second)].frame, it->second);
+  };
   auto where = [](const BreakPlace& place, int64_t line) {
     return line >= 0 ? place.first + ":" + std::to_string(line) : place.first;
+  };
+  auto lines_of = [](const std::map<int64_t, std::string>& m) {
+    std::vector<int64_t> out;
+    for (const auto& [line, compile] : m) out.push_back(line);
+    return out;
   };
   for (int64_t rank : shared_ranks) {
     std::set<BreakPlace> keys;
     for (const auto& [k, lines] : pa[rank]) keys.insert(k);
     for (const auto& [k, lines] : pb[rank]) keys.insert(k);
     for (const BreakPlace& k : keys) {
-      const std::set<int64_t>& la = pa[rank][k];
-      const std::set<int64_t>& lb = pb[rank][k];
+      const auto& ma = pa[rank][k];
+      const auto& mb = pb[rank][k];
+      const std::vector<int64_t> la = lines_of(ma), lb = lines_of(mb);
       std::vector<int64_t> only_a, only_b;
       std::set_difference(la.begin(), la.end(), lb.begin(), lb.end(), std::back_inserter(only_a));
       std::set_difference(lb.begin(), lb.end(), la.begin(), la.end(), std::back_inserter(only_b));
       const size_t moved = std::min(only_a.size(), only_b.size());
-      for (size_t i = 0; i < moved; ++i)
+      for (size_t i = 0; i < moved; ++i) {
+        anchor(RunSide::b, rank, mb.at(only_b[i]));
         diffs.add(DifferenceKind::graph_break_moved, k.first + ": " + k.second,
                   "line " + std::to_string(only_a[i]), "line " + std::to_string(only_b[i]), rank);
-      for (size_t i = moved; i < only_a.size(); ++i)
+      }
+      for (size_t i = moved; i < only_a.size(); ++i) {
+        anchor(RunSide::a, rank, ma.at(only_a[i]));
         diffs.add(DifferenceKind::graph_break_removed, where(k, only_a[i]), k.second, std::nullopt,
                   rank);
-      for (size_t i = moved; i < only_b.size(); ++i)
+      }
+      for (size_t i = moved; i < only_b.size(); ++i) {
+        anchor(RunSide::b, rank, mb.at(only_b[i]));
         diffs.add(DifferenceKind::graph_break_added, where(k, only_b[i]), std::nullopt, k.second,
                   rank);
+      }
     }
   }
+  diffs.anchor(-1, -1);
 }
 
 bool is_collective_finding(const std::string& kind) {
@@ -771,11 +809,12 @@ Result<Comparison> compare_runs(const Database& db_a, const Database& db_b) {
       compare_compiles(subject, frame_index, ca, cb, rank, sides, diffs, sums, c, input_notes);
     }
   }
-  diffs.anchor(-1, -1);  // what follows concerns no single frame
+  diffs.anchor(-1, -1);  // what follows concerns no single frame, but a graph break's compile
+  // The rows still name B's compiles by A's rank here, as B's graph breaks do.
+  compare_graph_breaks(a, b, shared_ranks, c, diffs);
   if (one_rank_each)
     for (CompilePair& p : c.compiles)
       if (p.compile_b) p.rank_b = c.b.ranks.front();  // B's facts were renamed to A's rank
-  compare_graph_breaks(a, b, shared_ranks, diffs);
   compare_collectives(a, b, shared_ranks, diffs);
   compare_waits(a, b, shared_ranks, diffs);
 

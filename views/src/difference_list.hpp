@@ -28,6 +28,10 @@ class DifferenceList {
     Difference& d = list_[it->second];
     if (rank >= 0 && std::find(d.ranks.begin(), d.ranks.end(), rank) == d.ranks.end())
       d.ranks.push_back(rank);
+    // The same difference on another rank's row is about that row too (Difference::compile_rows).
+    if (compile_ >= 0 &&
+        std::find(d.compile_rows.begin(), d.compile_rows.end(), compile_) == d.compile_rows.end())
+      d.compile_rows.push_back(compile_);
   }
   void add_ranks(DifferenceKind kind, std::string subject, std::optional<std::string> a,
                  std::optional<std::string> b, const std::vector<int64_t>& ranks) {
@@ -40,7 +44,10 @@ class DifferenceList {
     compile_ = compile;
   }
   std::vector<Difference> take() {
-    for (Difference& d : list_) std::sort(d.ranks.begin(), d.ranks.end());
+    for (Difference& d : list_) {
+      std::sort(d.ranks.begin(), d.ranks.end());
+      std::sort(d.compile_rows.begin(), d.compile_rows.end());
+    }
     std::stable_sort(list_.begin(), list_.end(), [](const Difference& x, const Difference& y) {
       if (x.kind != y.kind) return x.kind < y.kind;
       return std::fabs(x.weight) > std::fabs(y.weight);
