@@ -84,8 +84,7 @@ void frames(std::string& h, const views::Comparison& c) {
        "<th>failed B</th><th>recompiles A</th><th>recompiles B</th></tr></thead><tbody>\n";
   for (const views::FrameMatch& f : c.frames)
     h += "<tr><td class=\"status\">" + std::string(views::frame_status_name(f.status)) +
-         "</td><td>" +
-         esc(f.function) + "</td><td>" + esc(f.file) + "</td><td class=\"num\">" +
+         "</td><td>" + esc(f.function) + "</td><td>" + esc(f.file) + "</td><td class=\"num\">" +
          line_text(f.line_a) + "</td><td class=\"num\">" + line_text(f.line_b) +
          "</td><td class=\"num\">" + num(f.compiles_a) + "</td><td class=\"num\">" +
          num(f.compiles_b) + "</td><td class=\"num\">" + num(f.failed_a) +
