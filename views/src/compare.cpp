@@ -213,10 +213,13 @@ struct PhaseSums {
            std::pair<std::pair<double, double>, std::pair<double, double>>>
       range;
   std::set<int64_t> ranks;  // the ranks whose compiles were summed
+  // Per phase, each compile pair's own time in each run (row of the aligned lists, A, B): which
+  // compiles a phase's change comes from.
+  std::map<std::string, std::vector<std::tuple<int64_t, double, double>>> by_row;
 };
 
 // A compile pair's phase times, from the source both logs have (chromium events when both do).
-void add_phase_times(PhaseSums& sums, int64_t rank, int64_t frame, size_t index,
+void add_phase_times(PhaseSums& sums, int64_t rank, int64_t frame, size_t index, int64_t row,
                      const std::vector<const PhaseFact*>* a,
                      const std::vector<const PhaseFact*>* b) {
   if (!a || !b) return;
@@ -225,12 +228,15 @@ void add_phase_times(PhaseSums& sums, int64_t rank, int64_t frame, size_t index,
     return std::any_of(v.begin(), v.end(), [&](const PhaseFact* p) { return p->source == source; });
   };
   const char* source = has(*a, "chromium") && has(*b, "chromium") ? "chromium" : "metrics";
+  std::map<std::string, std::pair<double, double>> own;  // this pair's time per phase
   auto add = [&](const std::vector<const PhaseFact*>& v, bool is_b) {
     for (const PhaseFact* p : v) {
       if (p->source != source) continue;
       auto [it, fresh] = sums.by_phase.try_emplace(p->phase, 0.0, 0.0);
       if (fresh) sums.order.push_back(p->phase);
       (is_b ? it->second.second : it->second.first) += p->duration_us;
+      auto& mine = own[p->phase];
+      (is_b ? mine.second : mine.first) += p->duration_us;
       constexpr double kNone = -1;
       auto [r, first] = sums.range.try_emplace({frame, index, p->phase}, std::pair{kNone, kNone},
                                                std::pair{kNone, kNone});
@@ -241,7 +247,14 @@ void add_phase_times(PhaseSums& sums, int64_t rank, int64_t frame, size_t index,
   };
   add(*a, false);
   add(*b, true);
+  for (const auto& [phase, times] : own)
+    sums.by_row[phase].emplace_back(row, times.first, times.second);
 }
+
+// The rows a phase's change of `delta_us` comes from: the compiles whose own time moved the same
+// way by at least a quarter of it (and kMinDeltaUs), the largest first, at most a few. None when
+// the change is spread thinly over many compiles: then it is the run's, not a row's.
+std::vector<int64_t> phase_rows(const PhaseSums& sums, const std::string& phase, double delta_us);
 
 // How much a phase's summed time moves between ranks of each run: over the compiles several
 // ranks ran, the spread (highest minus lowest) of each run, added up.
@@ -358,7 +371,8 @@ void compare_compiles(const std::string& frame, int64_t frame_index,
     }
     if (x->outcome == CompileOutcome::completed && y->outcome == CompileOutcome::completed) {
       ++out.timed_compiles;
-      add_phase_times(sums, rank, frame_index, k, find_in(s.phase_a, ka), find_in(s.phase_b, kb));
+      add_phase_times(sums, rank, frame_index, k, static_cast<int64_t>(out.compiles.size() - 1),
+                      find_in(s.phase_a, ka), find_in(s.phase_b, kb));
     }
     const std::string in_a = inputs_text(find_in(s.input_a, ka));
     const std::string in_b = inputs_text(find_in(s.input_b, kb));
@@ -595,6 +609,23 @@ void compare_waits(const RunFacts& a, const RunFacts& b, const std::set<int64_t>
     diffs.add(DifferenceKind::collective_wait, "wait in collectives", seconds_text(ta),
               seconds_text(tb), rank, delta);
   }
+}
+
+std::vector<int64_t> phase_rows(const PhaseSums& sums, const std::string& phase, double delta_us) {
+  constexpr size_t kMaxRows = 5;
+  std::vector<std::pair<double, int64_t>> moved;  // (its change, row)
+  auto it = sums.by_row.find(phase);
+  if (it == sums.by_row.end()) return {};
+  for (const auto& [row, a_us, b_us] : it->second) {
+    const double own = b_us - a_us;
+    if ((own > 0) == (delta_us > 0) && std::fabs(own) >= kMinDeltaUs &&
+        std::fabs(own) >= kMinRatio * std::fabs(delta_us))
+      moved.emplace_back(std::fabs(own), row);
+  }
+  std::sort(moved.begin(), moved.end(), std::greater<>());
+  std::vector<int64_t> rows;
+  for (size_t i = 0; i < moved.size() && i < kMaxRows; ++i) rows.push_back(moved[i].second);
+  return rows;
 }
 
 // A config value as compared: a list or set of names is printed in the process's set order,
@@ -842,6 +873,7 @@ Result<Comparison> compare_runs(const Database& db_a, const Database& db_b) {
     if (phase_differences++ == kMaxPhaseDifferences) break;
     diffs.add(DifferenceKind::compile_time, p.phase, seconds_text(p.a_us), seconds_text(p.b_us), -1,
               delta);
+    diffs.attach_rows(phase_rows(sums, p.phase, delta));
   }
   if (!c.same_work && c.timed_compiles > 0)
     c.notes.push_back(

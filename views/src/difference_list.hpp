@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -25,6 +26,7 @@ class DifferenceList {
       list_.back().frame = frame_;
       list_.back().compile = compile_;
     }
+    last_ = it->second;
     Difference& d = list_[it->second];
     if (rank >= 0 && std::find(d.ranks.begin(), d.ranks.end(), rank) == d.ranks.end())
       d.ranks.push_back(rank);
@@ -37,6 +39,16 @@ class DifferenceList {
                  std::optional<std::string> b, const std::vector<int64_t>& ranks) {
     if (ranks.empty()) add(kind, subject, a, b, -1);
     for (int64_t r : ranks) add(kind, subject, a, b, r);
+  }
+  // Puts the difference added last on these rows too (a run-wide one, e.g. a phase's compile
+  // time, on the compiles it comes from); the first becomes its `compile` when it had none.
+  void attach_rows(const std::vector<int64_t>& rows) {
+    if (last_ >= list_.size()) return;
+    Difference& d = list_[last_];
+    for (int64_t row : rows)
+      if (std::find(d.compile_rows.begin(), d.compile_rows.end(), row) == d.compile_rows.end())
+        d.compile_rows.push_back(row);
+    if (d.compile < 0 && !rows.empty()) d.compile = rows.front();
   }
   // What the differences added from now on are about (Difference::frame and ::compile).
   void anchor(int64_t frame, int64_t compile) {
@@ -58,6 +70,7 @@ class DifferenceList {
  private:
   std::vector<Difference> list_;
   int64_t frame_ = -1, compile_ = -1;
+  size_t last_ = SIZE_MAX;  // the difference add() made or merged last
   std::map<std::tuple<int, std::string, std::optional<std::string>, std::optional<std::string>>,
            size_t>
       index_;

@@ -20,39 +20,39 @@ inline constexpr const char* kCompareSchema = "tlscope.compare/1";
 
 // Every kind of difference, most serious first (the verdict's order): id, section, and the
 // short tag a front end marks a row with ("+break"), whose sentence is difference_text.
-#define TLSCOPE_DIFFERENCE_KINDS(X) \
-  X(failure_added, "compiles", "+failure") \
-  X(failure_removed, "compiles", "-failure") \
-  X(failure_changed, "compiles", "failure changed") \
-  X(recompile_added, "compiles", "+recompile") \
-  X(recompile_removed, "compiles", "-recompile") \
-  X(guard_changed, "compiles", "guard failed") \
-  X(compile_added, "compiles", "+compile") \
-  X(compile_removed, "compiles", "-compile") \
-  X(restarts_changed, "compiles", "restarts") \
-  X(collective_finding_added, "collectives", "+desync/hang") \
+#define TLSCOPE_DIFFERENCE_KINDS(X)                            \
+  X(failure_added, "compiles", "+failure")                     \
+  X(failure_removed, "compiles", "-failure")                   \
+  X(failure_changed, "compiles", "failure changed")            \
+  X(recompile_added, "compiles", "+recompile")                 \
+  X(recompile_removed, "compiles", "-recompile")               \
+  X(guard_changed, "compiles", "guard failed")                 \
+  X(compile_added, "compiles", "+compile")                     \
+  X(compile_removed, "compiles", "-compile")                   \
+  X(restarts_changed, "compiles", "restarts")                  \
+  X(collective_finding_added, "collectives", "+desync/hang")   \
   X(collective_finding_removed, "collectives", "-desync/hang") \
-  X(collective_divergence, "collectives", "streams diverge") \
-  X(collective_wait, "collectives", "wait") \
-  X(graph_break_added, "graph breaks", "+break") \
-  X(graph_break_removed, "graph breaks", "-break") \
-  X(graph_break_moved, "graph breaks", "break moved") \
-  X(cache_flip, "cache", "cache") \
-  X(compile_time, "compile time", "time") \
-  X(graph_node_added, "graphs", "+node") \
-  X(graph_node_removed, "graphs", "-node") \
-  X(graph_dtype_changed, "graphs", "dtype") \
-  X(graph_shape_changed, "graphs", "shape") \
-  X(guard_added, "guards", "+guard") \
-  X(guard_removed, "guards", "-guard") \
-  X(kernel_added, "output code", "+kernel") \
-  X(kernel_removed, "output code", "-kernel") \
-  X(output_code_size, "output code", "code size") \
-  X(frame_added, "frames", "+frame") \
-  X(frame_removed, "frames", "-frame") \
-  X(frame_moved, "frames", "moved") \
-  X(torch_version, "environment", "torch") \
-  X(config_changed, "environment", "config") \
+  X(collective_divergence, "collectives", "streams diverge")   \
+  X(collective_wait, "collectives", "wait")                    \
+  X(graph_break_added, "graph breaks", "+break")               \
+  X(graph_break_removed, "graph breaks", "-break")             \
+  X(graph_break_moved, "graph breaks", "break moved")          \
+  X(cache_flip, "cache", "cache")                              \
+  X(compile_time, "compile time", "time")                      \
+  X(graph_node_added, "graphs", "+node")                       \
+  X(graph_node_removed, "graphs", "-node")                     \
+  X(graph_dtype_changed, "graphs", "dtype")                    \
+  X(graph_shape_changed, "graphs", "shape")                    \
+  X(guard_added, "guards", "+guard")                           \
+  X(guard_removed, "guards", "-guard")                         \
+  X(kernel_added, "output code", "+kernel")                    \
+  X(kernel_removed, "output code", "-kernel")                  \
+  X(output_code_size, "output code", "code size")              \
+  X(frame_added, "frames", "+frame")                           \
+  X(frame_removed, "frames", "-frame")                         \
+  X(frame_moved, "frames", "moved")                            \
+  X(torch_version, "environment", "torch")                     \
+  X(config_changed, "environment", "config")                   \
   X(world_size, "environment", "ranks")
 
 enum class DifferenceKind {
@@ -87,13 +87,17 @@ struct Difference {
   double weight = 0;
   // What it is about in the aligned lists, so a front end can point at it without reading the
   // subject: an index into Comparison::frames and one into Comparison::compiles (of the first
-  // rank it was found on); -1 when it concerns no frame (graph breaks, collectives, phases,
-  // environment) or no single compile (a frame added, removed or moved).
+  // rank it was found on); -1 when it concerns no frame (collectives, environment, a phase's
+  // compile time) or no single compile (a frame added, removed or moved). A graph break is about
+  // the compile whose trace broke; a phase's compile time has no frame, and its compile is the
+  // row it comes from most (compile_rows), -1 when it is spread over many.
   int64_t frame = -1;
   int64_t compile = -1;
   // Every row of the aligned lists it holds on (indices into Comparison::compiles, ascending):
   // the same difference found on several ranks is one difference on each rank's row; a graph
-  // break's is the compile that broke (in B for one added or moved, in A for one removed).
+  // break's is the compile that broke (in B for one added or moved, in A for one removed); a
+  // phase's compile time's are the few compiles whose own time in it moved the same way by at
+  // least a quarter of the change (at most five).
   // Empty when it concerns no single compile; `compile` is the one found first.
   std::vector<int64_t> compile_rows;
 };
