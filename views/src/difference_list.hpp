@@ -41,14 +41,13 @@ class DifferenceList {
     for (int64_t r : ranks) add(kind, subject, a, b, r);
   }
   // Puts the difference added last on these rows too (a run-wide one, e.g. a phase's compile
-  // time, on the compiles it comes from); the first becomes its `compile` when it had none.
+  // time, on the compiles it comes from); its `frame` and `compile` anchor stay as they were.
   void attach_rows(const std::vector<int64_t>& rows) {
     if (last_ >= list_.size()) return;
     Difference& d = list_[last_];
     for (int64_t row : rows)
       if (std::find(d.compile_rows.begin(), d.compile_rows.end(), row) == d.compile_rows.end())
         d.compile_rows.push_back(row);
-    if (d.compile < 0 && !rows.empty()) d.compile = rows.front();
   }
   // What the differences added from now on are about (Difference::frame and ::compile).
   void anchor(int64_t frame, int64_t compile) {

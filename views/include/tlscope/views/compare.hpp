@@ -89,8 +89,7 @@ struct Difference {
   // subject: an index into Comparison::frames and one into Comparison::compiles (of the first
   // rank it was found on); -1 when it concerns no frame (collectives, environment, a phase's
   // compile time) or no single compile (a frame added, removed or moved). A graph break is about
-  // the compile whose trace broke; a phase's compile time has no frame, and its compile is the
-  // row it comes from most (compile_rows), -1 when it is spread over many.
+  // the compile whose trace broke.
   int64_t frame = -1;
   int64_t compile = -1;
   // Every row of the aligned lists it holds on (indices into Comparison::compiles, ascending):
@@ -98,7 +97,7 @@ struct Difference {
   // break's is the compile that broke (in B for one added or moved, in A for one removed); a
   // phase's compile time's are the few compiles whose own time in it moved the same way by at
   // least a quarter of the change (at most five).
-  // Empty when it concerns no single compile; `compile` is the one found first.
+  // Empty when it concerns no compile; `compile`, when set, is the one found first.
   std::vector<int64_t> compile_rows;
 };
 
