@@ -312,7 +312,8 @@ void CompareView::draw_compile_row(size_t row) {
              "mark");
 }
 
-void CompareView::draw_marks(const Marks& marks, const std::string& row, const char* kind) {
+void CompareView::draw_marks(const Marks& marks, const std::string& row, const char* kind,
+                             bool wrap) {
   if (marks.empty()) return;
   const views::Comparison& c = runs_.comparison;
   // The sentences of a marker's differences, as the differences list words them.
@@ -337,7 +338,7 @@ void CompareView::draw_marks(const Marks& marks, const std::string& row, const c
   // What the row carries, by kind id, for tests (the markers show tags).
   ui::record(std::string(kind) + "s-of", row + ": " + kinds);
   // One line per row (the table's rows are as tall as each other): the markers that fit, then
-  // "+N" whose tooltip holds the rest.
+  // "+N" whose tooltip holds the rest. The run's strip wraps instead: it is one line of its own.
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   float left = ImGui::GetContentRegionAvail().x;
   const float more_w = ImGui::CalcTextSize("+99").x + spacing;
@@ -347,7 +348,9 @@ void CompareView::draw_marks(const Marks& marks, const std::string& row, const c
     if (m.differences.size() > 1) tag += " x" + std::to_string(m.differences.size());
     const float w = ImGui::CalcTextSize(tag.c_str()).x + spacing;
     const bool last = i + 1 == marks.size();
-    if (i > 0 && w + (last ? 0 : more_w) > left) {
+    if (wrap) {
+      if (i > 0) ui::same_line_if_fits(w);
+    } else if (i > 0 && w + (last ? 0 : more_w) > left) {
       std::string rest;
       for (size_t j = i; j < marks.size(); ++j)
         rest += (rest.empty() ? "" : "\n") + tip_of(marks[j]);
@@ -356,8 +359,9 @@ void CompareView::draw_marks(const Marks& marks, const std::string& row, const c
       ui::record(tip_kind, rest);
       tooltip(rest);
       return;
+    } else if (i > 0) {
+      ImGui::SameLine();
     }
-    if (i > 0) ImGui::SameLine();
     ui::text_colored(kind, mark_colour(m.kind), tag);
     const std::string tip = tip_of(m);
     ui::record(tip_kind, tip);
@@ -370,7 +374,7 @@ void CompareView::draw_run_marks() {
   if (run_marks_.empty()) return;
   ui::text_disabled("label", "Whole run:");
   ImGui::SameLine();
-  draw_marks(run_marks_, "run", "run-mark");
+  draw_marks(run_marks_, "run", "run-mark", true);
 }
 
 void CompareView::draw_aligned(float width, float height) {

@@ -84,7 +84,9 @@ class CompareView {
     std::vector<size_t> differences;  // indices into comparison.differences
   };
   using Marks = std::vector<Mark>;  // in kDifferenceKinds order
-  void draw_marks(const Marks& marks, const std::string& row, const char* kind);
+  // A tag per kind of `marks` (dump item `kind`, its tooltip `kind`-tip), and what `row` carries
+  // as `kind`s-of; on one line ending in "+N", or wrapped over lines when `wrap`.
+  void draw_marks(const Marks& marks, const std::string& row, const char* kind, bool wrap = false);
 
   std::vector<AlignedRow> all_rows_, rows_;     // every row; those shown
   std::vector<Marks> row_marks_, frame_marks_;  // per compile row, per frame (without its compiles)
