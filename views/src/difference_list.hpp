@@ -22,9 +22,14 @@ class DifferenceList {
     auto key = std::make_tuple(static_cast<int>(kind), subject, a, b);
     auto [it, fresh] = index_.try_emplace(key, list_.size());
     if (fresh) {
-      list_.push_back({kind, std::move(subject), std::move(a), std::move(b), {}, weight});
-      list_.back().frame = frame_;
-      list_.back().compile = compile_;
+      Difference& d = list_.emplace_back();
+      d.kind = kind;
+      d.subject = std::move(subject);
+      d.a = std::move(a);
+      d.b = std::move(b);
+      d.weight = weight;
+      d.frame = frame_;
+      d.compile = compile_;
     }
     last_ = it->second;
     Difference& d = list_[it->second];
