@@ -342,15 +342,22 @@ void CompareView::draw_marks(const Marks& marks, const std::string& row, const c
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   float left = ImGui::GetContentRegionAvail().x;
   const float more_w = ImGui::CalcTextSize("+99").x + spacing;
+  std::vector<std::string> tags;
+  std::vector<float> widths;
+  float rest_w = 0;  // the width of the tags from i on
+  for (const Mark& m : marks) {
+    std::string& tag = tags.emplace_back(views::kind_info(m.kind).tag);
+    if (m.differences.size() > 1) tag += " x" + std::to_string(m.differences.size());
+    rest_w += widths.emplace_back(ImGui::CalcTextSize(tag.c_str()).x + spacing);
+  }
   for (size_t i = 0; i < marks.size(); ++i) {
     const Mark& m = marks[i];
-    std::string tag(views::kind_info(m.kind).tag);
-    if (m.differences.size() > 1) tag += " x" + std::to_string(m.differences.size());
-    const float w = ImGui::CalcTextSize(tag.c_str()).x + spacing;
-    const bool last = i + 1 == marks.size();
+    const std::string& tag = tags[i];
+    const float w = widths[i];
+    // Room for "+N" is kept only when the tags left do not all fit.
     if (wrap) {
       if (i > 0) ui::same_line_if_fits(w);
-    } else if (i > 0 && w + (last ? 0 : more_w) > left) {
+    } else if (i > 0 && rest_w > left && w + more_w > left) {
       std::string rest;
       for (size_t j = i; j < marks.size(); ++j)
         rest += (rest.empty() ? "" : "\n") + tip_of(marks[j]);
@@ -367,6 +374,7 @@ void CompareView::draw_marks(const Marks& marks, const std::string& row, const c
     ui::record(tip_kind, tip);
     tooltip(tip);
     left -= w;
+    rest_w -= w;
   }
 }
 
@@ -392,7 +400,8 @@ void CompareView::draw_aligned(float width, float height) {
     // A and B as wide as each other, whatever their texts: the two runs side by side.
     ImGui::TableSetupColumn("A", ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableSetupColumn("B", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn("differences", ImGuiTableColumnFlags_WidthStretch, 0.6f);
+    // The differences' tags are what the aligned lists are for: as wide as a run's column.
+    ImGui::TableSetupColumn("differences", ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableHeadersRow();
     // Only the rows in sight are drawn: two runs of 1,024 ranks have many thousands.
     ImGuiListClipper clipper;
