@@ -33,11 +33,10 @@ class DifferenceList {
     }
     last_ = it->second;
     Difference& d = list_[it->second];
-    if (rank >= 0 && std::find(d.ranks.begin(), d.ranks.end(), rank) == d.ranks.end())
-      d.ranks.push_back(rank);
-    // The same difference on another rank's row is about that row too (Difference::compile_rows).
-    if (compile_ >= 0 &&
-        std::find(d.compile_rows.begin(), d.compile_rows.end(), compile_) == d.compile_rows.end())
+    if (rank >= 0 && (d.ranks.empty() || d.ranks.back() != rank)) d.ranks.push_back(rank);
+    // The same difference on another rank's row is about that row too (Difference::compile_rows;
+    // rows come mostly in order, and take() drops repeats: no search over 1,024 ranks' rows).
+    if (compile_ >= 0 && (d.compile_rows.empty() || d.compile_rows.back() != compile_))
       d.compile_rows.push_back(compile_);
   }
   void add_ranks(DifferenceKind kind, std::string subject, std::optional<std::string> a,
@@ -50,9 +49,7 @@ class DifferenceList {
   void attach_rows(const std::vector<int64_t>& rows) {
     if (last_ >= list_.size()) return;
     Difference& d = list_[last_];
-    for (int64_t row : rows)
-      if (std::find(d.compile_rows.begin(), d.compile_rows.end(), row) == d.compile_rows.end())
-        d.compile_rows.push_back(row);
+    d.compile_rows.insert(d.compile_rows.end(), rows.begin(), rows.end());  // take() sorts
   }
   // What the differences added from now on are about (Difference::frame and ::compile).
   void anchor(int64_t frame, int64_t compile) {
@@ -62,7 +59,10 @@ class DifferenceList {
   std::vector<Difference> take() {
     for (Difference& d : list_) {
       std::sort(d.ranks.begin(), d.ranks.end());
+      d.ranks.erase(std::unique(d.ranks.begin(), d.ranks.end()), d.ranks.end());
       std::sort(d.compile_rows.begin(), d.compile_rows.end());
+      d.compile_rows.erase(std::unique(d.compile_rows.begin(), d.compile_rows.end()),
+                           d.compile_rows.end());
     }
     std::stable_sort(list_.begin(), list_.end(), [](const Difference& x, const Difference& y) {
       if (x.kind != y.kind) return x.kind < y.kind;
