@@ -43,6 +43,13 @@ ImVec4 mark_colour(views::DifferenceKind kind) {
   return kColourNotice;  // graphs, guards, output code, compile time
 }
 
+// The row a click on a difference selects: its anchor, else the first row it holds on (a
+// phase's compile time, on the compiles it comes from), else none.
+int64_t first_row(const views::Difference& d) {
+  if (d.compile >= 0) return d.compile;
+  return d.compile_rows.empty() ? -1 : d.compile_rows.front();
+}
+
 std::string lines_text(int64_t a, int64_t b) {
   auto one = [](int64_t l) { return l >= 0 ? std::to_string(l) : std::string("-"); };
   return "lines " + one(a) + " / " + one(b);
@@ -172,7 +179,7 @@ views::Status CompareView::select(std::string_view what) {
     const views::Difference& d = c.differences[k - 1];
     selected_diff_ = static_cast<int64_t>(k - 1);
     selected_frame_ = d.frame;
-    select_row(d.compile);
+    select_row(first_row(d));
     selected_frame_ = d.frame;
     return r;
   }
@@ -243,7 +250,7 @@ void CompareView::draw_differences(float width, float height) {
                                ImGui::GetStyleColorVec4(ImGuiCol_Text),
                                ("##diff" + std::to_string(i)).c_str())) {
       selected_diff_ = static_cast<int64_t>(i);
-      select_row(d.compile);
+      select_row(first_row(d));
       selected_frame_ = d.frame;
     }
   }
