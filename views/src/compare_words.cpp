@@ -162,7 +162,7 @@ std::string words_world_size(const Difference& d) {
 std::string difference_text(const Difference& d) {
   switch (d.kind) {
 #define TLSCOPE_DIFFERENCE_CASE(id, section, tag) \
-  case DifferenceKind::id:                   \
+  case DifferenceKind::id:                        \
     return words_##id(d);
     TLSCOPE_DIFFERENCE_KINDS(TLSCOPE_DIFFERENCE_CASE)
 #undef TLSCOPE_DIFFERENCE_CASE
