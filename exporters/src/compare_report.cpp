@@ -49,6 +49,14 @@ void run_counts(std::string& h, const views::Comparison& c) {
   h += "</tbody></table>\n";
 }
 
+// A difference's value in one run: its text in a code box, or, when the run has none, words
+// without a box (an empty box reads as an empty value, which is not what absent means).
+std::string value_cell(const std::optional<std::string>& v, const char* run) {
+  if (!v) return std::string("<span class=\"absent\">(not in ") + run + ")</span>";
+  if (v->empty()) return "<span class=\"absent\">&mdash;</span>";  // present, but empty
+  return "<pre>" + esc(*v) + "</pre>";
+}
+
 void differences(std::string& h, const views::Comparison& c) {
   std::string_view section;
   for (const views::Difference& d : c.differences) {
@@ -62,20 +70,21 @@ void differences(std::string& h, const views::Comparison& c) {
     }
     std::string ranks;
     for (int64_t r : d.ranks) ranks += (ranks.empty() ? "" : " ") + std::to_string(r);
-    h += "<tr><td>" + esc(info.name) + "</td><td>" + esc(d.subject) + "</td><td><pre>" +
-         esc(d.a.value_or("")) + "</pre></td><td><pre>" + esc(d.b.value_or("")) +
-         "</pre></td><td>" + esc(ranks) + "</td></tr>\n";
+    h += "<tr><td>" + esc(info.name) + "</td><td>" + esc(d.subject) + "</td><td>" +
+         value_cell(d.a, "A") + "</td><td>" + value_cell(d.b, "B") + "</td><td>" + esc(ranks) +
+         "</td></tr>\n";
   }
   if (!section.empty()) h += "</tbody></table>\n";
 }
 
 void frames(std::string& h, const views::Comparison& c) {
-  h += "<h2>Frame by frame</h2>\n<table><thead><tr><th>status</th><th>function</th><th>file</th>"
+  h += "<h2>Frame by frame</h2>\n<table id=\"frame-table\"><thead><tr><th "
+       "class=\"status\">status</th><th>function</th><th>file</th>"
        "<th>line A</th><th>line B</th><th>compiles A</th><th>compiles B</th><th>failed A</th>"
        "<th>failed B</th><th>recompiles A</th><th>recompiles B</th></tr></thead><tbody>\n";
   for (const views::FrameMatch& f : c.frames)
-    h += "<tr><td>" + std::string(views::frame_status_name(f.status)) + "</td><td>" +
-         esc(f.function) + "</td><td>" + esc(f.file) + "</td><td class=\"num\">" +
+    h += "<tr><td class=\"status\">" + std::string(views::frame_status_name(f.status)) +
+         "</td><td>" + esc(f.function) + "</td><td>" + esc(f.file) + "</td><td class=\"num\">" +
          line_text(f.line_a) + "</td><td class=\"num\">" + line_text(f.line_b) +
          "</td><td class=\"num\">" + num(f.compiles_a) + "</td><td class=\"num\">" +
          num(f.compiles_b) + "</td><td class=\"num\">" + num(f.failed_a) +

@@ -47,11 +47,10 @@ std::string compile_cell(const std::optional<std::string>& id, int64_t rank,
 void compare_compile_trees(std::string& h, const views::Comparison& c) {
   // The differences anchored to each frame and to each compile row (Difference::frame/compile).
   std::map<int64_t, std::vector<const views::Difference*>> of_frame, of_compile;
+  // A difference found on several ranks is under each rank's row (Difference::compile_rows).
   for (const views::Difference& d : c.differences) {
-    if (d.compile >= 0)
-      of_compile[d.compile].push_back(&d);
-    else if (d.frame >= 0)
-      of_frame[d.frame].push_back(&d);
+    for (int64_t row : d.compile_rows) of_compile[row].push_back(&d);
+    if (d.compile_rows.empty() && d.frame >= 0) of_frame[d.frame].push_back(&d);
   }
   size_t only_a = 0, only_b = 0;
   for (const views::FrameMatch& f : c.frames) {

@@ -29,6 +29,27 @@ ImVec4 status_colour(views::FrameStatus s) {
   return kColourMuted;
 }
 
+// A marker's colour says how serious its kind is: a failure or a collective gone wrong, a
+// change of what compiled, a change of what was produced, the run's setting.
+ImVec4 mark_colour(views::DifferenceKind kind) {
+  using K = views::DifferenceKind;
+  if (kind == K::failure_added || kind == K::failure_changed) return kColourError;
+  const std::string_view section = views::kind_info(kind).section;
+  if (section == "collectives") return kColourError;
+  if (section == "compiles" || section == "graph breaks" || section == "frames")
+    return kColourWarning;
+  if (section == "cache") return kColourCacheHit;
+  if (section == "environment") return kColourMuted;
+  return kColourNotice;  // graphs, guards, output code, compile time
+}
+
+// The row a click on a difference selects: its anchor, else the first row it holds on (a
+// phase's compile time, on the compiles it comes from), else none.
+int64_t first_row(const views::Difference& d) {
+  if (d.compile >= 0) return d.compile;
+  return d.compile_rows.empty() ? -1 : d.compile_rows.front();
+}
+
 std::string lines_text(int64_t a, int64_t b) {
   auto one = [](int64_t l) { return l >= 0 ? std::to_string(l) : std::string("-"); };
   return "lines " + one(a) + " / " + one(b);
@@ -54,21 +75,58 @@ CompareView::CompareView(CompareRuns runs) : runs_(std::move(runs)) {
   // The table's rows: each frame, then its compiles (they are listed by frame, in frame order).
   size_t next = 0;
   for (size_t f = 0; f < c.frames.size(); ++f) {
-    rows_.push_back({true, f});
+    all_rows_.push_back({true, f});
     for (; next < c.compiles.size() && c.compiles[next].frame == static_cast<int64_t>(f); ++next)
-      rows_.push_back({false, next});
+      all_rows_.push_back({false, next});
   }
-  // Per row, the kinds of difference anchored to it; a difference about no frame (graph breaks,
-  // collectives, phases) is in the list on the left only.
+  // Each difference marks the rows the model says it is about (Difference::compile_rows, else
+  // its frame); one about no row (environment, collectives, compile time per phase) is marked
+  // in the strip above the rows.
   row_marks_.resize(c.compiles.size());
   frame_marks_.resize(c.frames.size());
-  for (const views::Difference& d : c.differences) {
-    std::string* marks = d.compile >= 0 ? &row_marks_[static_cast<size_t>(d.compile)]
-                         : d.frame >= 0 ? &frame_marks_[static_cast<size_t>(d.frame)]
-                                        : nullptr;
-    const std::string name(views::kind_info(d.kind).name);
-    if (marks && marks->find(name) == std::string::npos)
-      *marks += (marks->empty() ? "" : ", ") + name;
+  auto add = [](Marks& marks, views::DifferenceKind kind, size_t diff) {
+    for (Mark& m : marks)
+      if (m.kind == kind) {
+        m.differences.push_back(diff);
+        return;
+      }
+    marks.push_back({kind, {diff}});
+  };
+  for (size_t i = 0; i < c.differences.size(); ++i) {
+    const views::Difference& d = c.differences[i];
+    bool on_row = false;
+    for (int64_t row : d.compile_rows)
+      if (row >= 0 && static_cast<size_t>(row) < row_marks_.size()) {
+        add(row_marks_[static_cast<size_t>(row)], d.kind, i);
+        on_row = true;
+      }
+    if (on_row) continue;
+    if (d.frame >= 0 && static_cast<size_t>(d.frame) < frame_marks_.size())
+      add(frame_marks_[static_cast<size_t>(d.frame)], d.kind, i);
+    else
+      add(run_marks_, d.kind, i);
+  }
+  filter_rows();
+}
+
+void CompareView::filter_rows() {
+  if (!only_differences_) {
+    rows_ = all_rows_;
+    return;
+  }
+  rows_.clear();
+  // A frame's row stays when it or one of its compiles differs, so a compile shown is under its
+  // frame.
+  for (size_t i = 0; i < all_rows_.size(); ++i) {
+    const AlignedRow& r = all_rows_[i];
+    if (!r.frame) {
+      if (!row_marks_[r.index].empty()) rows_.push_back(r);
+      continue;
+    }
+    bool keep = !frame_marks_[r.index].empty();
+    for (size_t j = i + 1; !keep && j < all_rows_.size() && !all_rows_[j].frame; ++j)
+      keep = !row_marks_[all_rows_[j].index].empty();
+    if (keep) rows_.push_back(r);
   }
 }
 
@@ -121,7 +179,7 @@ views::Status CompareView::select(std::string_view what) {
     const views::Difference& d = c.differences[k - 1];
     selected_diff_ = static_cast<int64_t>(k - 1);
     selected_frame_ = d.frame;
-    select_row(d.compile);
+    select_row(first_row(d));
     selected_frame_ = d.frame;
     return r;
   }
@@ -144,7 +202,12 @@ views::Status CompareView::select(std::string_view what) {
     select_row(pair - c.compiles.data());
     return r;
   }
-  r.fail("compare mode selects compile:KEY, compile:b:KEY or difference:K");
+  if (what == "only-differences") {
+    only_differences_ = true;
+    filter_rows();
+    return r;
+  }
+  r.fail("compare mode selects compile:KEY, compile:b:KEY, difference:K or only-differences");
   return r;
 }
 
@@ -187,7 +250,7 @@ void CompareView::draw_differences(float width, float height) {
                                ImGui::GetStyleColorVec4(ImGuiCol_Text),
                                ("##diff" + std::to_string(i)).c_str())) {
       selected_diff_ = static_cast<int64_t>(i);
-      select_row(d.compile);
+      select_row(first_row(d));
       selected_frame_ = d.frame;
     }
   }
@@ -234,7 +297,7 @@ void CompareView::draw_frame_row(size_t f) {
   }
   if (m.status != views::FrameStatus::only_b) ImGui::TableNextColumn();
   ImGui::TableNextColumn();
-  if (!frame_marks_[f].empty()) ui::text_colored("mark", kColourWarning, frame_marks_[f]);
+  draw_marks(frame_marks_[f], "frame " + m.function + " (" + m.file + ")", "mark");
 }
 
 void CompareView::draw_compile_row(size_t row) {
@@ -247,12 +310,95 @@ void CompareView::draw_compile_row(size_t row) {
   draw_compile_cell(*runs_.a, p.compile_a, p.rank_a, "compile-a", selected, row);
   draw_compile_cell(*runs_.b, p.compile_b, p.rank_b, "compile-b", selected, row);
   ImGui::TableNextColumn();
-  if (!row_marks_[row].empty()) ui::text_colored("mark", kColourWarning, row_marks_[row]);
+  auto side = [](const std::optional<std::string>& id, int64_t rank) {
+    return id ? compile_key(*id, rank) : std::string("-");
+  };
+  draw_marks(row_marks_[row],
+             p.subject + " [A " + side(p.compile_a, p.rank_a) + " | B " +
+                 side(p.compile_b, p.rank_b) + "]",
+             "mark");
+}
+
+void CompareView::draw_marks(const Marks& marks, const std::string& row, const char* kind,
+                             bool wrap) {
+  if (marks.empty()) return;
+  const views::Comparison& c = runs_.comparison;
+  // The sentences of a marker's differences, as the differences list words them.
+  auto tip_of = [&](const Mark& m) {
+    std::string tip;
+    for (size_t d : m.differences)
+      tip += (tip.empty() ? "" : "\n") + views::difference_text(c.differences[d]);
+    return tip;
+  };
+  auto tooltip = [](const std::string& tip) {
+    if (!ImGui::IsItemHovered()) return;
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40.0f);
+    ImGui::TextUnformatted(ui::font_safe(tip).c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  };
+  const std::string tip_kind = std::string(kind) + "-tip";
+  std::string kinds;
+  for (const Mark& m : marks)
+    kinds += (kinds.empty() ? "" : ", ") + std::string(views::kind_info(m.kind).name);
+  // What the row carries, by kind id, for tests (the markers show tags).
+  ui::record(std::string(kind) + "s-of", row + ": " + kinds);
+  // One line per row (the table's rows are as tall as each other): the markers that fit, then
+  // "+N" whose tooltip holds the rest. The run's strip wraps instead: it is one line of its own.
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  float left = ImGui::GetContentRegionAvail().x;
+  const float more_w = ImGui::CalcTextSize("+99").x + spacing;
+  std::vector<std::string> tags;
+  std::vector<float> widths;
+  float rest_w = 0;  // the width of the tags from i on
+  for (const Mark& m : marks) {
+    std::string& tag = tags.emplace_back(views::kind_info(m.kind).tag);
+    if (m.differences.size() > 1) tag += " x" + std::to_string(m.differences.size());
+    rest_w += widths.emplace_back(ImGui::CalcTextSize(tag.c_str()).x + spacing);
+  }
+  for (size_t i = 0; i < marks.size(); ++i) {
+    const Mark& m = marks[i];
+    const std::string& tag = tags[i];
+    const float w = widths[i];
+    // Room for "+N" is kept only when the tags left do not all fit.
+    if (wrap) {
+      if (i > 0) ui::same_line_if_fits(w);
+    } else if (i > 0 && rest_w > left && w + more_w > left) {
+      std::string rest;
+      for (size_t j = i; j < marks.size(); ++j)
+        rest += (rest.empty() ? "" : "\n") + tip_of(marks[j]);
+      ImGui::SameLine();
+      ui::text_colored(kind, kColourMuted, "+" + std::to_string(marks.size() - i));
+      ui::record(tip_kind, rest);
+      tooltip(rest);
+      return;
+    } else if (i > 0) {
+      ImGui::SameLine();
+    }
+    ui::text_colored(kind, mark_colour(m.kind), tag);
+    const std::string tip = tip_of(m);
+    ui::record(tip_kind, tip);
+    tooltip(tip);
+    left -= w;
+    rest_w -= w;
+  }
+}
+
+void CompareView::draw_run_marks() {
+  if (run_marks_.empty()) return;
+  ui::text_disabled("label", "Whole run:");
+  ImGui::SameLine();
+  draw_marks(run_marks_, "run", "run-mark", true);
 }
 
 void CompareView::draw_aligned(float width, float height) {
   ImGui::BeginChild("##compare_aligned", ImVec2(width, height), true);
   ui::text("heading", "Compiles, A beside B");
+  draw_run_marks();
+  if (ImGui::Checkbox("only rows with differences", &only_differences_)) filter_rows();
+  ui::record_item("toggle",
+                  std::string("only rows with differences: ") + (only_differences_ ? "on" : "off"));
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp;
   if (ImGui::BeginTable("##aligned", 4, flags)) {
@@ -261,7 +407,8 @@ void CompareView::draw_aligned(float width, float height) {
     // A and B as wide as each other, whatever their texts: the two runs side by side.
     ImGui::TableSetupColumn("A", ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableSetupColumn("B", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn("differences", ImGuiTableColumnFlags_WidthStretch, 0.6f);
+    // The differences' tags are what the aligned lists are for: as wide as a run's column.
+    ImGui::TableSetupColumn("differences", ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableHeadersRow();
     // Only the rows in sight are drawn: two runs of 1,024 ranks have many thousands.
     ImGuiListClipper clipper;
@@ -367,9 +514,11 @@ void CompareView::draw_details(float width, float height) {
     describe_compile("A", *runs_.a, p.compile_a, p.rank_a);
     describe_compile("B", *runs_.b, p.compile_b, p.rank_b);
     // What differs about it, as the list words it (the one picked is already above).
-    for (size_t i = 0; i < c.differences.size(); ++i)
-      if (c.differences[i].compile == selected_row_ && static_cast<int64_t>(i) != selected_diff_)
-        ui::text_colored("details", kColourWarning, views::difference_text(c.differences[i]));
+    for (const Mark& m : row_marks_[static_cast<size_t>(selected_row_)])
+      for (size_t i : m.differences)
+        if (static_cast<int64_t>(i) != selected_diff_)
+          ui::text_colored("details", mark_colour(m.kind),
+                           views::difference_text(c.differences[i]));
   } else if (selected_frame_ >= 0) {
     const views::FrameMatch& m = c.frames[static_cast<size_t>(selected_frame_)];
     ui::text("details", m.function + " (" + m.file + ")");

@@ -4,6 +4,7 @@
 // about a compile points at the row its subject names, and a compile of A finds its match in B.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -59,20 +60,36 @@ TEST_CASE("compare alignment: every difference about a compile points at its row
   REQUIRE_FALSE(c.compiles.empty());
   for (const auto& d : c.differences) {
     INFO(tlscope::views::difference_text(d));
+    const bool graph_break = d.kind == DifferenceKind::graph_break_added ||
+                             d.kind == DifferenceKind::graph_break_removed ||
+                             d.kind == DifferenceKind::graph_break_moved;
     if (d.compile >= 0) {
       REQUIRE(static_cast<size_t>(d.compile) < c.compiles.size());
       const auto& p = c.compiles[static_cast<size_t>(d.compile)];
-      // The row is the one the difference names (a cache flip adds the cache's name after it).
-      CHECK(d.subject.rfind(p.subject, 0) == 0);
+      // The row is the one the difference names (a cache flip adds the cache's name after it);
+      // a graph break names its place in the user's code, and is on the compile that broke.
+      if (!graph_break) CHECK(d.subject.rfind(p.subject, 0) == 0);
       CHECK(d.frame == p.frame);
+      // The anchor is one of its rows.
+      CHECK(std::count(d.compile_rows.begin(), d.compile_rows.end(), d.compile) == 1);
     }
+    // Its rows are each a rank's row of one compile: the same frame, one row per rank.
+    std::set<int64_t> ranks;
+    for (int64_t row : d.compile_rows) {
+      REQUIRE(row >= 0);
+      REQUIRE(static_cast<size_t>(row) < c.compiles.size());
+      const auto& p = c.compiles[static_cast<size_t>(row)];
+      if (d.kind == DifferenceKind::compile_time) continue;  // the compiles a phase's time is from
+      CHECK(p.frame == d.frame);
+      CHECK(ranks.insert(p.compile_b ? p.rank_b : p.rank_a).second);
+    }
+    if (d.kind != DifferenceKind::compile_time) CHECK(d.compile_rows.empty() == (d.compile < 0));
     if (d.frame >= 0) REQUIRE(static_cast<size_t>(d.frame) < c.frames.size());
     if (d.kind == DifferenceKind::frame_moved) {
       CHECK(d.frame >= 0);
       CHECK(d.compile == -1);
     }
-    if (d.kind == DifferenceKind::graph_break_added || d.kind == DifferenceKind::compile_time ||
-        d.kind == DifferenceKind::torch_version)
+    if (d.kind == DifferenceKind::compile_time || d.kind == DifferenceKind::torch_version)
       CHECK(d.frame == -1);
   }
   for (const auto& p : c.compiles) {
@@ -109,6 +126,22 @@ TEST_CASE("compare alignment: a recompile only B made is B's row alone, found fr
         first);
   CHECK(tlscope::views::find_compile_pair(c, RunSide::b, first->rank_b, *first->compile_b) ==
         first);
+}
+
+TEST_CASE("compare alignment: a graph break B added is on the row of B's compile that broke") {
+  const auto c = compare(ingest_pair("pair-graph-break", "break_row"));
+  const tlscope::views::Difference* added = nullptr;
+  for (const auto& d : c.differences)
+    if (d.kind == DifferenceKind::graph_break_added) added = &d;
+  REQUIRE(added != nullptr);
+  REQUIRE(added->compile_rows.size() == 1);
+  const auto& row = c.compiles[static_cast<size_t>(added->compile_rows[0])];
+  // pair_forward's first compile, in both runs; B's broke at Tensor.item().
+  CHECK(row.status == FrameStatus::matched);
+  CHECK(row.index == 0);
+  CHECK(c.frames[static_cast<size_t>(row.frame)].function == "pair_forward");
+  CHECK(added->frame == row.frame);
+  CHECK(added->compile == added->compile_rows[0]);
 }
 
 TEST_CASE("compare alignment: identical runs pair every compile and mark nothing") {

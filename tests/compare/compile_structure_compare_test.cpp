@@ -13,6 +13,7 @@
 
 #include "e2e/e2e_support.hpp"
 #include "tlscope/parser/md5.hpp"
+#include "tlscope/views/compare.hpp"
 
 namespace {
 
@@ -223,6 +224,30 @@ TEST_CASE("compare: a compile phase is a difference from half a second and a qua
   CHECK(phases[0].a == "0.500 s");
   CHECK(phases[0].b == "3.200 s");
   CHECK(phases[1].subject == "entire_frame");
+  // The change is the one compile's: the model puts it on that compile's row (the viewer marks
+  // it there).
+  {
+    auto dir = write_logs("phase_rows", a, slower);
+    for (const char* side : {"a", "b"}) {
+      auto r = e2e::run_tlscope(
+          dir, "ingest --db " + e2e::q((dir / (side + std::string(".db"))).string()) + " " +
+                   e2e::q((dir / (side + std::string(".log"))).string()));
+      INFO(r.err);
+      REQUIRE(r.exit_code == 0);
+    }
+    tlscope::views::Database da((dir / "a.db").string()), db((dir / "b.db").string());
+    auto c = tlscope::views::compare_runs(da, db);
+    REQUIRE(c.ok());
+    REQUIRE(c.value.compiles.size() == 1);
+    size_t timed = 0;
+    for (const auto& d : c.value.differences)
+      if (d.kind == tlscope::views::DifferenceKind::compile_time) {
+        ++timed;
+        CHECK(d.compile_rows == std::vector<int64_t>{0});
+        CHECK(d.frame == -1);
+      }
+    CHECK(timed == 2);
+  }
   // 10 s -> 10.6 s: over half a second, but 6%: not a difference either.
   Run ten, ten_busy;
   ten.frame_s = "10";

@@ -43,8 +43,8 @@ struct PageCheck {
 // Loads every page of `pages` (relative to `root`) in one Chromium start. Per page it records:
 // ready (report.js ran), errors (script errors shown by report.js), pwned (hostile log text ran),
 // imgs (img elements: the report has none), inline (script elements without src), the
-// timeline / grid counters the page's scripts set, and width (the page's scrollWidth in a
-// 1280-px frame).
+// timeline / grid counters the page's scripts set, width (the page's scrollWidth in a 1280-px
+// frame), and status_cells / status_wrapped (td.status cells, and those laid out on 2+ lines).
 inline PageCheck check_pages(const std::filesystem::path& root,
                              const std::vector<std::string>& pages, const std::string& name) {
   std::string list;
@@ -77,6 +77,16 @@ function next(i) {
       r.cells = d.querySelectorAll("#tensor-grid .cell").length;
       r.width = d.documentElement.scrollWidth;  // a long unbroken log string must not widen it
       r.ruler = attr(d, "timeline", "data-ruler");  // the time axis labels, "|"-separated
+      // Status cells (td.status) whose word was laid out on more than one line.
+      r.status_cells = 0; r.status_wrapped = 0;
+      d.querySelectorAll("td.status").forEach(function (c) {
+        r.status_cells++;
+        var range = d.createRange(), tops = {};
+        range.selectNodeContents(c);
+        Array.prototype.forEach.call(range.getClientRects(),
+                                     function (x) { tops[Math.round(x.top)] = 1; });
+        if (Object.keys(tops).length > 1) r.status_wrapped++;
+      });
     } catch (e) { r.exception = String(e); }
     results.push(r);
     f.remove();

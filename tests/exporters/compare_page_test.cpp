@@ -93,6 +93,78 @@ TEST_CASE("compare page: compile trees side by side, only-A and only-B marked") 
   CHECK(attr_of(page, "timeline-a", "data-ruler").rfind("0 ", 0) == 0);
   CHECK(attr_of(page, "timeline-a", "data-ruler") == attr_of(page, "timeline-b", "data-ruler"));
   CHECK(count_of(page, "<rect class=\"bar ") == bars_a + bars_b);
+
+  // B's added break has no value in A: its A cell says so in words, without an empty code box.
+  size_t added = 0;
+  for (const views::Difference& d : c.differences) added += !d.a.has_value();
+  REQUIRE(added >= 1);
+  CHECK(count_of(page, "<span class=\"absent\">(not in A)</span>") == added);
+  CHECK(page.find("<pre></pre>") == std::string::npos);
+  // The frame table's status column does not wrap ("matched" stays one word).
+  CHECK(count_of(page, "<td class=\"status\">") == c.frames.size());
+  const std::string css = slurp(root / "site" / "assets" / "report.css");
+  CHECK(css.find("td.status, th.status { white-space: nowrap;") != std::string::npos);
+}
+
+namespace {
+
+// A comparison whose frame table is squeezed: frames with long unbroken file paths beside the
+// status word, and differences with a value in one run only (and one present but empty).
+views::Comparison squeezed_comparison() {
+  views::Comparison c;
+  for (int i = 0; i < 4; ++i) {
+    views::FrameMatch& f = c.frames.emplace_back();
+    f.function = "forward_" + std::string(40, 'f') + std::to_string(i);
+    f.file = "/home/user/" + std::string(160, 'p') + "/model_" + std::to_string(i) + ".py";
+    f.status = i == 3 ? views::FrameStatus::only_b : views::FrameStatus::matched;
+    f.line_a = f.line_b = 10 + i;
+  }
+  views::Difference& added = c.differences.emplace_back();
+  added.kind = views::DifferenceKind::graph_break_added;
+  added.subject = "model_0.py:12";
+  added.b = "Tensor.item()";
+  views::Difference& removed = c.differences.emplace_back();
+  removed.kind = views::DifferenceKind::graph_break_removed;
+  removed.subject = "model_1.py:13";
+  removed.a = "Tensor.item()";
+  views::Difference& empty = c.differences.emplace_back();
+  empty.kind = views::DifferenceKind::config_changed;
+  empty.subject = "inductor.debug_dir";
+  empty.a = "";
+  empty.b = "/tmp/x";
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("compare page: a value one run lacks is words without a code box") {
+  const fs::path root = fs::path(TLSCOPE_BINARY_DIR) / "test-artifacts" / "compare-page-absent";
+  fs::remove_all(root);
+  REQUIRE(tlscope::exporters::write_compare_report(squeezed_comparison(), "a", "b",
+                                                   (root / "site").string())
+              .empty());
+  const std::string page = slurp(root / "site" / "index.html");
+  CHECK(count_of(page, "<span class=\"absent\">(not in A)</span>") == 1);
+  CHECK(count_of(page, "<span class=\"absent\">(not in B)</span>") == 1);
+  CHECK(count_of(page, "<span class=\"absent\">&mdash;</span>") == 1);  // present, but empty
+  CHECK(page.find("<pre></pre>") == std::string::npos);
+  // The values present are still in their boxes.
+  CHECK(count_of(page, "<pre>Tensor.item()</pre>") == 2);
+  CHECK(count_of(page, "<pre>/tmp/x</pre>") == 1);
+}
+
+TEST_CASE("compare page: the status word stays on one line beside long file paths (Chromium)") {
+  REQUIRE(chromium_path() != nullptr);
+  const fs::path root = fs::path(TLSCOPE_BINARY_DIR) / "test-artifacts" / "compare-page-status";
+  fs::remove_all(root);
+  REQUIRE(tlscope::exporters::write_compare_report(squeezed_comparison(), "a", "b",
+                                                   (root / "site").string())
+              .empty());
+  PageCheck check = check_pages(root, {"site/index.html"}, "harness");
+  INFO(check.json);
+  REQUIRE(page_count(check.json) == 1);
+  CHECK(pages_where_not(check.json, "status_cells", "4").empty());
+  CHECK(pages_where_not(check.json, "status_wrapped", "0").empty());
 }
 
 TEST_CASE("compare page: log text is escaped in the trees and the timelines") {

@@ -113,7 +113,8 @@ TEST_CASE("compare mode: a recompile B made is its own row, marked, listed as co
   CHECK(d.count("compile-b") > d.count("compile-a"));
   // B's extra compile stands alone, marked with the kind of difference it is.
   CHECK(d.has("compile-status", "only_b"));
-  CHECK(d.has("mark", "recompile_added"));
+  CHECK(d.has("marks-of", "recompile_added"));
+  CHECK(d.has("mark", "+recompile"));
   CHECK(d.has("frame-status", "matched"));
   CHECK(d.has("run", "A: "));
   CHECK(d.has("run", "B: "));
@@ -178,6 +179,95 @@ TEST_CASE("compare mode: runs that differ only in ids show no difference, compil
   Dump from_b = view_compare(p, "compile:b:" + b[0], dir);
   REQUIRE(from_b.ok);
   CHECK(texts_of(from_b, "selected-a") == a);
+}
+
+// The compile rows a dump shows: each draws two cells, its compile of A and of B or "-".
+size_t compile_rows(const Dump& d) {
+  return (d.count("compile-a") + d.count("compile-b") + d.count("absent")) / 2;
+}
+
+std::vector<std::string> with(const std::vector<std::string>& texts, const std::string& needle) {
+  std::vector<std::string> out;
+  for (const std::string& t : texts)
+    if (t.find(needle) != std::string::npos) out.push_back(t);
+  return out;
+}
+
+TEST_CASE("compare mode: a row carries a marker per kind of difference the model puts on it") {
+  if (!have_display()) return;
+  auto dir = gui_test::scratch("compare_row_marks");
+  const Pair p = sample_pair(dir, "pair-graph-break");
+  const CompareJson expected = compare_json(dir, p);
+  size_t k = 0;
+  while (k < expected.kinds.size() && expected.kinds[k] != "graph_break_added") ++k;
+  REQUIRE(k < expected.kinds.size());
+
+  Dump d = view_compare(p, "", dir, "compare_row_marks");
+  INFO(d.error << "\n" << d.all());
+  REQUIRE(d.ok);
+  // B's added break is on the row of the compile whose trace broke (pair_forward's compile #0),
+  // tagged, with the break's sentence as the tag's tooltip.
+  const auto rows = texts_of(d, "marks-of");
+  const auto breaking = with(rows, "graph_break_added");
+  REQUIRE(breaking.size() == 1);
+  CHECK(breaking[0].find("pair_forward") != std::string::npos);
+  CHECK(breaking[0].find(" compile #0 [A ") != std::string::npos);
+  CHECK(d.has("mark", "+break"));
+  CHECK(d.has("mark-tip", expected.texts[k]));
+  // The frame only B has is marked on its frame's row.
+  CHECK(with(rows, "frame_added").size() == 1);
+  // Every difference the model reports is marked somewhere: on a row or in the run's strip.
+  for (const std::string& text : expected.texts) {
+    INFO(text);
+    CHECK((d.has("mark-tip", text) || d.has("run-mark-tip", text)));
+  }
+  CHECK(d.has("toggle", "only rows with differences: off"));
+
+  // The filter keeps the rows with a difference (and their frames): B's resume frame's compile
+  // has none of its own (its difference is the frame's), so it goes.
+  Dump only = view_compare(p, "only-differences", dir);
+  INFO(only.error << "\n" << only.all());
+  REQUIRE(only.ok);
+  CHECK(only.has("toggle", "only rows with differences: on"));
+  CHECK(compile_rows(only) < compile_rows(d));
+  CHECK(compile_rows(only) == with(texts_of(only, "marks-of"), " compile #").size());
+  CHECK(with(texts_of(only, "marks-of"), "graph_break_added").size() == 1);
+}
+
+TEST_CASE("compare mode: identical runs mark no row and no run-wide difference") {
+  if (!have_display()) return;
+  auto dir = gui_test::scratch("compare_identical_marks");
+  const Pair p = sample_pair(dir, "pair-identical");
+  CHECK(compare_json(dir, p).texts.empty());
+  Dump d = view_compare(p, "", dir);
+  INFO(d.error << "\n" << d.all());
+  REQUIRE(d.ok);
+  CHECK(compile_rows(d) > 0);
+  CHECK(d.count("mark") == 0);
+  CHECK(d.count("marks-of") == 0);
+  CHECK(d.count("run-mark") == 0);
+  // With the filter on, no row is left.
+  Dump only = view_compare(p, "only-differences", dir);
+  REQUIRE(only.ok);
+  CHECK(compile_rows(only) == 0);
+  CHECK(only.count("frame") == 0);
+}
+
+TEST_CASE("compare mode: a desync only B has is marked in the run-wide strip") {
+  if (!have_display()) return;
+  auto dir = gui_test::scratch("compare_desync_marks");
+  const Pair p = sample_pair(dir, "pair-desync");
+  const CompareJson expected = compare_json(dir, p);
+  size_t k = 0;
+  while (k < expected.kinds.size() && expected.kinds[k] != "collective_finding_added") ++k;
+  REQUIRE(k < expected.kinds.size());
+  Dump d = view_compare(p, "", dir);
+  INFO(d.error << "\n" << d.all());
+  REQUIRE(d.ok);
+  CHECK(d.has("run-marks-of", "collective_finding_added"));
+  CHECK(d.has("run-mark", "+desync/hang"));
+  CHECK(d.has("run-mark-tip", expected.texts[k]));
+  CHECK_FALSE(d.has("marks-of", "collective_finding_added"));
 }
 
 TEST_CASE("compare mode: the two timelines are stacked on one time axis") {

@@ -213,10 +213,13 @@ struct PhaseSums {
            std::pair<std::pair<double, double>, std::pair<double, double>>>
       range;
   std::set<int64_t> ranks;  // the ranks whose compiles were summed
+  // Per phase, each compile pair's own time in each run (row of the aligned lists, A, B): which
+  // compiles a phase's change comes from.
+  std::map<std::string, std::vector<std::tuple<int64_t, double, double>>> by_row;
 };
 
 // A compile pair's phase times, from the source both logs have (chromium events when both do).
-void add_phase_times(PhaseSums& sums, int64_t rank, int64_t frame, size_t index,
+void add_phase_times(PhaseSums& sums, int64_t rank, int64_t frame, size_t index, int64_t row,
                      const std::vector<const PhaseFact*>* a,
                      const std::vector<const PhaseFact*>* b) {
   if (!a || !b) return;
@@ -225,12 +228,15 @@ void add_phase_times(PhaseSums& sums, int64_t rank, int64_t frame, size_t index,
     return std::any_of(v.begin(), v.end(), [&](const PhaseFact* p) { return p->source == source; });
   };
   const char* source = has(*a, "chromium") && has(*b, "chromium") ? "chromium" : "metrics";
+  std::map<std::string, std::pair<double, double>> own;  // this pair's time per phase
   auto add = [&](const std::vector<const PhaseFact*>& v, bool is_b) {
     for (const PhaseFact* p : v) {
       if (p->source != source) continue;
       auto [it, fresh] = sums.by_phase.try_emplace(p->phase, 0.0, 0.0);
       if (fresh) sums.order.push_back(p->phase);
       (is_b ? it->second.second : it->second.first) += p->duration_us;
+      auto& mine = own[p->phase];
+      (is_b ? mine.second : mine.first) += p->duration_us;
       constexpr double kNone = -1;
       auto [r, first] = sums.range.try_emplace({frame, index, p->phase}, std::pair{kNone, kNone},
                                                std::pair{kNone, kNone});
@@ -241,7 +247,14 @@ void add_phase_times(PhaseSums& sums, int64_t rank, int64_t frame, size_t index,
   };
   add(*a, false);
   add(*b, true);
+  for (const auto& [phase, times] : own)
+    sums.by_row[phase].emplace_back(row, times.first, times.second);
 }
+
+// The rows a phase's change of `delta_us` comes from: the compiles whose own time moved the same
+// way by at least a quarter of it (and kMinDeltaUs), the largest first, at most a few. None when
+// the change is spread thinly over many compiles: then it is the run's, not a row's.
+std::vector<int64_t> phase_rows(const PhaseSums& sums, const std::string& phase, double delta_us);
 
 // How much a phase's summed time moves between ranks of each run: over the compiles several
 // ranks ran, the spread (highest minus lowest) of each run, added up.
@@ -358,7 +371,8 @@ void compare_compiles(const std::string& frame, int64_t frame_index,
     }
     if (x->outcome == CompileOutcome::completed && y->outcome == CompileOutcome::completed) {
       ++out.timed_compiles;
-      add_phase_times(sums, rank, frame_index, k, find_in(s.phase_a, ka), find_in(s.phase_b, kb));
+      add_phase_times(sums, rank, frame_index, k, static_cast<int64_t>(out.compiles.size() - 1),
+                      find_in(s.phase_a, ka), find_in(s.phase_b, kb));
     }
     const std::string in_a = inputs_text(find_in(s.input_a, ka));
     const std::string in_b = inputs_text(find_in(s.input_b, kb));
@@ -371,45 +385,83 @@ void compare_compiles(const std::string& frame, int64_t frame_index,
 
 using BreakPlace = std::pair<std::string, std::string>;  // file (or frame), comparable reason
 
+// The row of the aligned lists holding each run's compile, by (side, rank, compile id): a graph
+// break names the compile whose trace broke, and its difference is about that row.
+using RowKey = std::tuple<RunSide, int64_t, std::string>;
+std::map<RowKey, int64_t> rows_by_compile(const Comparison& c) {
+  std::map<RowKey, int64_t> rows;
+  for (size_t i = 0; i < c.compiles.size(); ++i) {
+    const CompilePair& p = c.compiles[i];
+    if (p.compile_a) rows.try_emplace({RunSide::a, p.rank_a, *p.compile_a}, i);
+    if (p.compile_b) rows.try_emplace({RunSide::b, p.rank_b, *p.compile_b}, i);
+  }
+  return rows;
+}
+
 void compare_graph_breaks(const RunFacts& a, const RunFacts& b,
-                          const std::set<int64_t>& shared_ranks, DifferenceList& diffs) {
-  // Per rank: (place, reason) -> the lines it broke at.
-  using Places = std::map<int64_t, std::map<BreakPlace, std::set<int64_t>>>;
+                          const std::set<int64_t>& shared_ranks, const Comparison& c,
+                          DifferenceList& diffs) {
+  // Per rank: (place, reason) -> the lines it broke at, each with the compile that broke there
+  // first (the first record of that line).
+  using Places = std::map<int64_t, std::map<BreakPlace, std::map<int64_t, std::string>>>;
   auto collect = [&](const RunFacts& run) {
     Places p;
     for (const GraphBreakFact& g : run.breaks) {
       if (!is_graph_break_record(g) || !shared_ranks.count(g.rank)) continue;
       std::string place = g.user_file.empty() ? g.frame : comparable_text(g.user_file);
-      p[g.rank][{place, comparable_text(g.reason)}].insert(g.user_line);
+      p[g.rank][{place, comparable_text(g.reason)}].try_emplace(g.user_line, g.compile_id);
     }
     return p;
   };
   Places pa = collect(a), pb = collect(b);
+  const std::map<RowKey, int64_t> rows = rows_by_compile(c);
+  // Points the next difference at the row of `side`'s compile that broke, when it has one.
+  auto anchor = [&](RunSide side, int64_t rank, const std::string& compile_id) {
+    auto it = rows.find({side, rank, compile_id});
+    if (it == rows.end()) {
+      diffs.anchor(-1, -1);
+      return;
+    }
+    diffs.anchor(c.compiles[static_cast<size_t>(it->second)].frame, it->second);
+  };
   auto where = [](const BreakPlace& place, int64_t line) {
     return line >= 0 ? place.first + ":" + std::to_string(line) : place.first;
+  };
+  auto lines_of = [](const std::map<int64_t, std::string>& m) {
+    std::vector<int64_t> out;
+    for (const auto& [line, compile] : m) out.push_back(line);
+    return out;
   };
   for (int64_t rank : shared_ranks) {
     std::set<BreakPlace> keys;
     for (const auto& [k, lines] : pa[rank]) keys.insert(k);
     for (const auto& [k, lines] : pb[rank]) keys.insert(k);
     for (const BreakPlace& k : keys) {
-      const std::set<int64_t>& la = pa[rank][k];
-      const std::set<int64_t>& lb = pb[rank][k];
+      const auto& ma = pa[rank][k];
+      const auto& mb = pb[rank][k];
+      const std::vector<int64_t> la = lines_of(ma), lb = lines_of(mb);
       std::vector<int64_t> only_a, only_b;
       std::set_difference(la.begin(), la.end(), lb.begin(), lb.end(), std::back_inserter(only_a));
       std::set_difference(lb.begin(), lb.end(), la.begin(), la.end(), std::back_inserter(only_b));
       const size_t moved = std::min(only_a.size(), only_b.size());
-      for (size_t i = 0; i < moved; ++i)
+      for (size_t i = 0; i < moved; ++i) {
+        anchor(RunSide::b, rank, mb.at(only_b[i]));
         diffs.add(DifferenceKind::graph_break_moved, k.first + ": " + k.second,
                   "line " + std::to_string(only_a[i]), "line " + std::to_string(only_b[i]), rank);
-      for (size_t i = moved; i < only_a.size(); ++i)
+      }
+      for (size_t i = moved; i < only_a.size(); ++i) {
+        anchor(RunSide::a, rank, ma.at(only_a[i]));
         diffs.add(DifferenceKind::graph_break_removed, where(k, only_a[i]), k.second, std::nullopt,
                   rank);
-      for (size_t i = moved; i < only_b.size(); ++i)
+      }
+      for (size_t i = moved; i < only_b.size(); ++i) {
+        anchor(RunSide::b, rank, mb.at(only_b[i]));
         diffs.add(DifferenceKind::graph_break_added, where(k, only_b[i]), std::nullopt, k.second,
                   rank);
+      }
     }
   }
+  diffs.anchor(-1, -1);
 }
 
 bool is_collective_finding(const std::string& kind) {
@@ -562,6 +614,23 @@ void compare_waits(const RunFacts& a, const RunFacts& b, const std::set<int64_t>
     diffs.add(DifferenceKind::collective_wait, "wait in collectives", seconds_text(ta),
               seconds_text(tb), rank, delta);
   }
+}
+
+std::vector<int64_t> phase_rows(const PhaseSums& sums, const std::string& phase, double delta_us) {
+  constexpr size_t kMaxRows = 5;
+  std::vector<std::pair<double, int64_t>> moved;  // (its change, row)
+  auto it = sums.by_row.find(phase);
+  if (it == sums.by_row.end()) return {};
+  for (const auto& [row, a_us, b_us] : it->second) {
+    const double own = b_us - a_us;
+    if ((own > 0) == (delta_us > 0) && std::fabs(own) >= kMinDeltaUs &&
+        std::fabs(own) >= kMinRatio * std::fabs(delta_us))
+      moved.emplace_back(std::fabs(own), row);
+  }
+  std::sort(moved.begin(), moved.end(), std::greater<>());
+  std::vector<int64_t> rows;
+  for (size_t i = 0; i < moved.size() && i < kMaxRows; ++i) rows.push_back(moved[i].second);
+  return rows;
 }
 
 // A config value as compared: a list or set of names is printed in the process's set order,
@@ -776,11 +845,12 @@ Result<Comparison> compare_runs(const Database& db_a, const Database& db_b) {
       compare_compiles(subject, frame_index, ca, cb, rank, sides, diffs, sums, c, input_notes);
     }
   }
-  diffs.anchor(-1, -1);  // what follows concerns no single frame
+  diffs.anchor(-1, -1);  // what follows concerns no single frame, but a graph break's compile
+  // The rows still name B's compiles by A's rank here, as B's graph breaks do.
+  compare_graph_breaks(a, b, shared_ranks, c, diffs);
   if (one_rank_each)
     for (CompilePair& p : c.compiles)
       if (p.compile_b) p.rank_b = c.b.ranks.front();  // B's facts were renamed to A's rank
-  compare_graph_breaks(a, b, shared_ranks, diffs);
   compare_collectives(a, b, shared_ranks, diffs);
   compare_waits(a, b, shared_ranks, diffs);
 
@@ -808,6 +878,7 @@ Result<Comparison> compare_runs(const Database& db_a, const Database& db_b) {
     if (phase_differences++ == kMaxPhaseDifferences) break;
     diffs.add(DifferenceKind::compile_time, p.phase, seconds_text(p.a_us), seconds_text(p.b_us), -1,
               delta);
+    diffs.attach_rows(phase_rows(sums, p.phase, delta));
   }
   if (!c.same_work && c.timed_compiles > 0)
     c.notes.push_back(

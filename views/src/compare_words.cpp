@@ -33,7 +33,7 @@ const std::string& B(const Difference& d) {
   return d.b ? *d.b : none;
 }
 
-#define TLSCOPE_DIFFERENCE_WORDS(id, section) std::string words_##id(const Difference& d);
+#define TLSCOPE_DIFFERENCE_WORDS(id, section, tag) std::string words_##id(const Difference& d);
 TLSCOPE_DIFFERENCE_KINDS(TLSCOPE_DIFFERENCE_WORDS)
 #undef TLSCOPE_DIFFERENCE_WORDS
 
@@ -161,8 +161,8 @@ std::string words_world_size(const Difference& d) {
 
 std::string difference_text(const Difference& d) {
   switch (d.kind) {
-#define TLSCOPE_DIFFERENCE_CASE(id, section) \
-  case DifferenceKind::id:                   \
+#define TLSCOPE_DIFFERENCE_CASE(id, section, tag) \
+  case DifferenceKind::id:                        \
     return words_##id(d);
     TLSCOPE_DIFFERENCE_KINDS(TLSCOPE_DIFFERENCE_CASE)
 #undef TLSCOPE_DIFFERENCE_CASE

@@ -18,44 +18,45 @@ namespace tlscope::views {
 
 inline constexpr const char* kCompareSchema = "tlscope.compare/1";
 
-// Every kind of difference, most serious first (the verdict's order): id, section.
-#define TLSCOPE_DIFFERENCE_KINDS(X)            \
-  X(failure_added, "compiles")                 \
-  X(failure_removed, "compiles")               \
-  X(failure_changed, "compiles")               \
-  X(recompile_added, "compiles")               \
-  X(recompile_removed, "compiles")             \
-  X(guard_changed, "compiles")                 \
-  X(compile_added, "compiles")                 \
-  X(compile_removed, "compiles")               \
-  X(restarts_changed, "compiles")              \
-  X(collective_finding_added, "collectives")   \
-  X(collective_finding_removed, "collectives") \
-  X(collective_divergence, "collectives")      \
-  X(collective_wait, "collectives")            \
-  X(graph_break_added, "graph breaks")         \
-  X(graph_break_removed, "graph breaks")       \
-  X(graph_break_moved, "graph breaks")         \
-  X(cache_flip, "cache")                       \
-  X(compile_time, "compile time")              \
-  X(graph_node_added, "graphs")                \
-  X(graph_node_removed, "graphs")              \
-  X(graph_dtype_changed, "graphs")             \
-  X(graph_shape_changed, "graphs")             \
-  X(guard_added, "guards")                     \
-  X(guard_removed, "guards")                   \
-  X(kernel_added, "output code")               \
-  X(kernel_removed, "output code")             \
-  X(output_code_size, "output code")           \
-  X(frame_added, "frames")                     \
-  X(frame_removed, "frames")                   \
-  X(frame_moved, "frames")                     \
-  X(torch_version, "environment")              \
-  X(config_changed, "environment")             \
-  X(world_size, "environment")
+// Every kind of difference, most serious first (the verdict's order): id, section, and the
+// short tag a front end marks a row with ("+break"), whose sentence is difference_text.
+#define TLSCOPE_DIFFERENCE_KINDS(X)                            \
+  X(failure_added, "compiles", "+failure")                     \
+  X(failure_removed, "compiles", "-failure")                   \
+  X(failure_changed, "compiles", "failure changed")            \
+  X(recompile_added, "compiles", "+recompile")                 \
+  X(recompile_removed, "compiles", "-recompile")               \
+  X(guard_changed, "compiles", "guard failed")                 \
+  X(compile_added, "compiles", "+compile")                     \
+  X(compile_removed, "compiles", "-compile")                   \
+  X(restarts_changed, "compiles", "restarts")                  \
+  X(collective_finding_added, "collectives", "+desync/hang")   \
+  X(collective_finding_removed, "collectives", "-desync/hang") \
+  X(collective_divergence, "collectives", "streams diverge")   \
+  X(collective_wait, "collectives", "wait")                    \
+  X(graph_break_added, "graph breaks", "+break")               \
+  X(graph_break_removed, "graph breaks", "-break")             \
+  X(graph_break_moved, "graph breaks", "break moved")          \
+  X(cache_flip, "cache", "cache")                              \
+  X(compile_time, "compile time", "time")                      \
+  X(graph_node_added, "graphs", "+node")                       \
+  X(graph_node_removed, "graphs", "-node")                     \
+  X(graph_dtype_changed, "graphs", "dtype")                    \
+  X(graph_shape_changed, "graphs", "shape")                    \
+  X(guard_added, "guards", "+guard")                           \
+  X(guard_removed, "guards", "-guard")                         \
+  X(kernel_added, "output code", "+kernel")                    \
+  X(kernel_removed, "output code", "-kernel")                  \
+  X(output_code_size, "output code", "code size")              \
+  X(frame_added, "frames", "+frame")                           \
+  X(frame_removed, "frames", "-frame")                         \
+  X(frame_moved, "frames", "moved")                            \
+  X(torch_version, "environment", "torch")                     \
+  X(config_changed, "environment", "config")                   \
+  X(world_size, "environment", "ranks")
 
 enum class DifferenceKind {
-#define TLSCOPE_DIFFERENCE_ENUM(id, section) id,
+#define TLSCOPE_DIFFERENCE_ENUM(id, section, tag) id,
   TLSCOPE_DIFFERENCE_KINDS(TLSCOPE_DIFFERENCE_ENUM)
 #undef TLSCOPE_DIFFERENCE_ENUM
 };
@@ -63,10 +64,11 @@ enum class DifferenceKind {
 struct DifferenceKindInfo {
   DifferenceKind kind;
   std::string_view name, section;
+  std::string_view tag;  // a few characters for a row's marker: "+break", "cache", "-kernel"
 };
 
 inline constexpr DifferenceKindInfo kDifferenceKinds[] = {
-#define TLSCOPE_DIFFERENCE_INFO(id, section) {DifferenceKind::id, #id, section},
+#define TLSCOPE_DIFFERENCE_INFO(id, section, tag) {DifferenceKind::id, #id, section, tag},
     TLSCOPE_DIFFERENCE_KINDS(TLSCOPE_DIFFERENCE_INFO)
 #undef TLSCOPE_DIFFERENCE_INFO
 };
@@ -85,10 +87,18 @@ struct Difference {
   double weight = 0;
   // What it is about in the aligned lists, so a front end can point at it without reading the
   // subject: an index into Comparison::frames and one into Comparison::compiles (of the first
-  // rank it was found on); -1 when it concerns no frame (graph breaks, collectives, phases,
-  // environment) or no single compile (a frame added, removed or moved).
+  // rank it was found on); -1 when it concerns no frame (collectives, environment, a phase's
+  // compile time) or no single compile (a frame added, removed or moved). A graph break is about
+  // the compile whose trace broke.
   int64_t frame = -1;
   int64_t compile = -1;
+  // Every row of the aligned lists it holds on (indices into Comparison::compiles, ascending):
+  // the same difference found on several ranks is one difference on each rank's row; a graph
+  // break's is the compile that broke (in B for one added or moved, in A for one removed); a
+  // phase's compile time's are the few compiles whose own time in it moved the same way by at
+  // least a quarter of the change (at most five).
+  // Empty when it concerns no compile; `compile`, when set, is the one found first.
+  std::vector<int64_t> compile_rows;
 };
 
 enum class FrameStatus { matched, only_a, only_b };
