@@ -15,13 +15,21 @@ bool is_graph_break_record(const GraphBreakFact& b) {
   return b.source == "artifact" || b.source == "restart_reason";
 }
 
-Result<std::optional<std::string>> read_torch_version(const Database& db) {
-  // The `# torch version:` line of fx_graph_runnable, the one place today's logs state it.
+Result<std::optional<std::string>> read_torch_version(const Database& db,
+                                                      const Result<RunEnvironment>& env) {
+  // The first version the provenance lists (load_report_provenance: the analysis's run_info, else
+  // fx_graph_runnable), read without the provenance's inputs, which scan every event.
   Result<std::optional<std::string>> out;
-  Result<ReportProvenance> p = load_report_provenance(db, "", "");
+  if (!db.has_table("files")) return out;  // the provenance lists no version then
+  Result<PytorchVersions> p = load_pytorch_versions(db, env);
   if (!p.ok()) out.fail(p.error);
-  if (!p->pytorch_versions.empty()) out.value = p->pytorch_versions.front();
+  if (!p->versions.empty()) out.value = p->versions.front();
   return out;
+}
+
+Result<std::optional<std::string>> read_torch_version(const Database& db) {
+  if (!db.has_table("files")) return {};
+  return read_torch_version(db, load_run_environment(db));
 }
 
 Result<std::vector<int64_t>> read_ranks(const Database& db) {

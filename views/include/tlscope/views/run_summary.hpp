@@ -55,5 +55,8 @@ struct RunSummary {
 CompileCounts count_compiles(const std::vector<CompileFact>& compiles);
 
 Result<RunSummary> load_run_summary(const Database& db);
+// The same with the run's environment already read (load_run_environment), for a reader that
+// needs it too (compare_runs).
+Result<RunSummary> load_run_summary(const Database& db, const Result<RunEnvironment>& env);
 
 }  // namespace tlscope::views
