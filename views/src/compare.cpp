@@ -42,12 +42,12 @@ void take(Status& out, Result<T>& part, U& into) {
   into = std::move(part.value);
 }
 
-RunFacts load_facts(const Database& db, const Result<RunEnvironment>& env, Status& out) {
+// `read` holds the compiles and graph breaks the run's summary read (the same queries).
+RunFacts load_facts(const Database& db, const Result<RunEnvironment>& env, SummaryReads& read,
+                    Status& out) {
   RunFacts f;
-  auto compiles = read_compiles(db);
-  take(out, compiles, f.compiles);
-  auto breaks = read_graph_breaks(db);
-  take(out, breaks, f.breaks);
+  take(out, read.compiles, f.compiles);
+  take(out, read.breaks, f.breaks);
   auto caches = read_cache_results(db);
   take(out, caches, f.caches);
   auto phases = read_compile_phases(db);
@@ -78,8 +78,9 @@ struct RunRead {
 RunRead read_run(const Database& db) {
   RunRead r;
   const Result<RunEnvironment> env = load_run_environment(db);
-  r.summary = load_run_summary(db, env);
-  r.facts = load_facts(db, env, r.facts_status);
+  SummaryReads read;
+  r.summary = load_run_summary(db, env, &read);
+  r.facts = load_facts(db, env, read, r.facts_status);
   r.spans = read_compile_spans(db);
   return r;
 }

@@ -104,7 +104,8 @@ Result<RunSummary> load_run_summary(const Database& db) {
   return load_run_summary(db, load_run_environment(db));
 }
 
-Result<RunSummary> load_run_summary(const Database& db, const Result<RunEnvironment>& env) {
+Result<RunSummary> load_run_summary(const Database& db, const Result<RunEnvironment>& env,
+                                    SummaryReads* reads) {
   Result<RunSummary> out;
   RunSummary& s = out.value;
   s.analysed = model::analysis::has_analysis_tables(db.handle());
@@ -126,6 +127,10 @@ Result<RunSummary> load_run_summary(const Database& db, const Result<RunEnvironm
   add_findings(s, db, out);
   auto records = load_run_records(db, env);
   if (take(out, records)) s.records = std::move(records.value);
+  if (reads) {
+    reads->compiles = std::move(compiles);
+    reads->breaks = std::move(breaks);
+  }
   return out;
 }
 
