@@ -162,7 +162,7 @@ Result<std::vector<CacheFact>> read_cache_results(const Database& db) {
             "json_extract(e.metadata, '$.inductor_fx_remote_cache_hit_count'), "
             "json_extract(e.metadata, '$.inductor_fx_remote_cache_miss_count') "
             "FROM compiles c JOIN events e ON e.id = c.metrics_event_id "
-            "WHERE instr(e.metadata, 'inductor_fx_remote_cache_') > 0 AND "
+            "WHERE tlscope_contains(e.metadata, 'inductor_fx_remote_cache_') AND "
             "json_valid(e.metadata) AND (json_extract(e.metadata, "
             "'$.inductor_fx_remote_cache_hit_count') > 0 OR json_extract(e.metadata, "
             "'$.inductor_fx_remote_cache_miss_count') > 0) ORDER BY c.id",
