@@ -182,19 +182,19 @@ Result<std::vector<PhaseFact>> read_compile_phases(const Database& db) {
   // In order of each group's first row. SQLite sorted the groups a second time for that (ORDER
   // BY min(id), a temp b-tree of some 66,000 rows on the 1 GB log); they are sorted here by the
   // same key instead, which is unique, so the order is the same.
-  std::vector<std::pair<int64_t, PhaseFact>> rows;
+  std::vector<PhaseFact> rows;
+  std::vector<std::pair<int64_t, size_t>> order;  // (min(id), row): sorted, not the rows
   read_rows(db,
             "SELECT file_id, compile_id, phase, source, sum(duration_us), min(id) FROM "
             "compile_phases WHERE compile_id IS NOT NULL GROUP BY file_id, compile_id, phase, "
             "source",
             out, [&](const Statement& s) {
-              rows.push_back(
-                  {s.int64(5), {s.int64(0), s.text(1), s.text(2), s.text(3), s.real_or(4, 0)}});
+              order.emplace_back(s.int64(5), rows.size());
+              rows.push_back({s.int64(0), s.text(1), s.text(2), s.text(3), s.real_or(4, 0)});
             });
-  std::sort(rows.begin(), rows.end(),
-            [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::sort(order.begin(), order.end());
   out.value.reserve(rows.size());
-  for (auto& [first_id, fact] : rows) out.value.push_back(std::move(fact));
+  for (const auto& [first_id, row] : order) out.value.push_back(std::move(rows[row]));
   return out;
 }
 
