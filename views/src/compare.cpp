@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <map>
 #include <set>
+#include <thread>
 #include <tuple>
 
 #include "compare_compile_texts.hpp"
@@ -35,17 +37,17 @@ struct RunFacts {
 };
 
 template <typename T, typename U>
-void take(Result<Comparison>& out, Result<T>& part, U& into) {
+void take(Status& out, Result<T>& part, U& into) {
   if (!part.ok()) out.fail(part.error);
   into = std::move(part.value);
 }
 
-RunFacts load_facts(const Database& db, Result<Comparison>& out) {
+// `read` holds the compiles and graph breaks the run's summary read (the same queries).
+RunFacts load_facts(const Database& db, const Result<RunEnvironment>& env, SummaryReads& read,
+                    Status& out) {
   RunFacts f;
-  auto compiles = read_compiles(db);
-  take(out, compiles, f.compiles);
-  auto breaks = read_graph_breaks(db);
-  take(out, breaks, f.breaks);
+  take(out, read.compiles, f.compiles);
+  take(out, read.breaks, f.breaks);
   auto caches = read_cache_results(db);
   take(out, caches, f.caches);
   auto phases = read_compile_phases(db);
@@ -60,10 +62,55 @@ RunFacts load_facts(const Database& db, Result<Comparison>& out) {
   take(out, texts, f.texts);
   auto waits = read_collective_waits(db, f.collectives);
   take(out, waits, f.waits);
-  Result<RunEnvironment> env = load_run_environment(db);
   if (!env.ok()) out.fail(env.error);
-  f.config = std::move(env.value.config);
+  f.config = env.value.config;
   return f;
+}
+
+// Everything the comparison reads of one run, read on that run's own connection.
+struct RunRead {
+  Result<RunSummary> summary;
+  Status facts_status;
+  RunFacts facts;
+  Result<CompileSpans> spans;
+};
+
+RunRead read_run(const Database& db) {
+  RunRead r;
+  const Result<RunEnvironment> env = load_run_environment(db);
+  SummaryReads read;
+  r.summary = load_run_summary(db, env, &read);
+  r.facts = load_facts(db, env, read, r.facts_status);
+  r.spans = read_compile_spans(db);
+  return r;
+}
+
+// A and B side by side: each Database is its own SQLite connection, used by one thread only
+// (the caller's thread waits here and does not touch either), so the two reads, each most of a
+// second on a 1 GB run, overlap on two cores. One Database given twice (one connection) is read
+// on this thread, twice.
+void read_runs(const Database& db_a, const Database& db_b, RunRead& ra, RunRead& rb) {
+  if (&db_a == &db_b || std::thread::hardware_concurrency() < 2) {
+    ra = read_run(db_a);
+    rb = read_run(db_b);
+    return;
+  }
+  std::exception_ptr failed;  // bad_alloc on B's thread: rethrown here, as on one thread
+  std::thread other([&] {
+    try {
+      rb = read_run(db_b);
+    } catch (...) {
+      failed = std::current_exception();
+    }
+  });
+  try {
+    ra = read_run(db_a);
+  } catch (...) {
+    other.join();
+    throw;
+  }
+  other.join();
+  if (failed) std::rethrow_exception(failed);
 }
 
 using FrameKey = std::tuple<std::string, std::string, int64_t>;  // file, function, line
@@ -720,13 +767,17 @@ const char* frame_status_name(FrameStatus s) {
 Result<Comparison> compare_runs(const Database& db_a, const Database& db_b) {
   Result<Comparison> out;
   Comparison& c = out.value;
-  for (auto [db, into] : {std::pair{&db_a, &c.a}, std::pair{&db_b, &c.b}}) {
-    Result<RunSummary> s = load_run_summary(*db);
-    if (!s.ok()) out.fail(s.error);
-    *into = std::move(s.value);
+  RunRead ra, rb;
+  read_runs(db_a, db_b, ra, rb);
+  // The first failure is kept, in the order the reads used to run one after the other.
+  for (auto [read, into] : {std::pair{&ra, &c.a}, std::pair{&rb, &c.b}}) {
+    if (!read->summary.ok()) out.fail(read->summary.error);
+    *into = std::move(read->summary.value);
   }
-  const RunFacts a = load_facts(db_a, out);
-  RunFacts b = load_facts(db_b, out);
+  if (!ra.facts_status.ok()) out.fail(ra.facts_status.error);
+  if (!rb.facts_status.ok()) out.fail(rb.facts_status.error);
+  const RunFacts a = std::move(ra.facts);
+  RunFacts b = std::move(rb.facts);
   DifferenceList diffs;
   // One rank's log against another rank's (rank 0 of a job against rank 1): the two processes are
   // what the user asked to compare, so B's rank stands in for A's.
@@ -888,7 +939,9 @@ Result<Comparison> compare_runs(const Database& db_a, const Database& db_b) {
         " compile(s) both completed, and say nothing of the whole run's speed");
   add_run_notes("A", c.a, c);
   add_run_notes("B", c.b, c);
-  time_compile_pairs(db_a, db_b, c, out);
+  for (const Result<CompileSpans>* spans : {&ra.spans, &rb.spans})
+    if (!spans->ok()) out.fail(spans->error);
+  time_compile_pairs(ra.spans.value, rb.spans.value, c);
   c.differences = diffs.take();
   return out;
 }

@@ -11,21 +11,13 @@
 
 namespace tlscope::views {
 
-namespace {
-
-struct Span {
-  double start_us = 0, end_us = 0;
-};
-
-using SpanKey = std::pair<int64_t, std::string>;  // file_id, compile id
-
-std::map<SpanKey, Span> compile_spans(const Database& db, Result<Comparison>& out) {
-  std::map<SpanKey, Span> spans;
-  if (!db.has_table("compile_phases")) return spans;
+Result<CompileSpans> read_compile_spans(const Database& db) {
+  Result<CompileSpans> out;
+  if (!db.has_table("compile_phases")) return out;
   Result<TraceRuns> runs = load_trace_runs(db);
   if (!runs.ok()) {
     out.fail(runs.error);
-    return spans;
+    return out;
   }
   read_rows(db,
             "SELECT file_id, compile_id, min(start_us), max(start_us + duration_us) "
@@ -34,19 +26,14 @@ std::map<SpanKey, Span> compile_spans(const Database& db, Result<Comparison>& ou
             out, [&](const Statement& s) {
               const int64_t file = s.int64(0);
               const double origin = runs.value.origin_us(runs.value.run_of(file));
-              spans[{file, s.text(1)}] = {s.real(2) - origin, s.real(3) - origin};
+              out.value[{file, s.text(1)}] = {s.real(2) - origin, s.real(3) - origin};
             });
-  return spans;
+  return out;
 }
 
-}  // namespace
-
-void time_compile_pairs(const Database& a, const Database& b, Comparison& c,
-                        Result<Comparison>& out) {
-  const std::map<SpanKey, Span> sa = compile_spans(a, out), sb = compile_spans(b, out);
-  auto place = [](const std::map<SpanKey, Span>& spans, int64_t file,
-                  const std::optional<std::string>& id, double& start, double& end,
-                  double& length) {
+void time_compile_pairs(const CompileSpans& sa, const CompileSpans& sb, Comparison& c) {
+  auto place = [](const CompileSpans& spans, int64_t file, const std::optional<std::string>& id,
+                  double& start, double& end, double& length) {
     if (!id) return;
     auto it = spans.find({file, *id});
     if (it == spans.end()) return;

@@ -17,6 +17,39 @@ std::string glog_time_text(std::string_view t) {
   return std::string(t);
 }
 
+Result<PytorchVersions> load_pytorch_versions(const Database& db,
+                                              const Result<RunEnvironment>& env) {
+  Result<PytorchVersions> out;
+  PytorchVersions& v = out.value;
+  // The analysis's reading (a torch_version record, metrics fields, fx_graph_runnable); a
+  // database analysed before run_info existed falls back to fx_graph_runnable here.
+  if (!env.ok()) out.fail(env.error);
+  if (env.value.analysed) {
+    v.versions = env.value.torch_versions;
+    v.commit = env.value.torch_commit;
+    return out;
+  }
+  // fx_graph_runnable starts with "# torch version: 2.9.0a0+git86df3ff"; the first of each file
+  // is enough (one process runs one PyTorch).
+  if (db.has_table("artifacts") && db.has_table("payloads"))
+    read_rows(db,
+              // SQLite takes payload_id from the row holding min(event_id).
+              "WITH t AS (SELECT p.text AS text, instr(p.text, '# torch version: ') AS at FROM "
+              "(SELECT file_id, min(event_id), payload_id FROM artifacts WHERE name = "
+              "'fx_graph_runnable' GROUP BY file_id) x JOIN payloads p ON p.id = x.payload_id "
+              "ORDER BY x.file_id), "
+              "v AS (SELECT substr(text, at + 17, 200) AS rest FROM t WHERE at > 0) "
+              "SELECT trim(CASE WHEN instr(rest, char(10)) > 0 THEN substr(rest, 1, instr(rest, "
+              "char(10)) - 1) ELSE rest END) FROM v",
+              out, [&](const Statement& s) {
+                std::string version = s.text(0);
+                if (!version.empty() &&
+                    std::find(v.versions.begin(), v.versions.end(), version) == v.versions.end())
+                  v.versions.push_back(std::move(version));
+              });
+  return out;
+}
+
 Result<ReportProvenance> load_report_provenance(const Database& db, std::string command_line,
                                                 std::string host) {
   Result<ReportProvenance> out;
@@ -46,34 +79,10 @@ Result<ReportProvenance> load_report_provenance(const Database& db, std::string 
         in.first_record = glog_time_text(s.text_view(3));
         in.last_record = glog_time_text(s.text_view(4));
       });
-  // The analysis's reading (a torch_version record, metrics fields, fx_graph_runnable); a
-  // database analysed before run_info existed falls back to fx_graph_runnable here.
-  Result<RunEnvironment> env = load_run_environment(db);
-  if (!env.ok()) out.fail(env.error);
-  if (env.value.analysed) {
-    v.pytorch_versions = env.value.torch_versions;
-    v.pytorch_commit = env.value.torch_commit;
-    return out;
-  }
-  // fx_graph_runnable starts with "# torch version: 2.9.0a0+git86df3ff"; the first of each file
-  // is enough (one process runs one PyTorch).
-  if (db.has_table("artifacts") && db.has_table("payloads"))
-    read_rows(db,
-              // SQLite takes payload_id from the row holding min(event_id).
-              "WITH t AS (SELECT p.text AS text, instr(p.text, '# torch version: ') AS at FROM "
-              "(SELECT file_id, min(event_id), payload_id FROM artifacts WHERE name = "
-              "'fx_graph_runnable' GROUP BY file_id) x JOIN payloads p ON p.id = x.payload_id "
-              "ORDER BY x.file_id), "
-              "v AS (SELECT substr(text, at + 17, 200) AS rest FROM t WHERE at > 0) "
-              "SELECT trim(CASE WHEN instr(rest, char(10)) > 0 THEN substr(rest, 1, instr(rest, "
-              "char(10)) - 1) ELSE rest END) FROM v",
-              out, [&](const Statement& s) {
-                std::string version = s.text(0);
-                if (!version.empty() &&
-                    std::find(v.pytorch_versions.begin(), v.pytorch_versions.end(), version) ==
-                        v.pytorch_versions.end())
-                  v.pytorch_versions.push_back(std::move(version));
-              });
+  Result<PytorchVersions> versions = load_pytorch_versions(db, load_run_environment(db));
+  if (!versions.ok()) out.fail(versions.error);
+  v.pytorch_versions = std::move(versions.value.versions);
+  v.pytorch_commit = std::move(versions.value.commit);
   return out;
 }
 

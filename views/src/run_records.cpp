@@ -13,9 +13,12 @@
 namespace tlscope::views {
 
 Result<RunRecords> load_run_records(const Database& db) {
+  return load_run_records(db, load_run_environment(db));
+}
+
+Result<RunRecords> load_run_records(const Database& db, const Result<RunEnvironment>& env) {
   Result<RunRecords> out;
   RunRecords& r = out.value;
-  Result<RunEnvironment> env = load_run_environment(db);
   if (!env.ok()) out.fail(env.error);
   r.torch_commit = env.value.torch_commit;
   r.config.assign(env.value.config.begin(), env.value.config.end());
@@ -46,7 +49,8 @@ Result<RunRecords> load_run_records(const Database& db) {
               });
   }
 
-  Result<VllmReport> vllm = load_vllm(db);
+  // The summary lists calls, config, piecewise compiles and passes, never their records.
+  Result<VllmReport> vllm = load_vllm(db, VllmRead::without_artifacts);
   if (!vllm.ok()) out.fail(vllm.error);
   if (vllm.value.present) {
     VllmSummary& v = r.vllm.emplace();

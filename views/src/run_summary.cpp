@@ -101,10 +101,16 @@ CompileCounts count_compiles(const std::vector<CompileFact>& compiles) {
 }
 
 Result<RunSummary> load_run_summary(const Database& db) {
+  return load_run_summary(db, load_run_environment(db));
+}
+
+Result<RunSummary> load_run_summary(const Database& db, const Result<RunEnvironment>& env,
+                                    SummaryReads* reads) {
   Result<RunSummary> out;
   RunSummary& s = out.value;
   s.analysed = model::analysis::has_analysis_tables(db.handle());
-  auto version = read_torch_version(db);
+  // The environment is read once (it was three times: the version, the records, a comparison).
+  auto version = read_torch_version(db, env);
   if (take(out, version)) s.torch_version = *version;
   auto ranks = read_ranks(db);
   if (take(out, ranks)) s.ranks = *ranks;
@@ -119,8 +125,12 @@ Result<RunSummary> load_run_summary(const Database& db) {
   auto breaks = read_graph_breaks(db);
   if (take(out, breaks)) add_graph_breaks(s, *breaks);
   add_findings(s, db, out);
-  auto records = load_run_records(db);
+  auto records = load_run_records(db, env);
   if (take(out, records)) s.records = std::move(records.value);
+  if (reads) {
+    reads->compiles = std::move(compiles);
+    reads->breaks = std::move(breaks);
+  }
   return out;
 }
 

@@ -30,7 +30,7 @@ std::string VllmReport::config_value(std::string_view key) const {
   return {};
 }
 
-Result<VllmReport> load_vllm(const Database& db) {
+Result<VllmReport> load_vllm(const Database& db, VllmRead what) {
   Result<VllmReport> out;
   VllmReport& v = out.value;
   if (!db.has_table("vllm_artifacts") || !db.has_table("vllm_config") ||
@@ -92,29 +92,30 @@ Result<VllmReport> load_vllm(const Database& db) {
               piece_at[group.piecewise.back().id] = {static_cast<size_t>(c - v.calls.data()),
                                                      {g, group.piecewise.size() - 1}};
             });
-  read_rows(db,
-            "SELECT file_id, call_index, piecewise_id, event_id, coalesce(payload_id, 0), kind, "
-            "name, role FROM vllm_artifacts ORDER BY event_id",
-            out, [&](const Statement& s) {
-              VllmCall* c = call(s, 0);
-              if (!c) return;
-              VllmArtifact a{s.int64(3), s.int64(4), s.text(5), s.text(6), s.text(7)};
-              if (a.role == "split_graph" && c->split_graph_event_id == 0) {
-                c->split_graph_event_id = a.event_id;
-                c->split_graph_payload_id = a.payload_id;
-              }
-              if (a.role == "patterns") c->patterns.push_back(a);
-              if (a.role == "config" || a.role == "compile_start") return;
-              auto it = s.is_null(2) ? piece_at.end() : piece_at.find(s.int64(2));
-              if (it == piece_at.end()) {
-                c->before_piecewise.push_back(std::move(a));
-              } else {
-                VllmCall& owner = v.calls[it->second.first];
-                owner.groups[it->second.second.first]
-                    .piecewise[it->second.second.second]
-                    .artifacts.push_back(std::move(a));
-              }
-            });
+  if (what == VllmRead::full)
+    read_rows(db,
+              "SELECT file_id, call_index, piecewise_id, event_id, coalesce(payload_id, 0), kind, "
+              "name, role FROM vllm_artifacts ORDER BY event_id",
+              out, [&](const Statement& s) {
+                VllmCall* c = call(s, 0);
+                if (!c) return;
+                VllmArtifact a{s.int64(3), s.int64(4), s.text(5), s.text(6), s.text(7)};
+                if (a.role == "split_graph" && c->split_graph_event_id == 0) {
+                  c->split_graph_event_id = a.event_id;
+                  c->split_graph_payload_id = a.payload_id;
+                }
+                if (a.role == "patterns") c->patterns.push_back(a);
+                if (a.role == "config" || a.role == "compile_start") return;
+                auto it = s.is_null(2) ? piece_at.end() : piece_at.find(s.int64(2));
+                if (it == piece_at.end()) {
+                  c->before_piecewise.push_back(std::move(a));
+                } else {
+                  VllmCall& owner = v.calls[it->second.first];
+                  owner.groups[it->second.second.first]
+                      .piecewise[it->second.second.second]
+                      .artifacts.push_back(std::move(a));
+                }
+              });
   read_rows(db,
             "SELECT p.file_id, p.call_index, p.pass_index, coalesce(p.pass_name, ''), p.chain, "
             "p.event_id, coalesce(a.payload_id, 0), coalesce(p.base_event_id, 0), "

@@ -9,6 +9,7 @@
 
 #include "tlscope/views/database.hpp"
 #include "tlscope/views/result.hpp"
+#include "tlscope/views/run_environment.hpp"
 
 namespace tlscope::views {
 
@@ -38,6 +39,17 @@ inline constexpr size_t kMaxProvenanceInputs = 2000;
 
 // "0728 16:17:28.175000" -> "07-28 16:17:28.175000"; other text comes back unchanged.
 std::string glog_time_text(std::string_view glog_time);
+
+// The PyTorch versions a run's logs state, in input order, and its commit: the analysis's
+// run_info (`env`, load_run_environment's answer), else, for a database analysed before run_info
+// existed, the header of each input's first fx_graph_runnable (no commit then). What
+// ReportProvenance::pytorch_versions and ::pytorch_commit hold for a database with a files table.
+struct PytorchVersions {
+  std::vector<std::string> versions;
+  std::string commit;
+};
+Result<PytorchVersions> load_pytorch_versions(const Database& db,
+                                              const Result<RunEnvironment>& env);
 
 // `command_line` and `host` come from the front end (the database cannot know them).
 Result<ReportProvenance> load_report_provenance(const Database& db, std::string command_line,

@@ -10,6 +10,7 @@
 
 #include "tlscope/views/database.hpp"
 #include "tlscope/views/result.hpp"
+#include "tlscope/views/run_environment.hpp"
 
 namespace tlscope::views {
 
@@ -91,6 +92,9 @@ struct RunHealth {
 
 // Each returns what the database holds (empty when the table is missing: an older database).
 Result<std::optional<std::string>> read_torch_version(const Database& db);
+// The same with the run's environment already read (load_run_environment), as a summary does.
+Result<std::optional<std::string>> read_torch_version(const Database& db,
+                                                      const Result<RunEnvironment>& env);
 Result<std::vector<int64_t>> read_ranks(const Database& db);
 Result<RunHealth> read_run_health(const Database& db);
 Result<std::vector<CompileFact>> read_compiles(const Database& db);

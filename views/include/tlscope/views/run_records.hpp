@@ -13,6 +13,7 @@
 #include "tlscope/views/compile_phases.hpp"
 #include "tlscope/views/database.hpp"
 #include "tlscope/views/result.hpp"
+#include "tlscope/views/run_environment.hpp"
 #include "tlscope/views/summary.hpp"
 
 namespace tlscope::views {
@@ -44,5 +45,7 @@ struct RunRecords {
 };
 
 Result<RunRecords> load_run_records(const Database& db);
+// The same with the run's environment already read (load_run_environment).
+Result<RunRecords> load_run_records(const Database& db, const Result<RunEnvironment>& env);
 
 }  // namespace tlscope::views

@@ -55,5 +55,16 @@ struct RunSummary {
 CompileCounts count_compiles(const std::vector<CompileFact>& compiles);
 
 Result<RunSummary> load_run_summary(const Database& db);
+// What a summary reads of the compiles and graph breaks, handed on to a reader that needs them
+// as well (compare_runs reads them once, not twice).
+struct SummaryReads {
+  Result<std::vector<CompileFact>> compiles;
+  Result<std::vector<GraphBreakFact>> breaks;
+};
+// The same with the run's environment already read (load_run_environment), for a reader that
+// needs it too (compare_runs), and, when `reads` is given, the compiles and graph breaks moved
+// into it.
+Result<RunSummary> load_run_summary(const Database& db, const Result<RunEnvironment>& env,
+                                    SummaryReads* reads = nullptr);
 
 }  // namespace tlscope::views

@@ -79,7 +79,13 @@ struct VllmReport {
   std::string config_value(std::string_view key) const;
 };
 
-Result<VllmReport> load_vllm(const Database& db);
+// What load_vllm reads: everything (the vLLM page, the viewer), or all but the records of each
+// call and piecewise compile (VllmCall::before_piecewise, ::patterns, ::split_graph_*,
+// VllmPiecewise::artifacts), which a run's summary does not show: one row per record, tens of
+// thousands in a large log, were most of a summary's vLLM read.
+enum class VllmRead { full, without_artifacts };
+
+Result<VllmReport> load_vllm(const Database& db, VllmRead what = VllmRead::full);
 
 // One line of a pass's diff (views of the texts given to pass_diff).
 struct VllmDiffLine {
