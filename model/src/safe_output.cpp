@@ -255,8 +255,7 @@ std::string ensure_private_folder(const std::string& dir) {
       struct stat existing {};
       if (::lstat(prefix.c_str(), &existing) != 0) {
         struct stat above {};
-        if (::stat(parent.c_str(), &above) == 0 && above.st_uid != ::geteuid() &&
-            above.st_uid != 0)
+        if (::stat(parent.c_str(), &above) == 0 && above.st_uid != ::geteuid() && above.st_uid != 0)
           return dir + ": " + parent + " is owned by another user (uid " +
                  std::to_string(above.st_uid) + "); refused";
         if (::mkdir(prefix.c_str(), 0700) != 0 && errno != EEXIST)

@@ -458,15 +458,17 @@ TEST_CASE("serve: headless Chromium loads a served page over http and its script
   fs::path dom = dir / "dom.html", profile = dir / "profile";
   // HOME and XDG_CONFIG_HOME in the profile: Chromium writes crash state there whatever
   // --user-data-dir says (/tmp/.config with HOME unset, as part of the suite runs).
-  std::string cmd = "timeout 120 env HOME=" + q(profile.string()) +
-                    " XDG_CONFIG_HOME=" + q((profile / "config").string()) +
-                    " XDG_CACHE_HOME=" + q((profile / "cache").string()) + " " + chromium +
-                    " --headless --no-sandbox --disable-gpu --no-first-run "
-                    "--disable-background-networking --disable-component-update --disable-sync "
-                    "--user-data-dir=" +
-                    q(profile.string()) + " --virtual-time-budget=10000 --dump-dom " +
-                    q("http://127.0.0.1:" + std::to_string(port) + "/compiles.html") + " > " +
-                    q(dom.string()) + " 2>/dev/null";
+  std::string cmd =
+      "timeout 120 env HOME=" + q(profile.string()) +
+      " XDG_CONFIG_HOME=" + q((profile / "config").string()) +
+      " XDG_CACHE_HOME=" + q(std::string(TLSCOPE_BINARY_DIR) + "/test-home/chromium-cache") + " " +
+      chromium +
+      " --headless --no-sandbox --disable-gpu --no-first-run "
+      "--disable-background-networking --disable-component-update --disable-sync "
+      "--user-data-dir=" +
+      q(profile.string()) + " --virtual-time-budget=10000 --dump-dom " +
+      q("http://127.0.0.1:" + std::to_string(port) + "/compiles.html") + " > " + q(dom.string()) +
+      " 2>/dev/null";
   std::system(cmd.c_str());
   std::string page = slurp(dom);
   INFO(page.substr(0, 2000));

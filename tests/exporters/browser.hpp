@@ -20,15 +20,22 @@ inline const char* chromium_path() {
 
 // Chromium keeps some state (crash reports) under $XDG_CONFIG_HOME or $HOME/.config whatever
 // --user-data-dir says, and with HOME unset under /tmp/.config, shared with every user: the test
-// suite runs with HOME unset in part (scripts/ctest_conditions.sh), so both point into the profile.
+// suite runs with HOME unset in part (scripts/ctest_conditions.sh), so both point into the
+// profile. Its cache is one folder of the build's that every start shares.
 inline std::string chromium_environment(const std::filesystem::path& profile) {
-  return "env HOME='" + profile.string() + "' XDG_CONFIG_HOME='" + profile.string() +
-         "/config' XDG_CACHE_HOME='" + profile.string() + "/cache' ";
+  std::string env = "env HOME='";
+  env += profile.string();
+  env += "' XDG_CONFIG_HOME='";
+  env += profile.string();
+  env += "/config' XDG_CACHE_HOME='";
+  env += TLSCOPE_BINARY_DIR;
+  env += "/test-home/chromium-cache' ";
+  return env;
 }
 
 inline std::string chromium_command(const std::filesystem::path& profile) {
   std::filesystem::remove_all(profile);
-  return "timeout 120 " + chromium_environment(profile) + chromium_path() +
+  return std::string("timeout 120 ") + chromium_environment(profile) + chromium_path() +
          " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
          "--disable-background-networking --disable-component-update --disable-sync "
          "--user-data-dir=" +
@@ -123,7 +130,7 @@ inline void screenshots(
     const std::filesystem::path& scratch) {
   std::string cmd;
   for (size_t i = 0; i < shots.size(); ++i) {
-    cmd += "(" + chromium_command(scratch / ("shot-profile-" + std::to_string(i))) +
+    cmd += std::string("(") + chromium_command(scratch / ("shot-profile-" + std::to_string(i))) +
            " --window-size=1280,900 --hide-scrollbars --screenshot=" + shots[i].second.string() +
            " file://" + shots[i].first.string() + " >/dev/null 2>&1) " +
            (i % 2 == 0 && i + 1 < shots.size() ? "& " : "; ");

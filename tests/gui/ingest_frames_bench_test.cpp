@@ -21,11 +21,10 @@ TEST_CASE("the ingest-frames bench prints frame times and leaves no cache behind
   const fs::path tmp = dir / "tmp";
   fs::create_directories(tmp);
   const fs::path out = dir / "bench.txt";
-  const std::string cmd = kBenchEnv + "TMPDIR='" + tmp.string() + "' '" +
-                          std::string(TLSCOPE_BINARY_DIR) +
-                          "/cli/tlscope' gui --test-mode --bench-ingest-frames '" +
-                          gui_test::kLogs + "/simple.log' >'" + out.string() + "' 2>'" +
-                          (dir / "bench.err").string() + "'";
+  const std::string cmd =
+      kBenchEnv + "TMPDIR='" + tmp.string() + "' '" + std::string(TLSCOPE_BINARY_DIR) +
+      "/cli/tlscope' gui --test-mode --bench-ingest-frames '" + gui_test::kLogs +
+      "/simple.log' >'" + out.string() + "' 2>'" + (dir / "bench.err").string() + "'";
   REQUIRE(std::system(cmd.c_str()) == 0);
   // The figures are stdout's; stderr may carry a warning first (a read-only HOME: "this run is
   // not recorded"), which must not shift them.
