@@ -18,9 +18,10 @@ declare -A groups=(
   # SDK comes from npm, scripts/test.sh); time; file, which cpack -G DEB uses to read the
   # binaries' dependencies (dpkg-shlibdeps); clang, which compiles the sanitizer build the test
   # command runs in about two thirds of GCC's time (clang 16: 14 lacks the builtin that
-  # libstdc++ 12's std::source_location needs, which the sample runtime uses).
+  # libstdc++ 12's std::source_location needs, which the sample runtime uses) and links it with
+  # lld (scripts/test.sh says why).
   [test]="catch2 xvfb xauth mesa-utils libgl1-mesa-dri xdotool chromium curl nodejs time file
-          clang-16 libclang-rt-16-dev"
+          clang-16 libclang-rt-16-dev lld-16"
   # The libFuzzer targets (scripts/fuzz.sh): clang's libFuzzer (clang itself is in test).
   [fuzz]="libfuzzer-16-dev"
 )

@@ -8,13 +8,13 @@
 using tlscope::test::AnalyzedDb;
 
 namespace {
-std::string log(const std::string& name) {
+std::string real_log(const std::string& name) {
   return std::string(TLSCOPE_SHARED_LOGS) + "/" + name;
 }
 }  // namespace
 
 TEST_CASE("comp_metrics.log: restarts and resume frames are graph breaks") {
-  AnalyzedDb db("comp_metrics", {log("comp_metrics.log")});
+  AnalyzedDb db("comp_metrics", {real_log("comp_metrics.log")});
   INFO(db.report().error);
   REQUIRE(db.report().ok);
   REQUIRE(db.ingest_problems() == "");
@@ -39,7 +39,7 @@ TEST_CASE("comp_metrics.log: restarts and resume frames are graph breaks") {
 }
 
 TEST_CASE("comp_failure.log: the BackendCompilerFailed failure with its reason") {
-  AnalyzedDb db("comp_failure", {log("comp_failure.log")});
+  AnalyzedDb db("comp_failure", {real_log("comp_failure.log")});
   REQUIRE(db.report().ok);
   REQUIRE(db.ingest_problems() == "");
   // compilation_metrics: "fail_type": "BackendCompilerFailed", "fail_reason": "backend=
@@ -59,7 +59,7 @@ TEST_CASE("comp_failure.log: the BackendCompilerFailed failure with its reason")
 }
 
 TEST_CASE("multi_rank_schedule: the rank whose collective schedule differs") {
-  AnalyzedDb db("multi_rank_schedule", {log("multi_rank_schedule")});
+  AnalyzedDb db("multi_rank_schedule", {real_log("multi_rank_schedule")});
   REQUIRE(db.report().ok);
   REQUIRE(db.ingest_problems() == "");
   // inductor_collective_schedule of frame 0: ranks 0 and 2 schedule all_reduce_, wait_tensor,
@@ -78,7 +78,7 @@ TEST_CASE("multi_rank_schedule: the rank whose collective schedule differs") {
 }
 
 TEST_CASE("multi_rank_logs: compile-id and cache differences between ranks") {
-  AnalyzedDb db("multi_rank_logs", {log("multi_rank_logs")});
+  AnalyzedDb db("multi_rank_logs", {real_log("multi_rank_logs")});
   REQUIRE(db.report().ok);
   REQUIRE(db.ingest_problems() == "");
   // Ranks 0 and 2 hold comp_failure.log's single failed compile 0/0 and no cache artifacts;

@@ -54,7 +54,7 @@ std::string text(simdjson::dom::object o, const char* key) {
   return simdjson::minify(e);
 }
 
-std::multiset<std::string> truth_rows(simdjson::dom::element truth, const char* section,
+std::multiset<std::string> symbolic_truth_rows(simdjson::dom::element truth, const char* section,
                                       const std::function<std::string(simdjson::dom::object)>& f) {
   std::multiset<std::string> out;
   simdjson::dom::array arr;
@@ -63,7 +63,7 @@ std::multiset<std::string> truth_rows(simdjson::dom::element truth, const char* 
   return out;
 }
 
-std::multiset<std::string> db_rows(const AnalyzedDb& db, const std::string& sql) {
+std::multiset<std::string> symbolic_db_rows(const AnalyzedDb& db, const std::string& sql) {
   auto v = db.rows(sql);
   return {v.begin(), v.end()};
 }
@@ -148,12 +148,12 @@ TEST_CASE("shape-specialization sample: specializations, symbols and guards matc
   simdjson::dom::parser parser;
   simdjson::dom::element truth;
   REQUIRE_FALSE(parser.load(dir + "/truth.json").get(truth));
-  auto specializations = truth_rows(truth, "specializations", [](simdjson::dom::object o) {
+  auto specializations = symbolic_truth_rows(truth, "specializations", [](simdjson::dom::object o) {
     return text(o, "compile_id") + "|" + text(o, "symbol") + "|" + text(o, "value") + "|" +
            text(o, "source") + "|" + text(o, "reason") + "|" + text(o, "line");
   });
   REQUIRE(specializations.size() == 2);  // the scenario's two size changes
-  CHECK(db_rows(db,
+  CHECK(symbolic_db_rows(db,
                 "SELECT compile_id || '|' || symbol || '|' || value || '|' || "
                 "json_extract(sources, '$[0]') || '|' || reason || '|' || user_line "
                 "FROM shape_specializations") == specializations);
@@ -162,18 +162,18 @@ TEST_CASE("shape-specialization sample: specializations, symbols and guards matc
                   "'%samples/programs/recompiles.cpp' AND user_code LIKE '%env.size(\"x\", 0)%'") ==
         "2");
   // Each created symbol is a dynamic dim of truth.json, with its hint.
-  CHECK(db_rows(db,
+  CHECK(symbolic_db_rows(db,
                 "SELECT compile_id || '|' || symbol || '|' || value || '|' || source || '|' "
                 "|| unbacked FROM shape_symbols") ==
-        truth_rows(truth, "dynamic_dims", [](simdjson::dom::object o) {
+        symbolic_truth_rows(truth, "dynamic_dims", [](simdjson::dom::object o) {
           return text(o, "compile_id") + "|" + text(o, "symbol") + "|" + text(o, "hint") + "|L['" +
                  text(o, "input") + "'].size()[" + text(o, "dim") + "]|0";
         }));
   // The guard each specialization added.
-  CHECK(db_rows(db,
+  CHECK(symbolic_db_rows(db,
                 "SELECT compile_id || '|' || kind || '|' || expr || '|' || symbols FROM "
                 "shape_guards") ==
-        truth_rows(truth, "specializations", [](simdjson::dom::object o) {
+        symbolic_truth_rows(truth, "specializations", [](simdjson::dom::object o) {
           return text(o, "compile_id") + "|guard_added_fast|" + text(o, "guard") + "|[\"" +
                  text(o, "symbol") + "\"]";
         }));
@@ -241,7 +241,7 @@ TEST_CASE("shape-specialization sample: runtime metrics, autotuned kernels and l
                           k.cache_state);
     for (const auto& l : rt->links) seen_links.insert(cid + "|" + l.name + "|" + l.url);
   }
-  CHECK(seen_runtime == truth_rows(truth, "runtime", [](simdjson::dom::object o) {
+  CHECK(seen_runtime == symbolic_truth_rows(truth, "runtime", [](simdjson::dom::object o) {
           return text(o, "compile_id") + "|" + text(o, "runtime_triton_autotune_time_us") + "|" +
                  text(o, "compile_time_autotune_time_us");
         }));
@@ -259,7 +259,7 @@ TEST_CASE("shape-specialization sample: runtime metrics, autotuned kernels and l
   }
   REQUIRE_FALSE(kernels.empty());
   CHECK(seen_kernels == kernels);
-  CHECK(seen_links == truth_rows(truth, "autotuning", [](simdjson::dom::object o) {
+  CHECK(seen_links == symbolic_truth_rows(truth, "autotuning", [](simdjson::dom::object o) {
           return text(o, "compile_id") + "|" + text(o, "link_name") + "|" + text(o, "link_url");
         }));
   CHECK(reader.unattached_links().empty());

@@ -16,20 +16,20 @@ using tlscope::test::AnalyzedDb;
 
 namespace {
 
-const std::string kFixture = std::string(TLSCOPE_FIXTURES) + "/torch215.log";
+const std::string kTorch215Log = std::string(TLSCOPE_FIXTURES) + "/torch215.log";
 const std::string kRank1 = std::string(TLSCOPE_FIXTURES) + "/torch215_rank1.log";
 
 }  // namespace
 
 TEST_CASE("torch215.log: ingests whole") {
-  AnalyzedDb db("torch215_ingest", {kFixture});
+  AnalyzedDb db("torch215_ingest", {kTorch215Log});
   REQUIRE(db.ingest_problems().empty());
   REQUIRE(db.report().ok);
   CHECK(db.scalar("SELECT count(*) FROM ingest_errors") == "0");
 }
 
 TEST_CASE("PGO code state: the profile loaded and the profiles saved, entry by entry") {
-  AnalyzedDb db("torch215_pgo", {kFixture});
+  AnalyzedDb db("torch215_pgo", {kTorch215Log});
   REQUIRE(db.report().ok);
   CHECK(db.rows("SELECT action || ' ' || store || ' ' || coalesce(compile_id, '-') || ' frames=' "
                 "|| frames || ' entries=' || entries || ' dynamic=' || dynamic_entries || ' ' || "
@@ -51,7 +51,7 @@ TEST_CASE("PGO code state: the profile loaded and the profiles saved, entry by e
 }
 
 TEST_CASE("Dynamo cache records: saved, bypassed, failed and hit, with their keys") {
-  AnalyzedDb db("torch215_dynamo_cache", {kFixture});
+  AnalyzedDb db("torch215_dynamo_cache", {kTorch215Log});
   REQUIRE(db.report().ok);
   CHECK(db.rows("SELECT name || ' ' || outcome || ' entries=' || coalesce(entries, '-') || "
                 "' backends=' || coalesce(backends, '-') || ' keys=' || coalesce(keys, '-') || "
@@ -70,7 +70,7 @@ TEST_CASE("Dynamo cache records: saved, bypassed, failed and hit, with their key
 }
 
 TEST_CASE("Overlap scheduling: the graphs before and after, and what the pass moved") {
-  AnalyzedDb db("torch215_overlap", {kFixture});
+  AnalyzedDb db("torch215_overlap", {kTorch215Log});
   REQUIRE(db.report().ok);
   CHECK(db.rows("SELECT scheduler || ' ' || stage || ' ' || compile_id || ' lines=' || lines || "
                 "' collectives=' || collectives || ' waits=' || waits || ' +' || "
@@ -86,7 +86,7 @@ TEST_CASE("Overlap scheduling: the graphs before and after, and what the pass mo
 }
 
 TEST_CASE("fx_bucketing: one row per bucket, a free-text record gets none") {
-  AnalyzedDb db("torch215_buckets", {kFixture});
+  AnalyzedDb db("torch215_buckets", {kTorch215Log});
   REQUIRE(db.report().ok);
   CHECK(db.rows("SELECT collective || ' #' || bucket_index || ' size=' || size || ' ' || nodes "
                 "FROM fx_buckets ORDER BY id") ==
@@ -98,7 +98,7 @@ TEST_CASE("fx_bucketing: one row per bucket, a free-text record gets none") {
 }
 
 TEST_CASE("inductor_spmd_graph_mismatch: a finding naming the ranks and the first differing node") {
-  AnalyzedDb db("torch215_spmd", {kFixture, kRank1});
+  AnalyzedDb db("torch215_spmd", {kTorch215Log, kRank1});
   REQUIRE(db.ingest_problems().empty());
   REQUIRE(db.report().ok);
   // Each rank logged the report: two rows, one finding.

@@ -21,7 +21,7 @@ using tlscope::test::AnalyzedDb;
 
 namespace {
 
-const std::string kFixture = std::string(TLSCOPE_FIXTURES) + "/torch_versions.log";
+const std::string kTorchVersionsLog = std::string(TLSCOPE_FIXTURES) + "/torch_versions.log";
 
 // The metrics kinds a compile's page lists, in log order.
 std::vector<std::string> metrics_on_page(const std::string& db_path, const std::string& cid) {
@@ -45,7 +45,7 @@ std::vector<std::string> metrics_on_page(const std::string& db_path, const std::
 }  // namespace
 
 TEST_CASE("torch_versions.log: every record is read and filed under its compile") {
-  AnalyzedDb db("torch_versions_files", {kFixture});
+  AnalyzedDb db("torch_versions_files", {kTorchVersionsLog});
   REQUIRE(db.ingest_problems().empty());
   REQUIRE(db.report().ok);
   CHECK(db.scalar("SELECT count(*) FROM ingest_errors") == "0");
@@ -86,7 +86,7 @@ TEST_CASE("torch_versions.log: every record is read and filed under its compile"
 }
 
 TEST_CASE("A failed lazy backward compile logged by PyTorch 2.3 is a failure of its compile") {
-  AnalyzedDb db("torch_versions_failures", {kFixture});
+  AnalyzedDb db("torch_versions_failures", {kTorchVersionsLog});
   REQUIRE(db.report().ok);
   // {"aot_autograd_backward_compilation_metrics": {"start_time": ..., "elapsed_time": 0.4,
   // "fail_type": "InductorError", "fail_reason": "LoweringException: ..."}} under 0/0, whose
@@ -101,7 +101,7 @@ TEST_CASE("A metrics record logged at a later attempt is listed on its compile's
   // A 2024 record carries no compile_id of its own: its id is the envelope's, with the attempt
   // it was logged at after the graph break ("3/0_1"); it is compile 3/0's.
   {
-    AnalyzedDb db("torch_versions_attempt_metrics", {kFixture});
+    AnalyzedDb db("torch_versions_attempt_metrics", {kTorchVersionsLog});
     REQUIRE(db.report().ok);
     REQUIRE(db.scalar("SELECT compile_id FROM compilation_metrics WHERE co_name = 'eval_step'") ==
             "3/0_1");
@@ -119,7 +119,7 @@ TEST_CASE("A metrics record logged at a later attempt is listed on its compile's
 TEST_CASE("A record of a kind no section reads is listed under its compile, as written") {
   // A kind a later PyTorch may write without a payload (name made up: every real one is read
   // somewhere); appended to the fixture under compile 2/0, at attempt 1.
-  std::string log = tlscope::test::slurp(kFixture);
+  std::string log = tlscope::test::slurp(kTorchVersionsLog);
   log +=
       "V0304 11:00:00.000000 4242 torch/_dynamo/convert_frame.py:1000] {\"dynamo_future_record\":"
       " {\"note\": \"<b>kept</b>\"}, \"frame_id\": 2, \"frame_compile_id\": 0, \"attempt\": 1}\n";

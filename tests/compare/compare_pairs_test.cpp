@@ -11,7 +11,7 @@
 
 namespace {
 
-const std::string kSample = std::string(TLSCOPE_BINARY_DIR) + "/samples/runtime/tlscope-sample";
+const std::string kPairsSample = std::string(TLSCOPE_BINARY_DIR) + "/samples/runtime/tlscope-sample";
 
 struct Reported {
   std::string kind, subject, a, b, text;
@@ -33,7 +33,7 @@ TEST_CASE("compare finds exactly each sample pair's truth_diff.json") {
   auto dir = e2e::scratch("compare_" + scenario);
   const e2e::fs::path out = dir / "logs";
   std::string cmd =
-      e2e::q(kSample) + " " + scenario + " --out " + e2e::q(out.string()) + " >/dev/null 2>&1";
+      e2e::q(kPairsSample) + " " + scenario + " --out " + e2e::q(out.string()) + " >/dev/null 2>&1";
   REQUIRE(std::system(cmd.c_str()) == 0);
   auto r = e2e::run_tlscope(dir, "compare --format json " + e2e::q((out / "a").string()) + " " +
                                      e2e::q((out / "b").string()));

@@ -105,15 +105,15 @@ e2e::fs::path write_logs(const std::string& name, const Run& a, const Run& b) {
   return dir;
 }
 
-struct Reported {
+struct ReportedDifference {
   std::string kind, subject, a, b, text;
 };
 
-std::string str(simdjson::dom::element e) {
+std::string json_text(simdjson::dom::element e) {
   return e.is_null() ? "(null)" : std::string(std::string_view(e));
 }
 
-std::vector<Reported> compare(const std::string& name, const Run& a, const Run& b) {
+std::vector<ReportedDifference> compare(const std::string& name, const Run& a, const Run& b) {
   auto dir = write_logs(name, a, b);
   auto r = e2e::run_tlscope(dir, "compare --format json " + e2e::q((dir / "a.log").string()) + " " +
                                      e2e::q((dir / "b.log").string()));
@@ -121,16 +121,16 @@ std::vector<Reported> compare(const std::string& name, const Run& a, const Run& 
   REQUIRE(r.exit_code == 0);
   simdjson::dom::parser parser;
   simdjson::dom::element doc = parser.parse(r.out);
-  std::vector<Reported> out;
+  std::vector<ReportedDifference> out;
   for (simdjson::dom::element d : doc["differences"].get_array())
-    out.push_back({str(d["kind"]), str(d["subject"]), str(d["a"]), str(d["b"]), str(d["text"])});
+    out.push_back({json_text(d["kind"]), json_text(d["subject"]), json_text(d["a"]), json_text(d["b"]), json_text(d["text"])});
   return out;
 }
 
 }  // namespace
 
 TEST_CASE("compare: a compile's graph, guards, kernels and caches as structure") {
-  const std::vector<Reported> d = compare("changed", Run{}, changed_run());
+  const std::vector<ReportedDifference> d = compare("changed", Run{}, changed_run());
   // Each expected difference once, in kDifferenceKinds order, and nothing else.
   const std::vector<std::pair<std::string, std::string>> expected = {
       {"cache_flip", "compile #0 fx_graph"},
@@ -171,8 +171,8 @@ TEST_CASE("compare: object ids, addresses and pids in graphs and guards are no d
   b.pid = "4242";
   b.guards = {"check_tensor(L['x'], Tensor, torch.float32, size=[4, 6], stride=[6, 1])",
               "___check_obj_id(L['self'], 139998877665544)", "L['flag'] == True"};
-  const std::vector<Reported> d = compare("ids", a, b);
-  for (const Reported& x : d) INFO(x.kind << ": " << x.text);
+  const std::vector<ReportedDifference> d = compare("ids", a, b);
+  for (const ReportedDifference& x : d) INFO(x.kind << ": " << x.text);
   CHECK(d.empty());
 }
 
@@ -208,7 +208,7 @@ TEST_CASE("compare: a compile phase is a difference from half a second and a qua
   Run a, busy;
   busy.frame_s = "1.4";
   busy.inductor_s = "0.9";
-  for (const Reported& x : compare("phase_noise", a, busy)) {
+  for (const ReportedDifference& x : compare("phase_noise", a, busy)) {
     INFO(x.kind << ": " << x.text);
     CHECK(x.kind != "compile_time");
   }
@@ -216,8 +216,8 @@ TEST_CASE("compare: a compile phase is a difference from half a second and a qua
   Run slower;
   slower.frame_s = "3.5";
   slower.inductor_s = "3.2";
-  std::vector<Reported> phases;
-  for (const Reported& x : compare("phase_slower", a, slower))
+  std::vector<ReportedDifference> phases;
+  for (const ReportedDifference& x : compare("phase_slower", a, slower))
     if (x.kind == "compile_time") phases.push_back(x);
   REQUIRE(phases.size() == 2);
   CHECK(phases[0].subject == "inductor");
@@ -252,5 +252,5 @@ TEST_CASE("compare: a compile phase is a difference from half a second and a qua
   Run ten, ten_busy;
   ten.frame_s = "10";
   ten_busy.frame_s = "10.6";
-  for (const Reported& x : compare("phase_ratio", ten, ten_busy)) CHECK(x.kind != "compile_time");
+  for (const ReportedDifference& x : compare("phase_ratio", ten, ten_busy)) CHECK(x.kind != "compile_time");
 }

@@ -9,7 +9,7 @@
 
 namespace {
 
-const std::string kMultiRank = e2e::kLogs + "/multi_rank_logs";
+const std::string kProgressMultiRank = e2e::kLogs + "/multi_rank_logs";
 
 bool have_script() {
   return std::system("command -v script >/dev/null 2>&1") == 0;
@@ -43,13 +43,13 @@ TEST_CASE("progress: drawn on a terminal for ingest, summary, compare and report
   }
   auto dir = e2e::scratch("progress_tty");
   const std::string db = e2e::q((dir / "run.db").string());
-  std::string out = run_in(dir, "ingest " + e2e::q(kMultiRank) + " --db " + db, true);
+  std::string out = run_in(dir, "ingest " + e2e::q(kProgressMultiRank) + " --db " + db, true);
   CHECK(out.find("\ringesting [") != std::string::npos);
   CHECK(out.find(" MB\x1b[K") != std::string::npos);
-  out = run_in(dir, "summary " + e2e::q(kMultiRank), true);
+  out = run_in(dir, "summary " + e2e::q(kProgressMultiRank), true);
   CHECK(out.find("\ringesting [") != std::string::npos);
   out =
-      run_in(dir, "compare " + e2e::q(e2e::kLogs + "/simple.log") + " " + e2e::q(kMultiRank), true);
+      run_in(dir, "compare " + e2e::q(e2e::kLogs + "/simple.log") + " " + e2e::q(kProgressMultiRank), true);
   CHECK(out.find("\ringesting A and B [") != std::string::npos);
   out = run_in(dir, "report " + db + " -o " + e2e::q((dir / "site").string()), true);
   CHECK(out.find("\rwriting the report [") != std::string::npos);
@@ -61,8 +61,8 @@ TEST_CASE("progress: none when piped, none in the machine formats") {
   auto dir = e2e::scratch("progress_piped");
   const std::string db = e2e::q((dir / "run.db").string());
   for (const std::string& args :
-       {"ingest " + e2e::q(kMultiRank) + " --db " + db, "summary " + e2e::q(kMultiRank),
-        "compare " + e2e::q(e2e::kLogs + "/simple.log") + " " + e2e::q(kMultiRank),
+       {"ingest " + e2e::q(kProgressMultiRank) + " --db " + db, "summary " + e2e::q(kProgressMultiRank),
+        "compare " + e2e::q(e2e::kLogs + "/simple.log") + " " + e2e::q(kProgressMultiRank),
         "report " + db + " -o " + e2e::q((dir / "site").string())}) {
     const std::string err = run_in(dir, args, false);
     INFO(args << "\n" << err);
@@ -74,9 +74,9 @@ TEST_CASE("progress: none when piped, none in the machine formats") {
     return;
   }
   for (const std::string& args :
-       {"summary --format json " + e2e::q(kMultiRank),
-        "summary --format markdown " + e2e::q(kMultiRank),
-        "compare --format json " + e2e::q(e2e::kLogs + "/simple.log") + " " + e2e::q(kMultiRank)}) {
+       {"summary --format json " + e2e::q(kProgressMultiRank),
+        "summary --format markdown " + e2e::q(kProgressMultiRank),
+        "compare --format json " + e2e::q(e2e::kLogs + "/simple.log") + " " + e2e::q(kProgressMultiRank)}) {
     const std::string out = run_in(dir, args, true);
     INFO(args << "\n" << out);
     CHECK(out.find("ingesting") == std::string::npos);

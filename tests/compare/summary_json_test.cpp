@@ -10,19 +10,19 @@
 
 namespace {
 
-const std::string kSample = std::string(TLSCOPE_BINARY_DIR) + "/samples/runtime/tlscope-sample";
+const std::string kSummarySample = std::string(TLSCOPE_BINARY_DIR) + "/samples/runtime/tlscope-sample";
 
-struct Json {
+struct SummaryJson {
   simdjson::dom::parser parser;
   simdjson::dom::element doc;
-  explicit Json(const std::string& text) { doc = parser.parse(text); }
+  explicit SummaryJson(const std::string& text) { doc = parser.parse(text); }
 };
 
 int64_t at(simdjson::dom::element e, const char* pointer) {
   return int64_t(e.at_pointer(pointer));
 }
 
-std::string summary_of(const std::string& name, const std::string& inputs) {
+std::string summary_json_of(const std::string& name, const std::string& inputs) {
   auto dir = e2e::scratch("summary_json_" + name);
   auto r = e2e::run_tlscope(
       dir, "summary --format json " + inputs + " --db " + e2e::q((dir / "run.db").string()));
@@ -35,7 +35,7 @@ std::string sample_truth(const std::string& scenario, e2e::fs::path& logs) {
   auto dir = e2e::scratch("summary_json_sample_" + scenario);
   logs = dir / "logs";
   std::string cmd =
-      e2e::q(kSample) + " " + scenario + " --out " + e2e::q(logs.string()) + " >/dev/null 2>&1";
+      e2e::q(kSummarySample) + " " + scenario + " --out " + e2e::q(logs.string()) + " >/dev/null 2>&1";
   REQUIRE(std::system(cmd.c_str()) == 0);
   return e2e::slurp(logs / "truth.json");
 }
@@ -43,7 +43,7 @@ std::string sample_truth(const std::string& scenario, e2e::fs::path& logs) {
 }  // namespace
 
 TEST_CASE("summary json: simple.log compiles forward once, cleanly") {
-  Json j(summary_of("simple", e2e::q(e2e::kLogs + "/simple.log")));
+  SummaryJson j(summary_json_of("simple", e2e::q(e2e::kLogs + "/simple.log")));
   CHECK(std::string_view(j.doc["schema"]) == "tlscope.summary/1");
   CHECK(std::string_view(j.doc["torch_version"]) == "2.6.0a0+giteece9ec");
   CHECK(simdjson::dom::array(j.doc["ranks"]).size() == 0);
@@ -59,7 +59,7 @@ TEST_CASE("summary json: simple.log compiles forward once, cleanly") {
 }
 
 TEST_CASE("summary json: comp_failure.log's backend failure counts as failed, not completed") {
-  Json j(summary_of("comp_failure", e2e::q(e2e::kLogs + "/comp_failure.log")));
+  SummaryJson j(summary_json_of("comp_failure", e2e::q(e2e::kLogs + "/comp_failure.log")));
   CHECK(at(j.doc, "/compiles/attempted") == 1);
   CHECK(at(j.doc, "/compiles/completed") == 0);
   CHECK(at(j.doc, "/compiles/failed") == 1);
@@ -72,7 +72,7 @@ TEST_CASE("summary json: comp_failure.log's backend failure counts as failed, no
 }
 
 TEST_CASE("summary json: the multi-rank directory's ranks and rank 1's 14 recompiles") {
-  Json j(summary_of("multi_rank", e2e::q(e2e::kLogs + "/multi_rank_logs")));
+  SummaryJson j(summary_json_of("multi_rank", e2e::q(e2e::kLogs + "/multi_rank_logs")));
   simdjson::dom::array ranks = j.doc["ranks"];
   CHECK(ranks.size() == 4);
   // Ranks 1 and 3 recompile `kernel` 14 and 6 times (size guards); ranks 0 and 2 fail fn once.
@@ -82,8 +82,8 @@ TEST_CASE("summary json: the multi-rank directory's ranks and rank 1's 14 recomp
 
 TEST_CASE("summary json: the recompiles sample counts what truth.json says happened") {
   e2e::fs::path logs;
-  Json truth(sample_truth("recompiles", logs));
-  Json j(summary_of("recompiles", e2e::q(logs.string())));
+  SummaryJson truth(sample_truth("recompiles", logs));
+  SummaryJson j(summary_json_of("recompiles", e2e::q(logs.string())));
   // A compile stopped by the recompile limit failed: it is no completed recompile.
   std::set<std::string> limited;
   for (auto hit : truth.doc["cache_limit"].get_array())
@@ -100,8 +100,8 @@ TEST_CASE("summary json: the recompiles sample counts what truth.json says happe
 
 TEST_CASE("summary json: the graph-breaks sample's breaks, records and distinct") {
   e2e::fs::path logs;
-  Json truth(sample_truth("graph-breaks", logs));
-  Json j(summary_of("graph_breaks", e2e::q(logs.string())));
+  SummaryJson truth(sample_truth("graph-breaks", logs));
+  SummaryJson j(summary_json_of("graph_breaks", e2e::q(logs.string())));
   std::set<std::string> distinct;
   for (auto b : truth.doc["graph_breaks"].get_array())
     distinct.insert(std::string(std::string_view(b["file"])) + ":" +

@@ -8,7 +8,7 @@
 
 namespace {
 
-const std::string kSample = std::string(TLSCOPE_BINARY_DIR) + "/samples/runtime/tlscope-sample";
+const std::string kSampleRuntime = std::string(TLSCOPE_BINARY_DIR) + "/samples/runtime/tlscope-sample";
 
 std::vector<std::string> rank_logs(const e2e::fs::path& dir) {
   std::vector<std::string> logs;
@@ -27,7 +27,7 @@ TEST_CASE("every sample scenario ingests under --strict with no input error") {
                            "desync", "straggler", "hang");
   INFO("scenario " << scenario);
   auto dir = e2e::scratch("sample_" + scenario);
-  std::string cmd = e2e::q(kSample) + " " + scenario + " --out " + e2e::q((dir / "logs").string()) +
+  std::string cmd = e2e::q(kSampleRuntime) + " " + scenario + " --out " + e2e::q((dir / "logs").string()) +
                     " --steps 3 >/dev/null 2>&1";
   REQUIRE(std::system(cmd.c_str()) == 0);
   auto logs = rank_logs(dir / "logs");

@@ -23,7 +23,7 @@ fs::path artifacts(const std::string& test) {
 }
 
 // Ingests `inputs` into dir/tlscope.db and writes dir/site.
-tlscope::exporters::ReportResult report_of(const std::vector<std::string>& inputs,
+tlscope::exporters::ReportResult logs_report_of(const std::vector<std::string>& inputs,
                                            const fs::path& dir) {
   return tlscope::test::ingest_and_report(inputs, dir);
 }
@@ -97,7 +97,7 @@ std::pair<tlscope::exporters::ReportResult, std::string> sample_report(
       sample_binary().string() + " " + scenario + " --out " + logs.string() + " > /dev/null 2>&1";
   if (std::system(cmd.c_str()) != 0) return {{}, ""};
   std::string truth = slurp(logs / "truth.json");
-  return {report_of({logs.string()}, root / ("sample-" + scenario)), truth};
+  return {logs_report_of({logs.string()}, root / ("sample-" + scenario)), truth};
 }
 
 const std::vector<std::string> kScenarios = {
@@ -113,7 +113,7 @@ TEST_CASE("reports of every real PyTorch log match their databases") {
   for (const std::string& in : inputs) {
     INFO(in);
     fs::path dir = artifacts("real") / fs::path(in).stem();
-    auto r = report_of({in}, dir);
+    auto r = logs_report_of({in}, dir);
     INFO(r.error);
     REQUIRE(r.ok);
     check_site_matches_db(dir);
@@ -170,7 +170,7 @@ TEST_CASE("the real-log and scenario reports load in headless Chromium") {
   REQUIRE(chromium_path() != nullptr);
   fs::path root = artifacts("browser");
   for (const std::string& in : real_inputs())
-    REQUIRE(report_of({in}, root / fs::path(in).stem()).ok);
+    REQUIRE(logs_report_of({in}, root / fs::path(in).stem()).ok);
   for (const std::string& scenario : kScenarios) REQUIRE(sample_report(root, scenario).first.ok);
   std::vector<std::string> pages;
   for (const auto& site : fs::directory_iterator(root)) {

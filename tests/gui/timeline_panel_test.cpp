@@ -35,12 +35,7 @@ fs::path artifacts() {
   return dir;
 }
 
-bool have_display() {
-  const char* d = std::getenv("DISPLAY");
-  if (d && *d) return true;
-  std::printf("TLSCOPE-SKIP: no DISPLAY; run under xvfb-run -a -s \"-screen 0 1280x800x24\"\n");
-  return false;
-}
+using gui_test::have_display;
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

@@ -12,6 +12,7 @@
 
 #include "tlscope/gui/viewer.hpp"
 #include "views/schema_fixture.hpp"
+#include "gui/gui_support.hpp"
 
 using tlscope::gui::run_viewer;
 using tlscope::gui::ViewerOptions;
@@ -31,13 +32,7 @@ std::string out_path(const std::string& name) {
   return std::string(TLSCOPE_BINARY_DIR) + "/tests/" + name;
 }
 
-bool have_display() {
-  const char* d = std::getenv("DISPLAY");
-  if (d && *d) return true;
-  // ctest treats this line as a skip (SKIP_REGULAR_EXPRESSION in tests/CMakeLists.txt).
-  std::printf("TLSCOPE-SKIP: no DISPLAY; run under xvfb-run -a -s \"-screen 0 1280x800x24\"\n");
-  return false;
-}
+using gui_test::have_display;
 
 // Rank 1 gets a 60 ms step and, 20 ms after it, fifty 1-us zones 2 us apart (100 us in all):
 // at any window width below ~4900 px they are narrower than 3 px together and fold into one.

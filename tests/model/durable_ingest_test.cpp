@@ -33,7 +33,7 @@ namespace fs = std::filesystem;
 
 const std::string kLogs = TLSCOPE_SHARED_LOGS;
 // Two logs that share most payloads (the second is the first with one record damaged).
-const std::string kSimple = kLogs + "/simple.log";
+const std::string kDurableSimple = kLogs + "/simple.log";
 const std::string kCorrupted = kLogs + "/simple_corrupted_json.log";
 
 fs::path scratch(const std::string& name) {
@@ -87,17 +87,17 @@ struct HeldLock {
 TEST_CASE("a re-ingest replaces the rows of a file whose ingest did not complete") {
   fs::path dir = scratch("replace_incomplete");
   std::string ref = (dir / "ref.db").string(), db = (dir / "t.db").string();
-  model::ingest(ref, {kSimple, kCorrupted});
-  model::ingest(db, {kSimple, kCorrupted});
+  model::ingest(ref, {kDurableSimple, kCorrupted});
+  model::ingest(db, {kDurableSimple, kCorrupted});
   {
     // What a killed ingest of the first file leaves: its rows, completed never set. Its payloads
     // are shared with the second file, which must keep them.
     Connection c(db, OpenMode::kReadWrite);
     c.exec("UPDATE files SET completed = 0 WHERE id = 1");
   }
-  model::IngestResult again = model::ingest(db, {kSimple});
+  model::IngestResult again = model::ingest(db, {kDurableSimple});
   // Files are named as the kernel resolves them (TLSCOPE_SHARED_LOGS holds a `..`).
-  const std::string simple = fs::canonical(kSimple).string();
+  const std::string simple = fs::canonical(kDurableSimple).string();
   CHECK(again.replaced == std::vector<std::string>{simple});
   CHECK(again.events == 76);
   // Exactly the rows of one ingest of both files: nothing of the old copy stayed, nothing of the
@@ -121,9 +121,9 @@ TEST_CASE("a re-ingest replaces the rows of a file whose ingest did not complete
 TEST_CASE("a completed file under the same path is never replaced") {
   fs::path dir = scratch("keep_completed");
   std::string db = (dir / "t.db").string();
-  model::ingest(db, {kSimple});
+  model::ingest(db, {kDurableSimple});
   auto before = table_rows(db);
-  model::IngestResult again = model::ingest(db, {kSimple});
+  model::IngestResult again = model::ingest(db, {kDurableSimple});
   CHECK(again.replaced.empty());
   CHECK(table_rows(db) == before);
 }
@@ -158,7 +158,7 @@ TEST_CASE("a new database appears at its path only when its ingest is complete")
     CHECK_FALSE(fs::exists(db));
     CHECK(names_starting(dir, "t.db.ingest-").size() == 1);
   };
-  model::IngestResult r = model::ingest(db, {kSimple}, options);
+  model::IngestResult r = model::ingest(db, {kDurableSimple}, options);
   CHECK(calls > 0);
   CHECK(r.fresh);
   CHECK(fs::exists(db));
@@ -174,7 +174,7 @@ TEST_CASE("temporary databases of killed ingests are removed, those of running o
   test::spit(dir / "t.db.ingest-running", "being written");
   test::spit(dir / "other.db.ingest-killed02", "another database's");
   HeldLock running(dir / "t.db.ingest-running");
-  model::IngestResult r = model::ingest(db, {kSimple});
+  model::IngestResult r = model::ingest(db, {kDurableSimple});
   CHECK(r.removed_leftovers == std::vector<std::string>{(dir / "t.db.ingest-killed01").string()});
   CHECK_FALSE(fs::exists(dir / "t.db.ingest-killed01"));
   CHECK(fs::exists(dir / "t.db.ingest-running"));
@@ -184,7 +184,7 @@ TEST_CASE("temporary databases of killed ingests are removed, those of running o
 TEST_CASE("a second ingest into a database being written is refused with a message") {
   fs::path dir = scratch("second_writer");
   std::string db = (dir / "t.db").string();
-  model::ingest(db, {kSimple});
+  model::ingest(db, {kDurableSimple});
   auto before = table_rows(db);
   {
     HeldLock writer(db);
@@ -197,7 +197,7 @@ TEST_CASE(
     "an append or merge into a database of another schema version leaves its bytes as they were") {
   fs::path dir = scratch("other_version");
   std::string db = (dir / "t.db").string();
-  model::ingest(db, {kSimple});
+  model::ingest(db, {kDurableSimple});
   {
     Connection c(db, OpenMode::kReadWrite);
     c.exec("UPDATE meta SET value = '2' WHERE key = 'schema_version'");
@@ -216,7 +216,7 @@ TEST_CASE(
 TEST_CASE("an append goes through a write-ahead log that readers read past") {
   fs::path dir = scratch("append_wal");
   std::string db = (dir / "t.db").string();
-  model::ingest(db, {kSimple});
+  model::ingest(db, {kDurableSimple});
   model::IngestOptions options;
   int calls = 0;
   options.progress = [&](const model::IngestProgress&) {
@@ -240,7 +240,7 @@ TEST_CASE("an append goes through a write-ahead log that readers read past") {
 TEST_CASE("analyze records which files it covered") {
   fs::path dir = scratch("coverage");
   std::string db = (dir / "t.db").string();
-  model::ingest(db, {kSimple, kCorrupted});
+  model::ingest(db, {kDurableSimple, kCorrupted});
   Connection c(db, OpenMode::kReadWrite);
   REQUIRE(model::analysis::analyze(c.handle()).ok);
   CHECK(count(c, "SELECT count(*) FROM analysis_files") == 2);
@@ -262,7 +262,7 @@ TEST_CASE("analyze on a file that is not a database says so instead of throwing"
 TEST_CASE("a damaged database's message says how it most likely happened") {
   fs::path dir = scratch("damaged");
   std::string db = (dir / "t.db").string();
-  model::ingest(db, {kSimple, kCorrupted});
+  model::ingest(db, {kDurableSimple, kCorrupted});
   fs::resize_file(db, fs::file_size(db) / 2);
   Connection c(db, OpenMode::kReadOnly);
   REQUIRE_THROWS_WITH(c.exec("PRAGMA integrity_check; SELECT count(*), sum(length(text)) FROM "
@@ -273,7 +273,7 @@ TEST_CASE("a damaged database's message says how it most likely happened") {
 TEST_CASE("a database path that is not a regular file is refused before anything opens it") {
   fs::path dir = scratch("not_regular");
   fs::create_directory(dir / "t.db");
-  REQUIRE_THROWS_WITH(model::ingest((dir / "t.db").string(), {kSimple}),
+  REQUIRE_THROWS_WITH(model::ingest((dir / "t.db").string(), {kDurableSimple}),
                       Contains("not a regular file"));
   CHECK(fs::is_empty(dir / "t.db"));
 }
@@ -282,7 +282,7 @@ namespace {
 
 // simple.log `copies` times over in one file: a file of several 4 MiB batches.
 std::string big_log(const fs::path& dir, int copies) {
-  const std::string one = test::slurp(kSimple);
+  const std::string one = test::slurp(kDurableSimple);
   std::string all;
   for (int i = 0; i < copies; ++i) all += one;
   fs::path p = dir / "big.log";
@@ -308,14 +308,14 @@ TEST_CASE("a cancelled ingest into a new database leaves no database and no temp
   const std::string big = big_log(dir, 40);  // ~10 MB: three batches
   const std::string db = (dir / "t.db").string();
   CancelAfter cancel{1};
-  CHECK_THROWS_AS(model::ingest(db, {big, kSimple}, cancel.options()), model::IngestCancelled);
+  CHECK_THROWS_AS(model::ingest(db, {big, kDurableSimple}, cancel.options()), model::IngestCancelled);
   // Asked after the first batch (and once more to tell the cancel from a failure), never after
   // the other batches of the file.
   CHECK(cancel.asked <= 2);
   CHECK_FALSE(fs::exists(db));
   CHECK(names_starting(dir, "t.db").empty());
   // The next ingest into that path builds it whole.
-  model::IngestResult r = model::ingest(db, {kSimple});
+  model::IngestResult r = model::ingest(db, {kDurableSimple});
   CHECK(r.fresh);
   CHECK(r.events == 76);
 }
@@ -350,7 +350,7 @@ TEST_CASE("a cancelled append takes this run's files out again and keeps the ear
   model::IngestOptions o;
   o.progress = [&](const model::IngestProgress& p) { batches += p.files_done == 1 ? 1 : 0; };
   o.cancelled = [&] { return batches >= 2; };
-  CHECK_THROWS_AS(model::ingest(db, {kSimple, big}, o), model::IngestCancelled);
+  CHECK_THROWS_AS(model::ingest(db, {kDurableSimple, big}, o), model::IngestCancelled);
   CHECK(describe(table_rows(db)) == describe(before));
   Connection c(db, OpenMode::kReadOnly);
   CHECK(text(c, "SELECT group_concat(path) FROM files") == fs::canonical(kCorrupted).string());
@@ -363,7 +363,7 @@ TEST_CASE("progress counts files, events and errors as the batches are written")
   std::vector<model::IngestProgress> seen;
   model::IngestOptions o;
   o.progress = [&](const model::IngestProgress& p) { seen.push_back(p); };
-  model::IngestResult r = model::ingest((dir / "t.db").string(), {kSimple, kCorrupted}, o);
+  model::IngestResult r = model::ingest((dir / "t.db").string(), {kDurableSimple, kCorrupted}, o);
   REQUIRE(seen.size() >= 2);
   CHECK(seen.front().files_total == 2);
   CHECK(seen.front().files_done == 1);  // each of these small files is one batch

@@ -24,7 +24,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kLogs = TLSCOPE_SHARED_LOGS;
+const std::string kHostileLogs = TLSCOPE_SHARED_LOGS;
 
 // Runs `sql` on `path` with a plain connection, as any SQLite user could.
 void alter(const std::string& path, const std::string& sql) {
@@ -45,7 +45,7 @@ int64_t count(const std::string& path, const std::string& sql) {
 
 std::string ingested(const fs::path& dir, const std::string& name, const std::string& log) {
   std::string db = (dir / name).string();
-  model::IngestResult r = model::ingest(db, {kLogs + "/" + log});
+  model::IngestResult r = model::ingest(db, {kHostileLogs + "/" + log});
   REQUIRE(r.problems.empty());
   return db;
 }
@@ -72,7 +72,7 @@ TEST_CASE("a trigger stored in a database runs neither in an append nor in its a
   REQUIRE(count(db, "SELECT count(*) FROM pwned") == 1);
   alter(db, "DELETE FROM pwned");
 
-  model::IngestResult appended = model::ingest(db, {kLogs + "/comp_failure.log"});
+  model::IngestResult appended = model::ingest(db, {kHostileLogs + "/comp_failure.log"});
   CHECK(appended.problems.empty());
   CHECK(count(db, "SELECT count(*) FROM files") == 2);  // the append itself worked
   model::analysis::AnalysisReport report = model::analysis::analyze_database(db);

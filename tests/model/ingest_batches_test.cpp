@@ -22,7 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path scratch(const std::string& name) {
+fs::path batches_scratch(const std::string& name) {
   return test::fresh_scratch("model_scratch", name);
 }
 
@@ -54,7 +54,7 @@ TEST_CASE("a run of bad lines longer than a parse batch is one ingest_errors row
     junk += "pasted output " + std::to_string(i) + std::string(48, '.') + "\n";
   }
   REQUIRE(junk.size() > (size_t{5} << 20));
-  fs::path dir = scratch("bad_run");
+  fs::path dir = batches_scratch("bad_run");
   std::string log = (dir / "run.log").string();
   test::spit(log, good.substr(0, cut) + junk + good.substr(cut));
   std::string db_path = (dir / "run.db").string();
@@ -82,7 +82,7 @@ TEST_CASE("chromium rows built on the parse threads equal those the writer build
   // every one is a row or the end of a matched B row.
   std::string log =
       std::string(TLSCOPE_SHARED_LOGS) + "/multi_rank_logs/dedicated_log_torch_trace_rank_1.log";
-  fs::path dir = scratch("chromium");
+  fs::path dir = batches_scratch("chromium");
   std::string batched_db = (dir / "batched.db").string();
   model::ingest(batched_db, {log});
 
@@ -137,7 +137,7 @@ TEST_CASE("an ingest with a small page cache and a short batch queue writes the 
   // ~8 MB of log (the rank-1 log twice as two files), so that batches queue and the cache spills.
   const std::string log =
       std::string(TLSCOPE_SHARED_LOGS) + "/multi_rank_logs/dedicated_log_torch_trace_rank_1.log";
-  fs::path dir = scratch("lean");
+  fs::path dir = batches_scratch("lean");
   test::spit((dir / "a.log").string(), test::slurp(log) + test::slurp(log));
   test::spit((dir / "b.log").string(), test::slurp(log));
   const std::vector<std::string> inputs = {(dir / "a.log").string(), (dir / "b.log").string()};

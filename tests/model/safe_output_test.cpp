@@ -20,7 +20,7 @@ using tlscope::test::slurp;
 
 namespace {
 
-fs::path scratch(const std::string& name) {
+fs::path output_scratch(const std::string& name) {
   return tlscope::test::fresh_scratch("model_scratch", name);
 }
 
@@ -35,7 +35,7 @@ size_t entries(const fs::path& dir) {
 }  // namespace
 
 TEST_CASE("safe output: an atomic file replaces a link at its target, never writes through it") {
-  fs::path dir = scratch("atomic_link");
+  fs::path dir = output_scratch("atomic_link");
   std::ofstream(dir / "victim") << "precious";
   fs::create_symlink(dir / "victim", dir / "out.json");
   fs::create_symlink(dir / "victim", dir / "out.json.part");  // the old predictable name
@@ -47,7 +47,7 @@ TEST_CASE("safe output: an atomic file replaces a link at its target, never writ
 }
 
 TEST_CASE("safe output: an atomic file abandoned or failing leaves the old content") {
-  fs::path dir = scratch("atomic_fail");
+  fs::path dir = output_scratch("atomic_fail");
   std::ofstream(dir / "out") << "old";
   {
     AtomicFile f;
@@ -62,7 +62,7 @@ TEST_CASE("safe output: an atomic file abandoned or failing leaves the old conte
 }
 
 TEST_CASE("safe output: a private folder is swapped in whole and the old one removed") {
-  fs::path dir = scratch("folder_swap");
+  fs::path dir = output_scratch("folder_swap");
   fs::path target = dir / "rep";
   fs::create_directories(target / "compile");
   std::ofstream(target / "compile" / "stale.html") << "old page";
@@ -82,7 +82,7 @@ TEST_CASE("safe output: a private folder is swapped in whole and the old one rem
 }
 
 TEST_CASE("safe output: a clean-up removes unheld leftovers only, never what a writer holds") {
-  fs::path dir = scratch("stale");
+  fs::path dir = output_scratch("stale");
   std::string target = (dir / "x.db").string();
   std::string prefix = temporary_prefix(target);
   CHECK(prefix == (dir / ".x.db.tlscope-tmp-").string());
@@ -105,7 +105,7 @@ TEST_CASE("safe output: a clean-up removes unheld leftovers only, never what a w
 }
 
 TEST_CASE("safe output: a state folder must be this user's own, private and no link") {
-  fs::path dir = scratch("private_folder");
+  fs::path dir = output_scratch("private_folder");
   fs::path made = dir / "a" / "b" / "tlscope";
   REQUIRE(ensure_private_folder(made.string()) == "");
   CHECK((fs::status(made).permissions() & fs::perms::all) == fs::perms::owner_all);
@@ -160,7 +160,7 @@ TEST_CASE("safe output: user folders ignore relative values and never fall back 
 }
 
 TEST_CASE("safe output: paths resolve as the kernel does, .. after a link included") {
-  fs::path dir = scratch("resolve");
+  fs::path dir = output_scratch("resolve");
   fs::create_directories(dir / "a" / "b");
   fs::create_directory_symlink(dir / "a" / "b", dir / "link");
   std::string real = fs::canonical(dir).string();

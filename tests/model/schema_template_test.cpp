@@ -18,7 +18,7 @@ using namespace tlscope;
 
 namespace {
 
-const std::string kLogs = TLSCOPE_SHARED_LOGS;
+const std::string kTemplateLogs = TLSCOPE_SHARED_LOGS;
 
 // What must agree between two databases made different ways, one query per line.
 // Rootpages only for empty databases: an index built after a load lands past its table's rows.
@@ -68,12 +68,12 @@ TEST_CASE("schema template: a fresh ingest starts from it, and appends to it as 
   auto dir = test::fresh_scratch("model", "schema_template_ingest");
   std::vector<std::string> expected = layout(by_statements(dir, true), false);
   std::string db = (dir / "fresh.db").string();
-  model::IngestResult first = model::ingest(db, {kLogs + "/simple.log"});
+  model::IngestResult first = model::ingest(db, {kTemplateLogs + "/simple.log"});
   CHECK(first.fresh);
   CHECK(first.events > 0);
   // The statements' tables, then their indexes; integrity_check reads every page and index.
   CHECK(layout(db, false) == expected);
-  model::IngestResult second = model::ingest(db, {kLogs + "/chromium_events.log"});
+  model::IngestResult second = model::ingest(db, {kTemplateLogs + "/chromium_events.log"});
   CHECK_FALSE(second.fresh);
   CHECK(second.events > 0);
   CHECK(layout(db, false) == expected);

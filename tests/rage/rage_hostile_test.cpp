@@ -19,11 +19,11 @@ using tlscope::model::OpenMode;
 
 namespace {
 
-const std::string kToken = "ghp_F1leNameT0kenABCDEFGHIJKLMNOPQRSTUV";
+const std::string kFileNameToken = "ghp_F1leNameT0kenABCDEFGHIJKLMNOPQRSTUV";
 
 // A log whose records carry the defect-6 forms, in a payload, an envelope and a header path.
 std::string planted_log() {
-  return record("V1128 10:00:00.000000 60448 /home/a/" + kToken + "/convert_frame.py:1]",
+  return record("V1128 10:00:00.000000 60448 /home/a/" + kFileNameToken + "/convert_frame.py:1]",
                 "{\"artifact\": {\"name\": \"user_script\", \"encoding\": \"string\", "
                 "\"token\": \"tok-abc123def456\"}, \"rank\": 0, \"frame_id\": 0, "
                 "\"frame_compile_id\": 0, \"attempt\": 0}",
@@ -32,7 +32,7 @@ std::string planted_log() {
          retime(slurp(kRank0), wall(10, 0, 0));
 }
 
-const std::vector<std::string> kPlantedSecrets = {kToken, "tok-abc123def456",
+const std::vector<std::string> kPlantedSecrets = {kFileNameToken, "tok-abc123def456",
                                                   "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
                                                   "eyJhbGciOiJIUzI1NiJ9.body.sig"};
 
@@ -54,7 +54,7 @@ TEST_CASE("rage hostile: a token in a log's file name is redacted everywhere it 
   // Issue 12 defect 7: the name kept its token in the tar member, manifest, files.path and
   // index.html, and "0 secrets redacted" was reported.
   fs::path root = scratch("hostile_file_name");
-  fs::path log = root / ("dedicated_log_torch_trace_rank_0_x." + kToken + ".log");
+  fs::path log = root / ("dedicated_log_torch_trace_rank_0_x." + kFileNameToken + ".log");
   spit(log, planted_log());
   fs::path bundle = root / "b.tar.gz";
   Run r =
@@ -62,7 +62,7 @@ TEST_CASE("rage hostile: a token in a log's file name is redacted everywhere it 
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   Run list = sh(root, "tar -tzf " + q(bundle.string()));
-  CHECK(list.out.find(kToken) == std::string::npos);
+  CHECK(list.out.find(kFileNameToken) == std::string::npos);
   CHECK(list.out.find("b/logs/dedicated_log_torch_trace_rank_0_x.redacted-github_token.log") !=
         std::string::npos);
   fs::path x = extract(root, bundle);
