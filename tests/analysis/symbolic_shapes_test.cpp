@@ -54,8 +54,9 @@ std::string text(simdjson::dom::object o, const char* key) {
   return simdjson::minify(e);
 }
 
-std::multiset<std::string> symbolic_truth_rows(simdjson::dom::element truth, const char* section,
-                                      const std::function<std::string(simdjson::dom::object)>& f) {
+std::multiset<std::string> symbolic_truth_rows(
+    simdjson::dom::element truth, const char* section,
+    const std::function<std::string(simdjson::dom::object)>& f) {
   std::multiset<std::string> out;
   simdjson::dom::array arr;
   if (truth[section].get(arr)) return out;
@@ -154,25 +155,26 @@ TEST_CASE("shape-specialization sample: specializations, symbols and guards matc
   });
   REQUIRE(specializations.size() == 2);  // the scenario's two size changes
   CHECK(symbolic_db_rows(db,
-                "SELECT compile_id || '|' || symbol || '|' || value || '|' || "
-                "json_extract(sources, '$[0]') || '|' || reason || '|' || user_line "
-                "FROM shape_specializations") == specializations);
+                         "SELECT compile_id || '|' || symbol || '|' || value || '|' || "
+                         "json_extract(sources, '$[0]') || '|' || reason || '|' || user_line "
+                         "FROM shape_specializations") == specializations);
   // The user frame is the sample program's statement (its file and the text of the line).
   CHECK(db.scalar("SELECT count(*) FROM shape_specializations WHERE user_file LIKE "
                   "'%samples/programs/recompiles.cpp' AND user_code LIKE '%env.size(\"x\", 0)%'") ==
         "2");
   // Each created symbol is a dynamic dim of truth.json, with its hint.
-  CHECK(symbolic_db_rows(db,
-                "SELECT compile_id || '|' || symbol || '|' || value || '|' || source || '|' "
-                "|| unbacked FROM shape_symbols") ==
-        symbolic_truth_rows(truth, "dynamic_dims", [](simdjson::dom::object o) {
-          return text(o, "compile_id") + "|" + text(o, "symbol") + "|" + text(o, "hint") + "|L['" +
-                 text(o, "input") + "'].size()[" + text(o, "dim") + "]|0";
-        }));
+  CHECK(
+      symbolic_db_rows(db,
+                       "SELECT compile_id || '|' || symbol || '|' || value || '|' || source || '|' "
+                       "|| unbacked FROM shape_symbols") ==
+      symbolic_truth_rows(truth, "dynamic_dims", [](simdjson::dom::object o) {
+        return text(o, "compile_id") + "|" + text(o, "symbol") + "|" + text(o, "hint") + "|L['" +
+               text(o, "input") + "'].size()[" + text(o, "dim") + "]|0";
+      }));
   // The guard each specialization added.
   CHECK(symbolic_db_rows(db,
-                "SELECT compile_id || '|' || kind || '|' || expr || '|' || symbols FROM "
-                "shape_guards") ==
+                         "SELECT compile_id || '|' || kind || '|' || expr || '|' || symbols FROM "
+                         "shape_guards") ==
         symbolic_truth_rows(truth, "specializations", [](simdjson::dom::object o) {
           return text(o, "compile_id") + "|guard_added_fast|" + text(o, "guard") + "|[\"" +
                  text(o, "symbol") + "\"]";

@@ -11,7 +11,8 @@
 
 namespace {
 
-const std::string kPairsSample = std::string(TLSCOPE_BINARY_DIR) + "/samples/runtime/tlscope-sample";
+const std::string kPairsSample =
+    std::string(TLSCOPE_BINARY_DIR) + "/samples/runtime/tlscope-sample";
 
 struct Reported {
   std::string kind, subject, a, b, text;

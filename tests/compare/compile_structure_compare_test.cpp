@@ -123,7 +123,8 @@ std::vector<ReportedDifference> compare(const std::string& name, const Run& a, c
   simdjson::dom::element doc = parser.parse(r.out);
   std::vector<ReportedDifference> out;
   for (simdjson::dom::element d : doc["differences"].get_array())
-    out.push_back({json_text(d["kind"]), json_text(d["subject"]), json_text(d["a"]), json_text(d["b"]), json_text(d["text"])});
+    out.push_back({json_text(d["kind"]), json_text(d["subject"]), json_text(d["a"]),
+                   json_text(d["b"]), json_text(d["text"])});
   return out;
 }
 
@@ -252,5 +253,6 @@ TEST_CASE("compare: a compile phase is a difference from half a second and a qua
   Run ten, ten_busy;
   ten.frame_s = "10";
   ten_busy.frame_s = "10.6";
-  for (const ReportedDifference& x : compare("phase_ratio", ten, ten_busy)) CHECK(x.kind != "compile_time");
+  for (const ReportedDifference& x : compare("phase_ratio", ten, ten_busy))
+    CHECK(x.kind != "compile_time");
 }

@@ -48,8 +48,9 @@ TEST_CASE("progress: drawn on a terminal for ingest, summary, compare and report
   CHECK(out.find(" MB\x1b[K") != std::string::npos);
   out = run_in(dir, "summary " + e2e::q(kProgressMultiRank), true);
   CHECK(out.find("\ringesting [") != std::string::npos);
-  out =
-      run_in(dir, "compare " + e2e::q(e2e::kLogs + "/simple.log") + " " + e2e::q(kProgressMultiRank), true);
+  out = run_in(dir,
+               "compare " + e2e::q(e2e::kLogs + "/simple.log") + " " + e2e::q(kProgressMultiRank),
+               true);
   CHECK(out.find("\ringesting A and B [") != std::string::npos);
   out = run_in(dir, "report " + db + " -o " + e2e::q((dir / "site").string()), true);
   CHECK(out.find("\rwriting the report [") != std::string::npos);
@@ -61,7 +62,8 @@ TEST_CASE("progress: none when piped, none in the machine formats") {
   auto dir = e2e::scratch("progress_piped");
   const std::string db = e2e::q((dir / "run.db").string());
   for (const std::string& args :
-       {"ingest " + e2e::q(kProgressMultiRank) + " --db " + db, "summary " + e2e::q(kProgressMultiRank),
+       {"ingest " + e2e::q(kProgressMultiRank) + " --db " + db,
+        "summary " + e2e::q(kProgressMultiRank),
         "compare " + e2e::q(e2e::kLogs + "/simple.log") + " " + e2e::q(kProgressMultiRank),
         "report " + db + " -o " + e2e::q((dir / "site").string())}) {
     const std::string err = run_in(dir, args, false);
@@ -73,10 +75,10 @@ TEST_CASE("progress: none when piped, none in the machine formats") {
     WARN("SKIPPED the terminal half: script(1) is not installed");
     return;
   }
-  for (const std::string& args :
-       {"summary --format json " + e2e::q(kProgressMultiRank),
-        "summary --format markdown " + e2e::q(kProgressMultiRank),
-        "compare --format json " + e2e::q(e2e::kLogs + "/simple.log") + " " + e2e::q(kProgressMultiRank)}) {
+  for (const std::string& args : {"summary --format json " + e2e::q(kProgressMultiRank),
+                                  "summary --format markdown " + e2e::q(kProgressMultiRank),
+                                  "compare --format json " + e2e::q(e2e::kLogs + "/simple.log") +
+                                      " " + e2e::q(kProgressMultiRank)}) {
     const std::string out = run_in(dir, args, true);
     INFO(args << "\n" << out);
     CHECK(out.find("ingesting") == std::string::npos);

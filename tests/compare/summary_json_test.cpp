@@ -10,7 +10,8 @@
 
 namespace {
 
-const std::string kSummarySample = std::string(TLSCOPE_BINARY_DIR) + "/samples/runtime/tlscope-sample";
+const std::string kSummarySample =
+    std::string(TLSCOPE_BINARY_DIR) + "/samples/runtime/tlscope-sample";
 
 struct SummaryJson {
   simdjson::dom::parser parser;
@@ -34,8 +35,8 @@ std::string summary_json_of(const std::string& name, const std::string& inputs) 
 std::string sample_truth(const std::string& scenario, e2e::fs::path& logs) {
   auto dir = e2e::scratch("summary_json_sample_" + scenario);
   logs = dir / "logs";
-  std::string cmd =
-      e2e::q(kSummarySample) + " " + scenario + " --out " + e2e::q(logs.string()) + " >/dev/null 2>&1";
+  std::string cmd = e2e::q(kSummarySample) + " " + scenario + " --out " + e2e::q(logs.string()) +
+                    " >/dev/null 2>&1";
   REQUIRE(std::system(cmd.c_str()) == 0);
   return e2e::slurp(logs / "truth.json");
 }

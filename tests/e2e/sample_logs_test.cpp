@@ -8,7 +8,8 @@
 
 namespace {
 
-const std::string kSampleRuntime = std::string(TLSCOPE_BINARY_DIR) + "/samples/runtime/tlscope-sample";
+const std::string kSampleRuntime =
+    std::string(TLSCOPE_BINARY_DIR) + "/samples/runtime/tlscope-sample";
 
 std::vector<std::string> rank_logs(const e2e::fs::path& dir) {
   std::vector<std::string> logs;
@@ -22,20 +23,20 @@ std::vector<std::string> rank_logs(const e2e::fs::path& dir) {
 }  // namespace
 
 TEST_CASE("every sample scenario ingests under --strict with no input error") {
-  auto scenario = GENERATE(as<std::string>{}, "mlp", "graph-breaks", "recompiles",
-                           "dynamic-shapes", "compile-failure", "ddp", "ddp-compiled", "mesh-2d",
-                           "desync", "straggler", "hang");
+  auto scenario =
+      GENERATE(as<std::string>{}, "mlp", "graph-breaks", "recompiles", "dynamic-shapes",
+               "compile-failure", "ddp", "ddp-compiled", "mesh-2d", "desync", "straggler", "hang");
   INFO("scenario " << scenario);
   auto dir = e2e::scratch("sample_" + scenario);
-  std::string cmd = e2e::q(kSampleRuntime) + " " + scenario + " --out " + e2e::q((dir / "logs").string()) +
-                    " --steps 3 >/dev/null 2>&1";
+  std::string cmd = e2e::q(kSampleRuntime) + " " + scenario + " --out " +
+                    e2e::q((dir / "logs").string()) + " --steps 3 >/dev/null 2>&1";
   REQUIRE(std::system(cmd.c_str()) == 0);
   auto logs = rank_logs(dir / "logs");
   REQUIRE_FALSE(logs.empty());
 
   auto db_path = (dir / "run.db").string();
-  auto r = e2e::run_tlscope(dir, "ingest --strict " + e2e::q((dir / "logs").string()) + " --db " +
-                                     e2e::q(db_path));
+  auto r = e2e::run_tlscope(
+      dir, "ingest --strict " + e2e::q((dir / "logs").string()) + " --db " + e2e::q(db_path));
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
 
@@ -56,8 +57,9 @@ TEST_CASE("every sample scenario ingests under --strict with no input error") {
   CHECK(summary.out.find("Findings") != std::string::npos);
   if (scenario == "desync" || scenario == "hang" || scenario == "straggler" ||
       scenario == "compile-failure") {
-    CHECK(e2e::scalar(db, "SELECT count(*) FROM findings WHERE severity = 'error' OR "
-                          "severity = 'warning'") > 0);
+    CHECK(e2e::scalar(db,
+                      "SELECT count(*) FROM findings WHERE severity = 'error' OR "
+                      "severity = 'warning'") > 0);
   }
   if (scenario == "mlp") {
     CHECK(e2e::scalar(db, "SELECT count(*) FROM findings WHERE severity = 'error'") == 0);

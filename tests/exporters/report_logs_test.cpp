@@ -24,7 +24,7 @@ fs::path artifacts(const std::string& test) {
 
 // Ingests `inputs` into dir/tlscope.db and writes dir/site.
 tlscope::exporters::ReportResult logs_report_of(const std::vector<std::string>& inputs,
-                                           const fs::path& dir) {
+                                                const fs::path& dir) {
   return tlscope::test::ingest_and_report(inputs, dir);
 }
 

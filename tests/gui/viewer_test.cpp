@@ -10,9 +10,9 @@
 #include <set>
 #include <string>
 
+#include "gui/gui_support.hpp"
 #include "tlscope/gui/viewer.hpp"
 #include "views/schema_fixture.hpp"
-#include "gui/gui_support.hpp"
 
 using tlscope::gui::run_viewer;
 using tlscope::gui::ViewerOptions;

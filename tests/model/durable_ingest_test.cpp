@@ -308,7 +308,8 @@ TEST_CASE("a cancelled ingest into a new database leaves no database and no temp
   const std::string big = big_log(dir, 40);  // ~10 MB: three batches
   const std::string db = (dir / "t.db").string();
   CancelAfter cancel{1};
-  CHECK_THROWS_AS(model::ingest(db, {big, kDurableSimple}, cancel.options()), model::IngestCancelled);
+  CHECK_THROWS_AS(model::ingest(db, {big, kDurableSimple}, cancel.options()),
+                  model::IngestCancelled);
   // Asked after the first batch (and once more to tell the cancel from a failure), never after
   // the other batches of the file.
   CHECK(cancel.asked <= 2);

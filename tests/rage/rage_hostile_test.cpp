@@ -122,7 +122,8 @@ TEST_CASE(
   Run list = sh(root, "timeout 60 " + q(kTlscope) + " rage --list " + q(dir.string()));
   CHECK(list.exit_code == 0);
   CHECK(list.err.find(fifo + ": a FIFO, not a regular file") != std::string::npos);
-  CHECK(list.err.find("rank_2_zero.log: a character device, not a regular file") != std::string::npos);
+  CHECK(list.err.find("rank_2_zero.log: a character device, not a regular file") !=
+        std::string::npos);
   CHECK(list.out.find("1 run(s)") != std::string::npos);
 
   fs::path bundle = root / "b.tar.gz";
