@@ -41,7 +41,8 @@ if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=cc
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang-16 -DCMAKE_CXX_COMPILER=clang++-16 \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" "${launcher[@]}" \
-  -DTLSCOPE_FUZZ=ON -DTLSCOPE_TESTS=OFF -DTLSCOPE_BENCH=OFF -DTLSCOPE_GUI=OFF >/dev/null
+  -DTLSCOPE_FUZZ=ON -DTLSCOPE_TESTS=OFF -DTLSCOPE_BENCH=OFF -DTLSCOPE_GUI=OFF \
+  -DCMAKE_UNITY_BUILD=ON >/dev/null
 cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"
 
 # Seeds: every real log cut at line ends into pieces of at most 8 KB (whole logs would make each

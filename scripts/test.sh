@@ -42,10 +42,10 @@ else
 fi
 
 if [ "$fuzz_runs" != "0" ]; then
-  # About 30 s per target side by side on two idle cores; 300 s caps a slow machine.
+  # About 25-30 s per target side by side on two idle cores; 300 s caps a slow machine.
   rm -f "$fuzz_build/summary.rc"
   "$root/scripts/fuzz.sh" 300 --build "$fuzz_build" --seed 1 --fresh-corpus \
-    --runs parser_fuzz=50000 --runs store_fuzz=4000 || true
+    --runs parser_fuzz=35000 --runs store_fuzz=2500 || true
 fi
 
 # The MCP test drives `tlscope mcp` with the official MCP TypeScript SDK client, from npm.
