@@ -1,18 +1,19 @@
-// Matching two runs and listing what differs (compare.hpp). Values that merely shift between
-// runs (frame and compile ids, object ids, addresses, pids, temp paths, timestamps) never make a
-// difference: frames are keyed by location, compiles by their order within the frame, and log
-// text goes through comparable_text first.
+// Matching two runs and listing what differs (compare.hpp); reading the runs is
+// compare_read.cpp, the wait and config rules compare_rules.cpp. Values that merely shift
+// between runs (frame and compile ids, object ids, addresses, pids, temp paths, timestamps) never
+// make a difference: frames are keyed by location, compiles by their order within the frame, and
+// log text goes through comparable_text first.
 #include "tlscope/views/compare.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <exception>
 #include <map>
 #include <set>
-#include <thread>
 #include <tuple>
 
 #include "compare_compile_texts.hpp"
+#include "compare_read.hpp"
+#include "compare_rules.hpp"
 #include "compare_timeline.hpp"
 #include "difference_list.hpp"
 #include "tlscope/views/rank_words.hpp"
@@ -22,96 +23,6 @@
 namespace tlscope::views {
 
 namespace {
-
-struct RunFacts {
-  std::vector<CompileFact> compiles;
-  std::vector<GraphBreakFact> breaks;
-  std::vector<CacheFact> caches;
-  std::vector<PhaseFact> phases;
-  std::vector<FindingFact> findings;
-  std::vector<CollectiveFact> collectives;
-  std::vector<InputFact> inputs;
-  CompileTextIndex texts;
-  std::map<std::string, std::string> config;  // "scope.key" -> value (run_environment.hpp)
-  std::vector<RankWait> waits;
-};
-
-template <typename T, typename U>
-void take(Status& out, Result<T>& part, U& into) {
-  if (!part.ok()) out.fail(part.error);
-  into = std::move(part.value);
-}
-
-// `read` holds the compiles and graph breaks the run's summary read (the same queries).
-RunFacts load_facts(const Database& db, const Result<RunEnvironment>& env, SummaryReads& read,
-                    Status& out) {
-  RunFacts f;
-  take(out, read.compiles, f.compiles);
-  take(out, read.breaks, f.breaks);
-  auto caches = read_cache_results(db);
-  take(out, caches, f.caches);
-  auto phases = read_compile_phases(db);
-  take(out, phases, f.phases);
-  auto findings = read_finding_facts(db);
-  take(out, findings, f.findings);
-  auto collectives = read_collectives(db);
-  take(out, collectives, f.collectives);
-  auto inputs = read_compile_inputs(db);
-  take(out, inputs, f.inputs);
-  auto texts = read_compile_texts(db);
-  take(out, texts, f.texts);
-  auto waits = read_collective_waits(db, f.collectives);
-  take(out, waits, f.waits);
-  if (!env.ok()) out.fail(env.error);
-  f.config = env.value.config;
-  return f;
-}
-
-// Everything the comparison reads of one run, read on that run's own connection.
-struct RunRead {
-  Result<RunSummary> summary;
-  Status facts_status;
-  RunFacts facts;
-  Result<CompileSpans> spans;
-};
-
-RunRead read_run(const Database& db) {
-  RunRead r;
-  const Result<RunEnvironment> env = load_run_environment(db);
-  SummaryReads read;
-  r.summary = load_run_summary(db, env, &read);
-  r.facts = load_facts(db, env, read, r.facts_status);
-  r.spans = read_compile_spans(db);
-  return r;
-}
-
-// A and B side by side: each Database is its own SQLite connection, used by one thread only
-// (the caller's thread waits here and does not touch either), so the two reads, each most of a
-// second on a 1 GB run, overlap on two cores. One Database given twice (one connection) is read
-// on this thread, twice.
-void read_runs(const Database& db_a, const Database& db_b, RunRead& ra, RunRead& rb) {
-  if (&db_a == &db_b || std::thread::hardware_concurrency() < 2) {
-    ra = read_run(db_a);
-    rb = read_run(db_b);
-    return;
-  }
-  std::exception_ptr failed;  // bad_alloc on B's thread: rethrown here, as on one thread
-  std::thread other([&] {
-    try {
-      rb = read_run(db_b);
-    } catch (...) {
-      failed = std::current_exception();
-    }
-  });
-  try {
-    ra = read_run(db_a);
-  } catch (...) {
-    other.join();
-    throw;
-  }
-  other.join();
-  if (failed) std::rethrow_exception(failed);
-}
 
 using FrameKey = std::tuple<std::string, std::string, int64_t>;  // file, function, line
 
@@ -511,10 +422,6 @@ void compare_graph_breaks(const RunFacts& a, const RunFacts& b,
   diffs.anchor(-1, -1);
 }
 
-bool is_collective_finding(const std::string& kind) {
-  return kind == "desync" || kind == "missing_collective" || kind == "straggler";
-}
-
 void compare_collectives(const RunFacts& a, const RunFacts& b,
                          const std::set<int64_t>& shared_ranks, DifferenceList& diffs) {
   // A desync, hang or straggler is the same one in both runs when it has the same kind, group,
@@ -585,84 +492,6 @@ void remap_rank(RunFacts& run, int64_t from, int64_t to) {
   for (RankWait& w : run.waits) move(w.rank);
 }
 
-std::string seconds_text(double us) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3f s", us / 1e6);
-  return text;
-}
-
-// A time is a difference when it changed by at least min_delta_us and a quarter: timing noise
-// between two runs of one program is neither.
-constexpr double kMinDeltaUs = 100e3, kMinRatio = 0.25;
-bool time_changed(double a_us, double b_us, double min_delta_us = kMinDeltaUs) {
-  const double delta = std::fabs(b_us - a_us);
-  return delta >= min_delta_us && delta >= kMinRatio * std::max(a_us, b_us);
-}
-
-// A compile phase's time is a difference from half a second on: compile phases are wall-clock
-// spans of a process that shares its machine, and a busy machine (seen: two test runs on two
-// cores) stretched the sample's 50 ms compiles to 240 ms in one run of an identical pair. A
-// change a user acts on is seconds ("+8.2 s Inductor").
-constexpr double kMinPhaseDeltaUs = 500e3;
-
-// Each rank's wait for the last rank to arrive is mostly noise: thread scheduling on a loaded
-// machine and ranks compiling at different speeds make a rank wait 100 ms or more at some
-// collective of any run (the sample's first compiled step: 0.5-0.8 s under the sanitizers on a
-// loaded machine, in both runs alike). So a wait change is counted only where the log gives it a
-// cause and it stands above the pair's own noise:
-// - the noise is the largest change of one rank's wait at one collective between the runs, over
-//   the collectives matched in both for which neither run has a collective finding: what two
-//   runs of the same work vary by at the same place (0.12 s in the loaded run above, where the
-//   absolute waits reached 0.79 s; the longest absolute wait was once the noise, and it hid a
-//   0.4 s straggler);
-// - a rank's change is the sum, over the collectives a straggler, desync or hang finding of
-//   either run names, of its wait in B minus its wait in A where that exceeds the noise;
-// - it is a difference from kMinDeltaUs on. A and B are the rank's summed waits over all its
-//   matched collectives.
-void compare_waits(const RunFacts& a, const RunFacts& b, const std::set<int64_t>& shared_ranks,
-                   DifferenceList& diffs) {
-  if (a.waits.empty() || b.waits.empty()) return;  // a run without matched collectives: unknown
-  using Place = std::pair<std::string, int64_t>;   // group, sequence
-  auto caused = [](const RunFacts& run, std::set<Place>& places) {
-    for (const FindingFact& f : run.findings)
-      if (is_collective_finding(f.kind) && f.seq >= 0) places.insert({f.pg, f.seq});
-  };
-  std::set<Place> cause;
-  caused(a, cause);
-  caused(b, cause);
-  if (cause.empty()) return;
-  struct Waits {
-    double a = -1, b = -1;  // -1: not matched in that run
-  };
-  std::map<std::pair<int64_t, Place>, Waits> at;  // per rank and collective
-  auto scan = [&](const RunFacts& run, bool is_b) {
-    for (const CollectiveFact& c : run.collectives) {
-      if (c.wait_us < 0 || !shared_ranks.count(c.rank)) continue;
-      Waits& w = at[{c.rank, Place{c.pg, c.seq}}];
-      (is_b ? w.b : w.a) = c.wait_us;
-    }
-  };
-  scan(a, false);
-  scan(b, true);
-  double noise_us = 0;
-  for (const auto& [key, w] : at)
-    if (w.a >= 0 && w.b >= 0 && !cause.count(key.second))
-      noise_us = std::max(noise_us, std::fabs(w.b - w.a));
-  std::map<int64_t, double> change;  // rank -> its change above the noise
-  for (const auto& [key, w] : at)
-    if (w.a >= 0 && w.b >= 0 && cause.count(key.second) && std::fabs(w.b - w.a) > noise_us)
-      change[key.first] += w.b - w.a;
-  std::map<int64_t, std::pair<double, double>> totals;  // rank -> (A, B)
-  for (const RankWait& w : a.waits) totals[w.rank].first = w.wait_us;
-  for (const RankWait& w : b.waits) totals[w.rank].second = w.wait_us;
-  for (const auto& [rank, delta] : change) {
-    if (std::fabs(delta) < kMinDeltaUs) continue;
-    const auto [ta, tb] = totals[rank];
-    diffs.add(DifferenceKind::collective_wait, "wait in collectives", seconds_text(ta),
-              seconds_text(tb), rank, delta);
-  }
-}
-
 std::vector<int64_t> phase_rows(const PhaseSums& sums, const std::string& phase, double delta_us) {
   constexpr size_t kMaxRows = 5;
   std::vector<std::pair<double, int64_t>> moved;  // (its change, row)
@@ -678,44 +507,6 @@ std::vector<int64_t> phase_rows(const PhaseSums& sums, const std::string& phase,
   std::vector<int64_t> rows;
   for (size_t i = 0; i < moved.size() && i < kMaxRows; ++i) rows.push_back(moved[i].second);
   return rows;
-}
-
-// A config value as compared: a list or set of names is printed in the process's set order,
-// which string hashing changes from run to run, so its items are sorted first.
-std::string config_value_key(const std::string& value) {
-  std::string v = comparable_text(value);
-  if (v.size() < 2 ||
-      !((v.front() == '[' && v.back() == ']') || (v.front() == '{' && v.back() == '}')))
-    return v;
-  if (v.find_first_of("[{:", 1) < v.size() - 1) return v;  // nested, or a dict: as is
-  std::vector<std::string> items;
-  size_t start = 1;
-  for (size_t i = 1; i < v.size(); ++i)
-    if (v[i] == ',' || i == v.size() - 1) {
-      size_t b = start, e = i;
-      while (b < e && v[b] == ' ') ++b;
-      items.push_back(v.substr(b, e - b));
-      start = i + 1;
-    }
-  std::sort(items.begin(), items.end());
-  std::string key(1, v.front());
-  for (const std::string& item : items) key += item + ",";
-  return key;
-}
-
-void compare_config(const RunFacts& a, const RunFacts& b, DifferenceList& diffs,
-                    std::vector<std::string>& notes) {
-  // Only keys both logs state: a log without inductor_config says nothing of its values.
-  size_t changed = 0;
-  for (const auto& [key, va] : a.config) {
-    auto it = b.config.find(key);
-    if (it == b.config.end() || config_value_key(va) == config_value_key(it->second)) continue;
-    diffs.add(DifferenceKind::config_changed, key, va, it->second, -1);
-    ++changed;
-  }
-  if (changed > 0)
-    notes.push_back("the runs used different config (" + std::to_string(changed) +
-                    " value(s), under environment): a difference may come from it");
 }
 
 std::string ranks_text(const std::vector<int64_t>& ranks) {
