@@ -42,14 +42,32 @@ std::string compare_json(const views::Comparison& c) {
     w.end_object();
   }
   w.end_array();
+  // The aligned compile lists, one row per compile pair: what the viewer's rows show, and what
+  // a difference's compile_rows point into.
+  w.key("compiles").begin_array();
+  for (const views::CompilePair& p : c.compiles) {
+    w.begin_object();
+    w.member("frame", p.frame).member("subject", p.subject);
+    line_or_null(w, "rank_a", p.rank_a);
+    line_or_null(w, "rank_b", p.rank_b);
+    text_or_null(w, "compile_a", p.compile_a);
+    text_or_null(w, "compile_b", p.compile_b);
+    w.member("status", views::frame_status_name(p.status));
+    w.member("outcome_a", p.outcome_a).member("outcome_b", p.outcome_b);
+    w.member("recompile_a", p.recompile_a).member("recompile_b", p.recompile_b);
+    w.end_object();
+  }
+  w.end_array();
   w.key("differences").begin_array();
   for (const views::Difference& d : c.differences) {
     w.begin_object();
     w.member("kind", views::kind_info(d.kind).name);
+    w.member("tag", views::kind_info(d.kind).tag);
     w.member("subject", d.subject);
     text_or_null(w, "a", d.a);
     text_or_null(w, "b", d.b);
     w.member_ints("ranks", d.ranks);
+    w.member_ints("compile_rows", d.compile_rows);
     w.member("text", views::difference_text(d));
     w.end_object();
   }

@@ -45,6 +45,31 @@ TEST_CASE("compare finds exactly each sample pair's truth_diff.json") {
   simdjson::dom::element truth = truth_parser.load((out / "truth_diff.json").string());
   CHECK(std::string_view(doc["schema"]) == "tlscope.compare/1");
 
+  // The aligned compile rows, and each difference's rows into them (what the viewer marks): a
+  // row lacks a side's compile exactly when its status says that side has none; a difference's
+  // rows exist; the graph break B added sits on the compile of B that broke, tagged "+break".
+  simdjson::dom::array compiles = doc["compiles"].get_array();
+  for (simdjson::dom::element row : compiles) {
+    const std::string status = str(row["status"]);
+    CHECK((status == "only_b") == row["compile_a"].is_null());
+    CHECK((status == "only_a") == row["compile_b"].is_null());
+  }
+  int break_rows = 0;
+  for (simdjson::dom::element d : doc["differences"].get_array()) {
+    for (int64_t r : d["compile_rows"].get_array()) {
+      REQUIRE(r >= 0);
+      REQUIRE(static_cast<size_t>(r) < compiles.size());
+      if (str(d["kind"]) == "graph_break_added") {
+        CHECK(str(d["tag"]) == "+break");
+        simdjson::dom::element row = compiles.at(static_cast<size_t>(r));
+        CHECK(!row["compile_b"].is_null());
+        CHECK(str(row["subject"]).rfind("pair_forward ", 0) == 0);
+        ++break_rows;
+      }
+    }
+  }
+  CHECK((break_rows > 0) == (scenario == "pair-graph-break"));
+
   std::vector<Reported> reported;
   for (simdjson::dom::element d : doc["differences"].get_array())
     reported.push_back(
