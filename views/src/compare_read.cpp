@@ -3,13 +3,15 @@
 
 #include <exception>
 #include <thread>
+#include <utility>
 
 namespace tlscope::views {
 
 namespace {
 
+// One read's rows into the facts; its failure, if any, into `out` (the other reads still run).
 template <typename T, typename U>
-void take(Status& out, Result<T>& part, U& into) {
+void take(Status& out, Result<T>&& part, U& into) {
   if (!part.ok()) out.fail(part.error);
   into = std::move(part.value);
 }
@@ -18,22 +20,15 @@ void take(Status& out, Result<T>& part, U& into) {
 RunFacts load_facts(const Database& db, const Result<RunEnvironment>& env, SummaryReads& read,
                     Status& out) {
   RunFacts f;
-  take(out, read.compiles, f.compiles);
-  take(out, read.breaks, f.breaks);
-  auto caches = read_cache_results(db);
-  take(out, caches, f.caches);
-  auto phases = read_compile_phases(db);
-  take(out, phases, f.phases);
-  auto findings = read_finding_facts(db);
-  take(out, findings, f.findings);
-  auto collectives = read_collectives(db);
-  take(out, collectives, f.collectives);
-  auto inputs = read_compile_inputs(db);
-  take(out, inputs, f.inputs);
-  auto texts = read_compile_texts(db);
-  take(out, texts, f.texts);
-  auto waits = read_collective_waits(db, f.collectives);
-  take(out, waits, f.waits);
+  take(out, std::move(read.compiles), f.compiles);
+  take(out, std::move(read.breaks), f.breaks);
+  take(out, read_cache_results(db), f.caches);
+  take(out, read_compile_phases(db), f.phases);
+  take(out, read_finding_facts(db), f.findings);
+  take(out, read_collectives(db), f.collectives);
+  take(out, read_compile_inputs(db), f.inputs);
+  take(out, read_compile_texts(db), f.texts);
+  take(out, read_collective_waits(db, f.collectives), f.waits);
   if (!env.ok()) out.fail(env.error);
   f.config = env.value.config;
   return f;
